@@ -1,0 +1,340 @@
+package conversation
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// ContentType is the "type" tag of a MessageContent item.
+type ContentType string
+
+const (
+	TypeText                    ContentType = "text"
+	TypeImage                   ContentType = "image"
+	TypeToolRequest             ContentType = "toolRequest"
+	TypeToolResponse            ContentType = "toolResponse"
+	TypeToolConfirmationRequest ContentType = "toolConfirmationRequest"
+	TypeActionRequired          ContentType = "actionRequired"
+	TypeFrontendToolRequest     ContentType = "frontendToolRequest"
+	TypeThinking                ContentType = "thinking"
+	TypeRedactedThinking        ContentType = "redactedThinking"
+	TypeSystemNotification      ContentType = "systemNotification"
+	// TypeReasoning is the 1.24-era variant; it is read as thinking with an
+	// empty signature (as goose 1.33 does) and never written.
+	TypeReasoning ContentType = "reasoning"
+	// typeConversationCompacted items are dropped on read, as goose does.
+	typeConversationCompacted ContentType = "conversationCompacted"
+)
+
+// Content is one MessageContent item: exactly one of the variant pointers is
+// set, matching Type.
+type Content struct {
+	Type                    ContentType
+	Text                    *TextContent
+	Image                   *ImageContent
+	ToolRequest             *ToolRequest
+	ToolResponse            *ToolResponse
+	ToolConfirmationRequest *ToolConfirmationRequest
+	ActionRequired          *ActionRequired
+	FrontendToolRequest     *FrontendToolRequest
+	Thinking                *ThinkingContent
+	RedactedThinking        *RedactedThinkingContent
+	SystemNotification      *SystemNotificationContent
+}
+
+// TextContent is rmcp's TextContent.
+type TextContent struct {
+	Text        string          `json:"text"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Meta        map[string]any  `json:"_meta,omitempty"`
+}
+
+// ImageContent is rmcp's ImageContent: base64 data and its MIME type.
+type ImageContent struct {
+	Data        string          `json:"data"`
+	MimeType    string          `json:"mimeType"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Meta        map[string]any  `json:"_meta,omitempty"`
+}
+
+// ToolCall is the value inside a tool request: the prefixed tool name and
+// its JSON object arguments.
+type ToolCall struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// UnmarshalJSON wraps non-object arguments as {"value": …}, as goose does.
+func (tc *ToolCall) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	tc.Name = aux.Name
+	tc.Arguments = nil
+	if len(aux.Arguments) == 0 || string(aux.Arguments) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(aux.Arguments, &tc.Arguments); err == nil {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(aux.Arguments, &v); err != nil {
+		return err
+	}
+	tc.Arguments = map[string]any{"value": v}
+	return nil
+}
+
+// ToolRequest asks for a tool call. ToolCall holds either the call or the
+// error the provider hit while parsing it (e.g. invalid JSON arguments).
+type ToolRequest struct {
+	ID       string           `json:"id"`
+	ToolCall Result[ToolCall] `json:"toolCall"`
+	Metadata map[string]any   `json:"metadata,omitempty"`
+	Meta     map[string]any   `json:"_meta,omitempty"`
+}
+
+// ToolResponse answers the tool request with the same ID.
+type ToolResponse struct {
+	ID         string                 `json:"id"`
+	ToolResult Result[CallToolResult] `json:"toolResult"`
+	Metadata   map[string]any         `json:"metadata,omitempty"`
+}
+
+// ToolConfirmationRequest is the legacy approval request item.
+type ToolConfirmationRequest struct {
+	ID        string         `json:"id"`
+	ToolName  string         `json:"toolName"`
+	Arguments map[string]any `json:"arguments"`
+	Prompt    *string        `json:"prompt,omitempty"`
+}
+
+// FrontendToolRequest asks the client to run one of its own tools.
+type FrontendToolRequest struct {
+	ID       string           `json:"id"`
+	ToolCall Result[ToolCall] `json:"toolCall"`
+}
+
+// ThinkingContent is model reasoning with the provider's signature.
+type ThinkingContent struct {
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+}
+
+// RedactedThinkingContent is encrypted reasoning that must be echoed back.
+type RedactedThinkingContent struct {
+	Data string `json:"data"`
+}
+
+// NotificationType is a system notification's kind.
+type NotificationType string
+
+const (
+	NotificationThinking         NotificationType = "thinkingMessage"
+	NotificationInline           NotificationType = "inlineMessage"
+	NotificationCreditsExhausted NotificationType = "creditsExhausted"
+)
+
+// SystemNotificationContent is a UI-only note from the agent.
+type SystemNotificationContent struct {
+	NotificationType NotificationType `json:"notificationType"`
+	Msg              string           `json:"msg"`
+	Data             json.RawMessage  `json:"data,omitempty"`
+}
+
+// Text returns a text item.
+func Text(s string) Content { return Content{Type: TypeText, Text: &TextContent{Text: s}} }
+
+// Image returns an image item.
+func Image(data, mimeType string) Content {
+	return Content{Type: TypeImage, Image: &ImageContent{Data: data, MimeType: mimeType}}
+}
+
+// ToolRequestContent returns a successful tool request item.
+func ToolRequestContent(id, name string, args map[string]any) Content {
+	return Content{Type: TypeToolRequest, ToolRequest: &ToolRequest{ID: id, ToolCall: Ok(ToolCall{Name: name, Arguments: args})}}
+}
+
+// ToolRequestError returns a tool request the provider could not parse.
+func ToolRequestError(id, msg string) Content {
+	return Content{Type: TypeToolRequest, ToolRequest: &ToolRequest{ID: id, ToolCall: Err[ToolCall](msg)}}
+}
+
+// ToolResponseContent returns a tool response item.
+func ToolResponseContent(id string, r Result[CallToolResult]) Content {
+	return Content{Type: TypeToolResponse, ToolResponse: &ToolResponse{ID: id, ToolResult: r}}
+}
+
+// Thinking returns a thinking item.
+func Thinking(text, signature string) Content {
+	return Content{Type: TypeThinking, Thinking: &ThinkingContent{Thinking: text, Signature: signature}}
+}
+
+// RedactedThinking returns a redacted-thinking item.
+func RedactedThinking(data string) Content {
+	return Content{Type: TypeRedactedThinking, RedactedThinking: &RedactedThinkingContent{Data: data}}
+}
+
+// SystemNotification returns a UI-only notification item.
+func SystemNotification(kind NotificationType, msg string) Content {
+	return Content{Type: TypeSystemNotification, SystemNotification: &SystemNotificationContent{NotificationType: kind, Msg: msg}}
+}
+
+// MarshalJSON writes the variant's fields with "type" first.
+func (c Content) MarshalJSON() ([]byte, error) {
+	v, err := c.variant()
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return withType(string(c.Type), body), nil
+}
+
+func (c Content) variant() (any, error) {
+	var v any
+	switch c.Type {
+	case TypeText:
+		v = c.Text
+	case TypeImage:
+		v = c.Image
+	case TypeToolRequest:
+		v = c.ToolRequest
+	case TypeToolResponse:
+		v = c.ToolResponse
+	case TypeToolConfirmationRequest:
+		v = c.ToolConfirmationRequest
+	case TypeActionRequired:
+		v = c.ActionRequired
+	case TypeFrontendToolRequest:
+		v = c.FrontendToolRequest
+	case TypeThinking:
+		v = c.Thinking
+	case TypeRedactedThinking:
+		v = c.RedactedThinking
+	case TypeSystemNotification:
+		v = c.SystemNotification
+	default:
+		return nil, fmt.Errorf("conversation: unknown content type %q", c.Type)
+	}
+	if isNilPtr(v) {
+		return nil, fmt.Errorf("conversation: %s content has no value", c.Type)
+	}
+	return v, nil
+}
+
+// UnmarshalJSON decodes any goose MessageContent, including the legacy
+// reasoning form; conversationCompacted items decode to the zero Content,
+// which Message drops.
+func (c *Content) UnmarshalJSON(b []byte) error {
+	var tag struct {
+		Type ContentType `json:"type"`
+	}
+	if err := json.Unmarshal(b, &tag); err != nil {
+		return err
+	}
+	*c = Content{Type: tag.Type}
+	switch tag.Type {
+	case TypeText:
+		c.Text = new(TextContent)
+		return json.Unmarshal(b, c.Text)
+	case TypeImage:
+		c.Image = new(ImageContent)
+		return json.Unmarshal(b, c.Image)
+	case TypeToolRequest:
+		c.ToolRequest = new(ToolRequest)
+		return json.Unmarshal(b, c.ToolRequest)
+	case TypeToolResponse:
+		c.ToolResponse = new(ToolResponse)
+		return json.Unmarshal(b, c.ToolResponse)
+	case TypeToolConfirmationRequest:
+		c.ToolConfirmationRequest = new(ToolConfirmationRequest)
+		return json.Unmarshal(b, c.ToolConfirmationRequest)
+	case TypeActionRequired:
+		c.ActionRequired = new(ActionRequired)
+		return json.Unmarshal(b, c.ActionRequired)
+	case TypeFrontendToolRequest:
+		c.FrontendToolRequest = new(FrontendToolRequest)
+		return json.Unmarshal(b, c.FrontendToolRequest)
+	case TypeThinking:
+		c.Thinking = new(ThinkingContent)
+		return json.Unmarshal(b, c.Thinking)
+	case TypeRedactedThinking:
+		c.RedactedThinking = new(RedactedThinkingContent)
+		return json.Unmarshal(b, c.RedactedThinking)
+	case TypeSystemNotification:
+		c.SystemNotification = new(SystemNotificationContent)
+		return json.Unmarshal(b, c.SystemNotification)
+	case TypeReasoning:
+		var r struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			return err
+		}
+		*c = Thinking(r.Text, "")
+		return nil
+	case typeConversationCompacted:
+		*c = Content{}
+		return nil
+	default:
+		return fmt.Errorf("conversation: unknown content type %q", tag.Type)
+	}
+}
+
+// Clone returns a deep copy of c.
+func (c Content) Clone() Content {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return c
+	}
+	var out Content
+	if err := json.Unmarshal(b, &out); err != nil {
+		return c
+	}
+	return out
+}
+
+// withType splices "type":<t> in front of an encoded JSON object.
+func withType(t string, body []byte) []byte {
+	out := make([]byte, 0, len(body)+len(t)+12)
+	out = append(out, `{"type":`...)
+	q, _ := json.Marshal(t)
+	out = append(out, q...)
+	if len(body) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...)
+}
+
+func isNilPtr(v any) bool {
+	switch p := v.(type) {
+	case *TextContent:
+		return p == nil
+	case *ImageContent:
+		return p == nil
+	case *ToolRequest:
+		return p == nil
+	case *ToolResponse:
+		return p == nil
+	case *ToolConfirmationRequest:
+		return p == nil
+	case *ActionRequired:
+		return p == nil
+	case *FrontendToolRequest:
+		return p == nil
+	case *ThinkingContent:
+		return p == nil
+	case *RedactedThinkingContent:
+		return p == nil
+	case *SystemNotificationContent:
+		return p == nil
+	}
+	return v == nil
+}
