@@ -1,0 +1,17 @@
+// Command goose-acp is the goose agent as an Agent Client Protocol server on
+// stdio, a goosed-compatible HTTP/SSE backend, and the developer MCP server.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,31 @@
+# Conveniences over the plain commands in the README; none of them is required.
+
+# build the binary into bin/
+build:
+    CGO_ENABLED=0 go build -o bin/goose-acp ./cmd/goose-acp
+
+# serve ACP on stdio (what an editor spawns)
+run *ARGS:
+    go run ./cmd/goose-acp {{ARGS}}
+
+# the README's test command
+test:
+    go test -race -count=1 ./...
+
+# only the process-level end-to-end tests (needs node/npm for the Node harnesses)
+e2e:
+    go test -race -count=1 ./e2e/...
+
+# every benchmark; quote medians (benchstat) rather than single runs
+bench:
+    go test -run '^$' -bench . -benchmem -count 6 ./... | tee bench.txt
+
+# formatting, vet and the cross-compiles CI checks
+lint:
+    test -z "$(gofmt -l $(git ls-files '*.go'))"
+    go vet ./...
+    GOOS=darwin CGO_ENABLED=0 go build ./...
+    GOOS=windows CGO_ENABLED=0 go build ./...
+
+fmt:
+    gofmt -w $(git ls-files '*.go')
