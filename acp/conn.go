@@ -1,0 +1,132 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// RequestHandler answers one request; params is nil when absent.
+type RequestHandler func(ctx context.Context, params json.RawMessage) (any, error)
+
+// NotificationHandler handles one notification, in arrival order.
+type NotificationHandler func(ctx context.Context, params json.RawMessage)
+
+// Router is a method table. Requests run each in its own goroutine (so a
+// handler may call the client and wait for its answer); notifications run
+// inline, in arrival order. $/cancel_request cancels the named request.
+type Router struct {
+	Requests      map[string]RequestHandler
+	Notifications map[string]NotificationHandler
+	Logger        *slog.Logger
+
+	mu       sync.Mutex
+	inflight map[jsonrpc2.ID]context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+var _ jsonrpc2.Handler = (*Router)(nil)
+
+// Handle implements jsonrpc2.Handler.
+func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	params := rawParams(req)
+	if req.Notif {
+		r.handleNotification(ctx, req.Method, params)
+		return
+	}
+	h, ok := r.Requests[req.Method]
+	if !ok {
+		err := fmt.Errorf("%w: %s", ErrMethodNotFound, req.Method)
+		_ = conn.ReplyWithError(ctx, req.ID, toRPCError(err))
+		return
+	}
+	reqCtx, cancel := context.WithCancel(ctx)
+	r.track(req.ID, cancel)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer r.untrack(req.ID)
+		result, err := h(reqCtx, params)
+		if err == nil && reqCtx.Err() != nil && ctx.Err() == nil && result == nil {
+			err = reqCtx.Err()
+		}
+		if err != nil {
+			r.logger().Debug("request failed", "method", req.Method, "err", err)
+			_ = conn.ReplyWithError(ctx, req.ID, toRPCError(err))
+			return
+		}
+		if result == nil {
+			result = struct{}{}
+		}
+		_ = conn.Reply(ctx, req.ID, result)
+	}()
+}
+
+func (r *Router) handleNotification(ctx context.Context, method string, params json.RawMessage) {
+	if method == "$/cancel_request" {
+		r.cancelRequest(params)
+		return
+	}
+	h, ok := r.Notifications[method]
+	if !ok {
+		r.logger().Debug("ignoring unknown notification", "method", method)
+		return
+	}
+	h(ctx, params)
+}
+
+func (r *Router) cancelRequest(params json.RawMessage) {
+	var p struct {
+		RequestID jsonrpc2.ID `json:"requestId"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		r.logger().Warn("bad $/cancel_request", "err", err)
+		return
+	}
+	r.mu.Lock()
+	cancel := r.inflight[p.RequestID]
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (r *Router) track(id jsonrpc2.ID, cancel context.CancelFunc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.inflight == nil {
+		r.inflight = map[jsonrpc2.ID]context.CancelFunc{}
+	}
+	r.inflight[id] = cancel
+}
+
+func (r *Router) untrack(id jsonrpc2.ID) {
+	r.mu.Lock()
+	cancel := r.inflight[id]
+	delete(r.inflight, id)
+	r.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Wait blocks until every request handler has returned.
+func (r *Router) Wait() { r.wg.Wait() }
+
+func (r *Router) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func rawParams(req *jsonrpc2.Request) json.RawMessage {
+	if req.Params == nil {
+		return nil
+	}
+	return *req.Params
+}
