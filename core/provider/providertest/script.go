@@ -45,6 +45,9 @@ type Turn struct {
 	// event until the request is cancelled (for idle-timeout and cancel tests).
 	Delay time.Duration
 	Hang  bool
+	// OmitToolCallIndex leaves "index" out of streamed tool-call deltas, as
+	// some OpenAI-compatible servers do (OpenAI format only).
+	OmitToolCallIndex bool
 }
 
 // Script is an ordered list of turns. Each request to the server consumes
@@ -54,6 +57,7 @@ type Script struct {
 	turns    []Turn
 	next     int
 	requests [][]byte
+	models   []string
 }
 
 // NewScript returns a script serving turns in order.
@@ -93,4 +97,18 @@ func (s *Script) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.turns) - s.next
+}
+
+// SetModels sets the model names the server lists for FetchModels.
+func (s *Script) SetModels(names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string(nil), names...)
+}
+
+// Models returns the model names the server lists.
+func (s *Script) Models() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
 }
