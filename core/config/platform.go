@@ -1,0 +1,5 @@
+package config
+
+import "runtime"
+
+const isWindows = runtime.GOOS == "windows"
