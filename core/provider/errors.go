@@ -83,3 +83,9 @@ func KindOf(err error) Kind {
 
 // IsContextLength reports whether err means the context window overflowed.
 func IsContextLength(err error) bool { return KindOf(err) == KindContextLength }
+
+func asError(err error) (*Error, bool) {
+	var pe *Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}

@@ -1,0 +1,51 @@
+package provider
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestIdleTimeoutFailsStalledStream(t *testing.T) {
+	f := &fakeProvider{attempts: [][]fakeItem{{{text: "a"}}}, hang: true}
+	texts, err := collect(IdleTimeout(f, 50*time.Millisecond))
+	if len(texts) != 1 || KindOf(err) != KindNetwork {
+		t.Fatalf("texts %v err %v", texts, err)
+	}
+	want := "fake: network error: Stream stalled: no data received from server for 0.05 seconds. Set GOOSE_STREAM_TIMEOUT to adjust (current: 0.05s)."
+	if err.Error() != want {
+		t.Fatalf("got %q\nwant %q", err.Error(), want)
+	}
+}
+
+func TestIdleTimeoutIgnoresConsumerTime(t *testing.T) {
+	f := &fakeProvider{attempts: [][]fakeItem{{{text: "a"}, {text: "b"}}}}
+	n := 0
+	for _, err := range IdleTimeout(f, 30*time.Millisecond).Stream(context.Background(), Request{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		time.Sleep(60 * time.Millisecond) // slow consumer must not trip the watchdog
+	}
+	if n != 2 {
+		t.Fatalf("got %d chunks", n)
+	}
+}
+
+func TestIdleTimeoutCallerCancelIsNotStall(t *testing.T) {
+	f := &fakeProvider{attempts: [][]fakeItem{{{text: "a"}}}, hang: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	var last error
+	for _, err := range IdleTimeout(f, time.Hour).Stream(ctx, Request{}) {
+		last = err
+	}
+	if last != context.DeadlineExceeded {
+		t.Fatalf("got %v", last)
+	}
+}

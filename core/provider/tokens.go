@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+// goose estimates every model's tokens with o200k_base.
+const tokenEncoding = "o200k_base"
+
+// tokenizer loads the embedded o200k_base BPE on first use, never at
+// process start, and never over the network.
+var tokenizer = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(tokenEncoding)
+	if err != nil {
+		return nil, fmt.Errorf("provider: load %s tokenizer: %w", tokenEncoding, err)
+	}
+	return enc, nil
+})
+
+// tokenCache remembers counts of recent texts (goose caches up to 10 000).
+var tokenCache = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+const maxTokenCache = 10_000
+
+// CountTokens returns text's o200k_base token count, special tokens
+// included as goose's encode_with_special_tokens does. If the tokenizer
+// cannot load it falls back to len/4 so estimates never fail.
+func CountTokens(text string) int {
+	if text == "" {
+		return 0
+	}
+	tokenCache.Lock()
+	n, ok := tokenCache.m[text]
+	tokenCache.Unlock()
+	if ok {
+		return n
+	}
+	enc, err := tokenizer()
+	if err != nil {
+		return (len(text) + 3) / 4
+	}
+	n = len(enc.Encode(text, []string{"all"}, nil))
+	tokenCache.Lock()
+	if len(tokenCache.m) >= maxTokenCache {
+		clear(tokenCache.m)
+	}
+	tokenCache.m[text] = n
+	tokenCache.Unlock()
+	return n
+}
+
+// Token overheads from goose's token_counter.rs.
+const (
+	tokensPerMessage = 4
+	replyPrimer      = 3
+	funcInit         = 7
+	propInit         = 3
+	propKey          = 3
+	enumInit         = -3
+	enumItem         = 3
+	funcEnd          = 12
+)
+
+// CountChatTokens estimates a request's input tokens with goose's formula:
+// system prompt + 4, per message 4 + its texts, tool requests as
+// "id:name:args", tool-response texts, the tool-schema estimate, plus 3.
+func CountChatTokens(system string, msgs []conversation.Message, tools []Tool) int {
+	n := 0
+	if system != "" {
+		n += CountTokens(system) + tokensPerMessage
+	}
+	for _, m := range msgs {
+		n += tokensPerMessage
+		for _, c := range m.Content {
+			n += contentTokens(c)
+		}
+	}
+	return n + CountToolTokens(tools) + replyPrimer
+}
+
+func contentTokens(c conversation.Content) int {
+	switch {
+	case c.Text != nil:
+		return CountTokens(c.Text.Text)
+	case c.ToolRequest != nil:
+		tr := c.ToolRequest
+		if tr.ToolCall.Value == nil {
+			return 0
+		}
+		args, _ := json.Marshal(tr.ToolCall.Value.Arguments)
+		if tr.ToolCall.Value.Arguments == nil {
+			args = []byte("null")
+		}
+		return CountTokens(tr.ID + ":" + tr.ToolCall.Value.Name + ":" + string(args))
+	case c.ToolResponse != nil:
+		return CountTokens(toolResponseText(c.ToolResponse))
+	}
+	return 0
+}
+
+func toolResponseText(tr *conversation.ToolResponse) string {
+	if tr.ToolResult.Value == nil {
+		return tr.ToolResult.Error
+	}
+	var parts []string
+	for _, b := range tr.ToolResult.Value.Content {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// CountToolTokens is goose's tool-schema estimate: per tool 7 +
+// "name:description" (trailing dots trimmed), properties 3 + Σ(3 +
+// "key:type:description", enums −3 + Σ(3 + item)), and 12 at the end.
+func CountToolTokens(tools []Tool) int {
+	if len(tools) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range tools {
+		n += funcInit + CountTokens(t.Name+":"+strings.TrimRight(t.Description, "."))
+		n = max(0, n+propertyTokens(t.InputSchema))
+	}
+	return n + funcEnd
+}
+
+type schemaProperty struct {
+	Type        any             `json:"type"`
+	Description any             `json:"description"`
+	Enum        json.RawMessage `json:"enum"`
+}
+
+func propertyTokens(schema json.RawMessage) int {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return 0
+	}
+	n := propInit
+	for key, raw := range s.Properties {
+		var p schemaProperty
+		_ = json.Unmarshal(raw, &p)
+		typ, _ := p.Type.(string)
+		desc, _ := p.Description.(string)
+		n += propKey + CountTokens(key+":"+typ+":"+strings.TrimRight(desc, "."))
+		var items []any
+		if json.Unmarshal(p.Enum, &items) == nil && items != nil {
+			n += enumInit
+			for _, item := range items {
+				if s, ok := item.(string); ok {
+					n += enumItem + CountTokens(s)
+				}
+			}
+		}
+	}
+	return n
+}
