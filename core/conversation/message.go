@@ -170,3 +170,13 @@ func dropSkipped(cs []Content) []Content {
 	}
 	return out
 }
+
+// AgentOnly is the metadata of a message only the model sees (summaries,
+// compaction continuations).
+func AgentOnly() Metadata { return Metadata{AgentVisible: true} }
+
+// UserOnly is the metadata of a message only the UI shows.
+func UserOnly() Metadata { return Metadata{UserVisible: true} }
+
+// Invisible is the metadata of a message kept only for the record.
+func Invisible() Metadata { return Metadata{} }
