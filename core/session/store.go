@@ -7,8 +7,25 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
-// ErrNotFound is returned (wrapped) when a session id does not exist.
-var ErrNotFound = errors.New("session not found")
+// Errors callers branch on; stores return them wrapped.
+var (
+	// ErrNotFound: the session id does not exist.
+	ErrNotFound = errors.New("session not found")
+	// ErrInvalidCursor: ListOptions.Cursor is not one List produced.
+	ErrInvalidCursor = errors.New("session: invalid list cursor")
+	// ErrInvalidMessage: the message cannot be stored (e.g. a role other
+	// than user or assistant).
+	ErrInvalidMessage = errors.New("session: invalid message")
+	// ErrInvalidUpdate: an Update field holds something sessions.db cannot
+	// keep (e.g. a recipe that is not JSON).
+	ErrInvalidUpdate = errors.New("session: invalid update")
+	// ErrInvalidImport: Import's input is not an exported session.
+	ErrInvalidImport = errors.New("session: invalid import")
+)
+
+// DefaultListTypes are the session types List shows when ListOptions.Types
+// is empty, as goose's list does.
+var DefaultListTypes = []Type{TypeUser, TypeScheduled}
 
 // Store keeps sessions and their conversations. Implementations are safe for
 // concurrent use; each method is atomic.

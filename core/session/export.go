@@ -1,0 +1,58 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+// MarshalExport renders a session (with its conversation) as goose's export
+// does: serde_json's pretty printer, two-space indent, no HTML escaping.
+func MarshalExport(s Session) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("session: export %s: %w", s.ID, err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalExport parses an exported session. Like goose it accepts the
+// legacy "description" key for the name, and it rejects messages whose role
+// goose cannot store.
+func UnmarshalExport(data []byte) (Session, error) {
+	var aux struct {
+		Session
+		Description *string `json:"description"`
+	}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return Session{}, fmt.Errorf("%w: %v", ErrInvalidImport, err)
+	}
+	s := aux.Session
+	if s.Name == "" && aux.Description != nil {
+		s.Name = *aux.Description
+	}
+	for i, m := range s.Conversation {
+		if err := ValidateMessage(m); err != nil {
+			return Session{}, fmt.Errorf("%w: message %d: %v", ErrInvalidImport, i, err)
+		}
+	}
+	if s.SessionType == "" {
+		s.SessionType = TypeUser
+	}
+	return s, nil
+}
+
+// ValidateMessage rejects messages sessions.db cannot hold: goose stores only
+// user and assistant turns.
+func ValidateMessage(m conversation.Message) error {
+	if !slices.Contains([]conversation.Role{conversation.RoleUser, conversation.RoleAssistant}, m.Role) {
+		return fmt.Errorf("%w: role %q is neither user nor assistant", ErrInvalidMessage, m.Role)
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// AppendMessage stores one message and touches updated_at.
+func (s *Store) AppendMessage(_ context.Context, id string, m conversation.Message) error {
+	r, err := session.EncodeMessage(id, m)
+	if err != nil {
+		return fmt.Errorf("append message: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("append message: %w", notFound(id))
+	}
+	rec.meta.UpdatedAt = s.stamp()
+	s.seq++
+	rec.messages = append(rec.messages, row{seq: s.seq, StoredMessage: r})
+	return nil
+}
+
+// ReplaceConversation swaps in msgs; updated_at is left alone, as goose does.
+func (s *Store) ReplaceConversation(_ context.Context, id string, msgs []conversation.Message) error {
+	rows, err := encodeAll(id, msgs)
+	if err != nil {
+		return fmt.Errorf("replace conversation: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("replace conversation: %w", notFound(id))
+	}
+	rec.messages = s.number(rows)
+	return nil
+}
+
+func encodeAll(id string, msgs []conversation.Message) ([]session.StoredMessage, error) {
+	out := make([]session.StoredMessage, len(msgs))
+	for i, m := range msgs {
+		r, err := session.EncodeMessage(id, m)
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// number gives stored messages fresh row ids; callers hold mu.
+func (s *Store) number(msgs []session.StoredMessage) []row {
+	out := make([]row, len(msgs))
+	for i, m := range msgs {
+		s.seq++
+		out[i] = row{seq: s.seq, StoredMessage: m}
+	}
+	return out
+}
+
+// Update applies u's non-nil fields and touches updated_at.
+func (s *Store) Update(_ context.Context, id string, u session.Update) error {
+	cols, err := session.UpdateColumns(u)
+	if err != nil {
+		return fmt.Errorf("update session %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("update session: %w", notFound(id))
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	meta := cloneMeta(rec.meta)
+	if err := session.ApplyColumns(&meta, cols); err != nil {
+		return fmt.Errorf("update session %s: %w", id, err)
+	}
+	meta.UpdatedAt = s.stamp()
+	rec.meta = meta
+	return nil
+}
+
+// Delete removes a session and its messages.
+func (s *Store) Delete(_ context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[id]; !ok {
+		return fmt.Errorf("delete session: %w", notFound(id))
+	}
+	delete(s.sessions, id)
+	return nil
+}
+
+// Truncate deletes messages created at or after fromCreated.
+func (s *Store) Truncate(_ context.Context, id string, fromCreated int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("truncate session: %w", notFound(id))
+	}
+	kept := rec.messages[:0:0]
+	for _, m := range rec.messages {
+		if m.Created < fromCreated {
+			kept = append(kept, m)
+		}
+	}
+	rec.messages = kept
+	return nil
+}
+
+// Close does nothing; the store lives as long as its value.
+func (s *Store) Close() error { return nil }

@@ -1,0 +1,99 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// sortKeySQL is List's sort key: updated_at normalised by datetime(), so
+// goose's "YYYY-MM-DD HH:MM:SS" rows and RFC 3339 rows imported through sqlx
+// sort together by time (goose itself orders the raw text, which mixes the
+// two forms up). An unreadable value sorts last.
+const sortKeySQL = `COALESCE(datetime(s.updated_at), '')`
+
+// List pages through sessions newest first: updated_at DESC, then id DESC.
+func (s *Store) List(ctx context.Context, opts session.ListOptions) (session.Page, error) {
+	page, err := s.list(ctx, opts)
+	if err != nil {
+		return session.Page{}, fmt.Errorf("list sessions: %w", err)
+	}
+	return page, nil
+}
+
+func (s *Store) list(ctx context.Context, opts session.ListOptions) (session.Page, error) {
+	where, args, err := listFilter(opts)
+	if err != nil {
+		return session.Page{}, err
+	}
+	limit := ""
+	if opts.Limit > 0 {
+		limit = "LIMIT ?"
+		args = append(args, opts.Limit+1) // one extra tells whether a next page exists
+	}
+	// The inner query picks the page; message counts are computed only for
+	// the rows on it.
+	query := `SELECT ` + strings.ReplaceAll(sessionColumns, "s.", "p.") + `,
+		(SELECT COUNT(*) FROM messages m WHERE m.session_id = p.id), p.sort_key
+	FROM (SELECT s.*, ` + sortKeySQL + ` AS sort_key FROM sessions s
+		WHERE ` + where + `
+		ORDER BY sort_key DESC, s.id DESC ` + limit + `) p
+	ORDER BY p.sort_key DESC, p.id DESC`
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return session.Page{}, err
+	}
+	defer rows.Close()
+	var out session.Page
+	var keys []string
+	for rows.Next() {
+		var r sessionRow
+		var count int
+		var key string
+		if err := rows.Scan(append(r.dest(), &count, &key)...); err != nil {
+			return session.Page{}, err
+		}
+		sess := r.session(s.log)
+		sess.MessageCount = count
+		out.Sessions = append(out.Sessions, sess)
+		keys = append(keys, key)
+	}
+	if err := rows.Err(); err != nil {
+		return session.Page{}, err
+	}
+	if opts.Limit > 0 && len(out.Sessions) > opts.Limit {
+		out.Sessions = out.Sessions[:opts.Limit]
+		last := out.Sessions[opts.Limit-1]
+		out.NextCursor = session.Cursor{Key: keys[opts.Limit-1], ID: last.ID}.Encode()
+	}
+	return out, nil
+}
+
+func listFilter(opts session.ListOptions) (string, []any, error) {
+	types := opts.Types
+	if len(types) == 0 {
+		types = session.DefaultListTypes
+	}
+	marks := make([]string, len(types))
+	args := make([]any, 0, len(types)+4)
+	for i, t := range types {
+		marks[i] = "?"
+		args = append(args, string(t))
+	}
+	conds := []string{"s.session_type IN (" + strings.Join(marks, ", ") + ")"}
+	if opts.WorkingDir != "" {
+		conds = append(conds, "s.working_dir = ?")
+		args = append(args, opts.WorkingDir)
+	}
+	if opts.Cursor != "" {
+		c, err := session.DecodeCursor(opts.Cursor)
+		if err != nil {
+			return "", nil, err
+		}
+		conds = append(conds, "("+sortKeySQL+" < ? OR ("+sortKeySQL+" = ? AND s.id < ?))")
+		args = append(args, c.Key, c.Key, c.ID)
+	}
+	return strings.Join(conds, " AND "), args, nil
+}

@@ -1,0 +1,136 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+const insertMessageSQL = `INSERT INTO messages
+	(message_id, session_id, role, content_json, created_timestamp, metadata_json)
+VALUES (?, ?, ?, ?, ?, ?)`
+
+// AppendMessage stores one message and touches the session's updated_at.
+func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Message) error {
+	row, err := session.EncodeMessage(id, m)
+	if err != nil {
+		return fmt.Errorf("append message: %w", err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, s.stamp(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(id)
+		}
+		return insertMessage(ctx, tx, id, row)
+	})
+	if err != nil {
+		return fmt.Errorf("append message: %w", err)
+	}
+	return nil
+}
+
+func insertMessage(ctx context.Context, q querier, id string, row session.StoredMessage) error {
+	_, err := q.ExecContext(ctx, insertMessageSQL,
+		row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
+	return err
+}
+
+// ReplaceConversation deletes the session's messages and stores msgs in
+// their place, as goose does (updated_at is left alone, also as goose).
+func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error {
+	rows, err := encodeAll(id, msgs)
+	if err != nil {
+		return fmt.Errorf("replace conversation: %w", err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := requireSession(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
+			return err
+		}
+		return insertMessages(ctx, tx, id, rows)
+	})
+	if err != nil {
+		return fmt.Errorf("replace conversation: %w", err)
+	}
+	return nil
+}
+
+func encodeAll(id string, msgs []conversation.Message) ([]session.StoredMessage, error) {
+	rows := make([]session.StoredMessage, len(msgs))
+	for i, m := range msgs {
+		row, err := session.EncodeMessage(id, m)
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+func insertMessages(ctx context.Context, tx *sql.Tx, id string, rows []session.StoredMessage) error {
+	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, row := range rows {
+		_, err := stmt.ExecContext(ctx, row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Truncate deletes the messages created at or after fromCreated (Unix
+// seconds), goose's fork truncation.
+func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := requireSession(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`DELETE FROM messages WHERE session_id = ? AND created_timestamp >= ?`, id, fromCreated)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("truncate session: %w", err)
+	}
+	return nil
+}
+
+// conversation loads the session's messages in goose's order. Rows with
+// other roles are skipped as goose skips them; a row whose content does not
+// parse is skipped with a warning so the rest of the session stays readable.
+func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conversation.Message, error) {
+	rows, err := q.QueryContext(ctx, `SELECT COALESCE(message_id, ''), role, content_json, created_timestamp, metadata_json
+		FROM messages WHERE session_id = ? ORDER BY created_timestamp, id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []conversation.Message{}
+	for rows.Next() {
+		var row session.StoredMessage
+		if err := rows.Scan(&row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
+			return nil, err
+		}
+		m, ok, err := row.Decode()
+		if err != nil {
+			s.log.Warn("skipping unreadable message", "session", id, "err", err)
+			continue
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	return out, rows.Err()
+}

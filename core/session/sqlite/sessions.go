@@ -1,0 +1,151 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// insertSessionSQL computes goose's "YYYYMMDD_N" id inside the INSERT, so
+// concurrent creators (in this or another process) never collide: N is one
+// more than the highest N of that day. The range on id (instead of goose's
+// LIKE ?||'_%', which cannot use an index with a bound pattern) selects the
+// same "YYYYMMDD_" prefix through the primary key.
+const insertSessionSQL = `INSERT INTO sessions
+	(id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data, goose_mode)
+VALUES (
+	?1 || '_' || CAST(COALESCE((
+		SELECT MAX(CAST(SUBSTR(id, 10) AS INTEGER)) FROM sessions
+		WHERE id >= ?1 || '_' AND id < ?1 || '` + "`" + `'
+	), 0) + 1 AS TEXT),
+	?2, FALSE, ?3, ?4, ?5, ?5, '{}', 'auto')
+RETURNING id`
+
+// Create inserts a new session with the next id of the clock's UTC day.
+func (s *Store) Create(ctx context.Context, ns session.NewSession) (session.Session, error) {
+	var out session.Session
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		id, err := insertSession(ctx, tx, s.now(), ns)
+		if err != nil {
+			return err
+		}
+		out, err = s.get(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return session.Session{}, fmt.Errorf("create session: %w", err)
+	}
+	return out, nil
+}
+
+func insertSession(ctx context.Context, q querier, now time.Time, ns session.NewSession) (string, error) {
+	typ := ns.SessionType
+	if typ == "" {
+		typ = session.TypeUser
+	}
+	var id string
+	err := q.QueryRowContext(ctx, insertSessionSQL, session.IDDay(now), ns.Name, string(typ),
+		ns.WorkingDir, session.FormatTimestamp(now)).Scan(&id)
+	return id, err
+}
+
+// Get returns a session; withMessages also loads its conversation.
+func (s *Store) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	out, err := s.get(ctx, s.db, id, withMessages)
+	if err != nil {
+		return session.Session{}, fmt.Errorf("get session: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Store) get(ctx context.Context, q querier, id string, withMessages bool) (session.Session, error) {
+	var r sessionRow
+	var count int
+	err := q.QueryRowContext(ctx, `SELECT `+sessionColumns+`,
+		(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
+		FROM sessions s WHERE s.id = ?`, id).Scan(append(r.dest(), &count)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return session.Session{}, notFound(id)
+	}
+	if err != nil {
+		return session.Session{}, err
+	}
+	out := r.session(s.log)
+	out.MessageCount = count
+	if withMessages {
+		conv, err := s.conversation(ctx, q, id)
+		if err != nil {
+			return session.Session{}, err
+		}
+		out.Conversation = conv
+		out.MessageCount = len(conv)
+	}
+	return out, nil
+}
+
+// Update applies the non-nil fields of u and touches updated_at. An empty
+// update only checks that the session exists, as goose's does.
+func (s *Store) Update(ctx context.Context, id string, u session.Update) error {
+	set, err := session.UpdateColumns(u)
+	if err != nil {
+		return fmt.Errorf("update session %s: %w", id, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if len(set) == 0 {
+			return requireSession(ctx, tx, id)
+		}
+		cols := make([]string, 0, len(set)+1)
+		args := make([]any, 0, len(set)+2)
+		for _, c := range set {
+			cols = append(cols, c.Name+" = ?")
+			args = append(args, c.Value)
+		}
+		cols = append(cols, "updated_at = ?")
+		args = append(args, s.stamp(), id)
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET `+strings.Join(cols, ", ")+` WHERE id = ?`, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(id)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("update session: %w", err)
+	}
+	return nil
+}
+
+func requireSession(ctx context.Context, q querier, id string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound(id)
+	}
+	return err
+}
+
+// Delete removes the session and its messages (messages first: foreign
+// keys are enforced, as in goose).
+func (s *Store) Delete(ctx context.Context, id string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := requireSession(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// Now is the clock for ids and timestamps; default time.Now.
+	Now func() time.Time
+	// Logger receives warnings about unreadable rows; default discards.
+	Logger *slog.Logger
+	// MaxOpenConns caps pooled connections (each is a sandboxed SQLite);
+	// default 4.
+	MaxOpenConns int
+}
+
+// Store is the sessions.db session.Store. It is safe for concurrent use,
+// also by several processes sharing the file.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+	log *slog.Logger
+}
+
+var _ session.Store = (*Store)(nil)
+
+// foldFunc is the SQL name of session.FoldText, registered on every
+// connection so that SQL search folds case exactly as Go does.
+const foldFunc = "goose_acp_fold"
+
+// Open opens (creating if needed) the sessions.db at path, creating the
+// schema or migrating it to v11. goose keeps it at <data>/sessions/sessions.db.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxOpenConns <= 0 {
+		opts.MaxOpenConns = 4
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sessions db %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("sessions db %s: %w", abs, err)
+	}
+	db, err := driver.Open(dsn(abs), registerFunctions)
+	if err != nil {
+		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
+	}
+	db.SetMaxOpenConns(opts.MaxOpenConns)
+	db.SetMaxIdleConns(opts.MaxOpenConns)
+	s := &Store{db: db, now: opts.Now, log: opts.Logger}
+	if err := s.initSchema(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
+	}
+	return s, nil
+}
+
+// dsn builds the SQLite URI: WAL, goose's 30 s busy timeout, foreign keys on
+// (sqlx's default, so goose has them), BEGIN IMMEDIATE for every
+// transaction. synchronous=NORMAL keeps WAL commits safe against process
+// crashes (only power loss can drop the newest commits) and saves an fsync
+// per append.
+func dsn(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive paths: file:///C:/…
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(30000)")
+	q.Add("_pragma", "journal_mode(wal)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(normal)")
+	q.Set("_txlock", "immediate")
+	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
+	return u.String()
+}
+
+func registerFunctions(c *sqlite3.Conn) error {
+	return c.CreateFunction(foldFunc, 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
+		func(ctx sqlite3.Context, args ...sqlite3.Value) {
+			if args[0].Type() == sqlite3.NULL {
+				ctx.ResultNull()
+				return
+			}
+			ctx.ResultText(session.FoldText(args[0].Text()))
+		})
+}
+
+func (s *Store) initSchema(ctx context.Context) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		found, err := ensureSchema(ctx, tx, s.stamp())
+		if err != nil {
+			return err
+		}
+		if found > SchemaVersion {
+			s.log.Warn("sessions.db schema is newer than this build; using it as is",
+				"found", found, "supported", SchemaVersion)
+		}
+		return nil
+	})
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// stamp is the current time in sessions.db's text form.
+func (s *Store) stamp() string { return session.FormatTimestamp(s.now()) }
+
+// write runs fn in a BEGIN IMMEDIATE transaction (the DSN's _txlock) and
+// commits it when fn succeeds.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, ignoreDone(tx.Rollback()))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func ignoreDone(err error) error {
+	if errors.Is(err, sql.ErrTxDone) {
+		return nil
+	}
+	return err
+}
+
+// querier is what read helpers need; *sql.DB and *sql.Tx both have it.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func notFound(id string) error { return fmt.Errorf("%w: %s", session.ErrNotFound, id) }

@@ -1,0 +1,109 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+// StoredMessage is one row of sessions.db's messages table, in the form both
+// stores keep it so that they read back identically.
+type StoredMessage struct {
+	MessageID   string
+	Role        string
+	ContentJSON string
+	Created     int64
+	// MetadataJSON is nil for a NULL column.
+	MetadataJSON *string
+}
+
+// EncodeMessage turns m into its row. A message without an id gets
+// goose's "msg_<session>_<uuid>".
+func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, error) {
+	if err := ValidateMessage(m); err != nil {
+		return StoredMessage{}, err
+	}
+	content := m.Content
+	if content == nil {
+		content = []conversation.Content{}
+	}
+	contentJSON, err := marshalNoEscape(content)
+	if err != nil {
+		return StoredMessage{}, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
+	}
+	metadataJSON, err := marshalNoEscape(m.Metadata)
+	if err != nil {
+		return StoredMessage{}, fmt.Errorf("%w: metadata: %v", ErrInvalidMessage, err)
+	}
+	id := m.IDOrEmpty()
+	if m.ID == nil {
+		id = "msg_" + sessionID + "_" + uuid.NewString()
+	}
+	md := string(metadataJSON)
+	return StoredMessage{MessageID: id, Role: string(m.Role), ContentJSON: string(contentJSON),
+		Created: m.Created, MetadataJSON: &md}, nil
+}
+
+// Decode reads a row back. ok is false for rows goose skips: roles other
+// than user and assistant. A content_json that does not parse is an error
+// the caller logs and skips, so one bad row cannot hide a session.
+func (r StoredMessage) Decode() (m conversation.Message, ok bool, err error) {
+	role := conversation.Role(r.Role)
+	if role != conversation.RoleUser && role != conversation.RoleAssistant {
+		return conversation.Message{}, false, nil
+	}
+	var content []conversation.Content
+	if err := json.Unmarshal([]byte(r.ContentJSON), &content); err != nil {
+		return conversation.Message{}, false, fmt.Errorf("message %s: content_json: %w", r.MessageID, err)
+	}
+	kept := make([]conversation.Content, 0, len(content))
+	for _, c := range content {
+		if c.Type != "" { // conversationCompacted and the like decode to no type
+			kept = append(kept, c)
+		}
+	}
+	m = conversation.Message{Role: role, Created: r.Created, Content: kept, Metadata: decodeMetadata(r.MetadataJSON)}
+	if r.MessageID != "" {
+		id := r.MessageID
+		m.ID = &id
+	}
+	return m, true, nil
+}
+
+// decodeMetadata treats NULL or invalid metadata as visible to everyone, and
+// a missing flag as true, as goose does.
+func decodeMetadata(s *string) conversation.Metadata {
+	md := conversation.VisibleToAll()
+	if s == nil {
+		return md
+	}
+	var aux struct {
+		UserVisible  *bool `json:"userVisible"`
+		AgentVisible *bool `json:"agentVisible"`
+	}
+	if err := json.Unmarshal([]byte(*s), &aux); err != nil {
+		return md
+	}
+	if aux.UserVisible != nil {
+		md.UserVisible = *aux.UserVisible
+	}
+	if aux.AgentVisible != nil {
+		md.AgentVisible = *aux.AgentVisible
+	}
+	return md
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as serde writes.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

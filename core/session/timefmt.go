@@ -1,0 +1,40 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// TimestampLayout is how goose's SQLite CURRENT_TIMESTAMP and datetime('now')
+// write times: UTC, second precision, a space between date and time.
+const TimestampLayout = "2006-01-02 15:04:05"
+
+// FormatTimestamp renders t the way sessions.db stores timestamps.
+func FormatTimestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// ParseTimestamp reads a sessions.db timestamp. goose writes
+// "YYYY-MM-DD HH:MM:SS" itself, but rows imported through sqlx hold RFC 3339
+// text (with "T", an offset and maybe fractional seconds), so both are
+// accepted.
+func ParseTimestamp(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	layouts := []string{
+		TimestampLayout,
+		"2006-01-02 15:04:05.999999999",
+		time.RFC3339Nano,
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999-07:00",
+	}
+	for _, layout := range layouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("session: unrecognised timestamp %q", s)
+}
+
+// Second truncates t to what a sessions.db timestamp can hold, so stores
+// that never touch SQLite report the same times.
+func Second(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
