@@ -1,0 +1,240 @@
+package acp
+
+import "encoding/json"
+
+// ProtocolVersion is the ACP version we implement.
+const ProtocolVersion = 1
+
+// Meta is the _meta extension object every ACP type may carry.
+type Meta map[string]any
+
+// --- initialize ---
+
+type InitializeRequest struct {
+	ProtocolVersion    int                `json:"protocolVersion"`
+	ClientCapabilities ClientCapabilities `json:"clientCapabilities"`
+	ClientInfo         *Implementation    `json:"clientInfo,omitempty"`
+	Meta               Meta               `json:"_meta,omitempty"`
+}
+
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+type ClientCapabilities struct {
+	FS          FSCapabilities   `json:"fs"`
+	Terminal    bool             `json:"terminal"`
+	Elicitation *json.RawMessage `json:"elicitation,omitempty"`
+	Meta        Meta             `json:"_meta,omitempty"`
+}
+
+type FSCapabilities struct {
+	ReadTextFile  bool `json:"readTextFile"`
+	WriteTextFile bool `json:"writeTextFile"`
+}
+
+type InitializeResponse struct {
+	ProtocolVersion   int               `json:"protocolVersion"`
+	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
+	AuthMethods       []AuthMethod      `json:"authMethods"`
+	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
+}
+
+type AgentCapabilities struct {
+	LoadSession         bool                `json:"loadSession"`
+	PromptCapabilities  PromptCapabilities  `json:"promptCapabilities"`
+	MCPCapabilities     MCPCapabilities     `json:"mcpCapabilities"`
+	SessionCapabilities SessionCapabilities `json:"sessionCapabilities"`
+}
+
+type PromptCapabilities struct {
+	Image           bool `json:"image"`
+	Audio           bool `json:"audio"`
+	EmbeddedContext bool `json:"embeddedContext"`
+}
+
+type MCPCapabilities struct {
+	HTTP bool `json:"http"`
+	SSE  bool `json:"sse"`
+}
+
+// SessionCapabilities: {} means supported, absent means unsupported.
+type SessionCapabilities struct {
+	List                  *struct{} `json:"list,omitempty"`
+	Resume                *struct{} `json:"resume,omitempty"`
+	Close                 *struct{} `json:"close,omitempty"`
+	Delete                *struct{} `json:"delete,omitempty"`
+	Fork                  *struct{} `json:"fork,omitempty"`
+	AdditionalDirectories *struct{} `json:"additionalDirectories,omitempty"`
+}
+
+type AuthMethod struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// --- sessions ---
+
+// MCPServer is a client-provided MCP server: stdio (no type), http or sse.
+type MCPServer struct {
+	Type    string         `json:"type,omitempty"`
+	Name    string         `json:"name"`
+	Command string         `json:"command,omitempty"`
+	Args    []string       `json:"args,omitempty"`
+	Env     []EnvVariable  `json:"env,omitempty"`
+	URL     string         `json:"url,omitempty"`
+	Headers []HTTPHeader   `json:"headers,omitempty"`
+	Meta    map[string]any `json:"_meta,omitempty"`
+}
+
+type EnvVariable struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type HTTPHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type NewSessionRequest struct {
+	CWD                   string      `json:"cwd"`
+	MCPServers            []MCPServer `json:"mcpServers"`
+	AdditionalDirectories []string    `json:"additionalDirectories,omitempty"`
+	Meta                  Meta        `json:"_meta,omitempty"`
+}
+
+type NewSessionResponse struct {
+	SessionID     string         `json:"sessionId"`
+	Modes         *ModeState     `json:"modes,omitempty"`
+	Models        *ModelState    `json:"models,omitempty"`
+	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
+	Meta          Meta           `json:"_meta,omitempty"`
+}
+
+type LoadSessionRequest struct {
+	SessionID             string      `json:"sessionId"`
+	CWD                   string      `json:"cwd"`
+	MCPServers            []MCPServer `json:"mcpServers"`
+	AdditionalDirectories []string    `json:"additionalDirectories,omitempty"`
+	Meta                  Meta        `json:"_meta,omitempty"`
+}
+
+// SessionSetupResponse answers session/load, session/resume and the
+// fork/new variants without an id.
+type SessionSetupResponse struct {
+	Modes         *ModeState     `json:"modes,omitempty"`
+	Models        *ModelState    `json:"models,omitempty"`
+	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
+}
+
+type ModeState struct {
+	CurrentModeID  string        `json:"currentModeId"`
+	AvailableModes []SessionMode `json:"availableModes"`
+}
+
+type SessionMode struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// ModelState is the legacy (session/set_model) model list.
+type ModelState struct {
+	CurrentModelID  string      `json:"currentModelId"`
+	AvailableModels []ModelInfo `json:"availableModels"`
+}
+
+type ModelInfo struct {
+	ModelID     string `json:"modelId"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+type ConfigOption struct {
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	Description  string              `json:"description,omitempty"`
+	Category     string              `json:"category,omitempty"`
+	Type         string              `json:"type"`
+	CurrentValue string              `json:"currentValue"`
+	Options      []ConfigOptionValue `json:"options"`
+}
+
+type ConfigOptionValue struct {
+	Value       string `json:"value"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+type SessionIDRequest struct {
+	SessionID string `json:"sessionId"`
+}
+
+type ListSessionsRequest struct {
+	CWD    string `json:"cwd,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+	Meta   Meta   `json:"_meta,omitempty"`
+}
+
+type ListSessionsResponse struct {
+	Sessions   []SessionInfo `json:"sessions"`
+	NextCursor string        `json:"nextCursor,omitempty"`
+}
+
+type SessionInfo struct {
+	SessionID string `json:"sessionId"`
+	CWD       string `json:"cwd"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"`
+	Meta      Meta   `json:"_meta,omitempty"`
+}
+
+type PromptRequest struct {
+	SessionID string         `json:"sessionId"`
+	Prompt    []ContentBlock `json:"prompt"`
+	Meta      Meta           `json:"_meta,omitempty"`
+}
+
+type PromptResponse struct {
+	StopReason string `json:"stopReason"`
+	Usage      *Usage `json:"usage,omitempty"`
+}
+
+type Usage struct {
+	TotalTokens  int `json:"totalTokens"`
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Stop reasons.
+const (
+	StopEndTurn         = "end_turn"
+	StopMaxTokens       = "max_tokens"
+	StopMaxTurnRequests = "max_turn_requests"
+	StopRefusal         = "refusal"
+	StopCancelled       = "cancelled"
+)
+
+type SetModeRequest struct {
+	SessionID string `json:"sessionId"`
+	ModeID    string `json:"modeId"`
+}
+
+type SetModelRequest struct {
+	SessionID string `json:"sessionId"`
+	ModelID   string `json:"modelId"`
+}
+
+type SetConfigOptionRequest struct {
+	SessionID string          `json:"sessionId"`
+	ConfigID  string          `json:"configId"`
+	Value     json.RawMessage `json:"value"`
+}
+
+type SetConfigOptionResponse struct {
+	ConfigOptions []ConfigOption `json:"configOptions"`
+}
