@@ -1,0 +1,148 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// Peer is the client end of the connection: the agent's calls to the editor.
+type Peer interface {
+	Call(ctx context.Context, method string, params, result any) error
+	Notify(ctx context.Context, method string, params any) error
+}
+
+// rpcPeer adapts a jsonrpc2.Conn to Peer.
+type rpcPeer struct{ conn *jsonrpc2.Conn }
+
+func (p rpcPeer) Call(ctx context.Context, method string, params, result any) error {
+	return p.conn.Call(ctx, method, params, result)
+}
+
+func (p rpcPeer) Notify(ctx context.Context, method string, params any) error {
+	return p.conn.Notify(ctx, method, params)
+}
+
+// fileIO sends reads and writes to the editor when it offers them, so the
+// model sees unsaved buffers and the editor tracks every change; whatever the
+// editor does not offer goes to the local fallback.
+type fileIO struct {
+	peer              Peer
+	sessionID         string
+	canRead, canWrite bool
+	local             developer.FileIO
+}
+
+var _ developer.FileIO = (*fileIO)(nil)
+
+func (f *fileIO) ReadTextFile(ctx context.Context, path string, line, limit int) (string, error) {
+	if !f.canRead {
+		return f.local.ReadTextFile(ctx, path, line, limit)
+	}
+	req := ReadTextFileRequest{SessionID: f.sessionID, Path: path}
+	if line > 0 {
+		req.Line = &line
+	}
+	if limit > 0 {
+		req.Limit = &limit
+	}
+	var resp ReadTextFileResponse
+	if err := f.peer.Call(ctx, "fs/read_text_file", req, &resp); err != nil {
+		return "", fmt.Errorf("editor could not read %s: %w", path, clientError(err))
+	}
+	return resp.Content, nil
+}
+
+func (f *fileIO) WriteTextFile(ctx context.Context, path, content string) error {
+	if !f.canWrite {
+		return f.local.WriteTextFile(ctx, path, content)
+	}
+	req := WriteTextFileRequest{SessionID: f.sessionID, Path: path, Content: content}
+	if err := f.peer.Call(ctx, "fs/write_text_file", req, nil); err != nil {
+		return fmt.Errorf("editor could not write %s: %w", path, clientError(err))
+	}
+	return nil
+}
+
+// terminal runs shell commands in the editor's terminals.
+type terminal struct {
+	peer      Peer
+	sessionID string
+}
+
+var _ developer.Terminal = (*terminal)(nil)
+
+func (t *terminal) Create(ctx context.Context, r developer.TerminalRequest) (string, error) {
+	req := CreateTerminalRequest{SessionID: t.sessionID, Command: r.Command, Args: r.Args, CWD: r.Cwd}
+	for k, v := range r.Env {
+		req.Env = append(req.Env, EnvVariable{Name: k, Value: v})
+	}
+	if r.OutputByteLimit > 0 {
+		req.OutputByteLimit = &r.OutputByteLimit
+	}
+	var resp CreateTerminalResponse
+	if err := t.peer.Call(ctx, "terminal/create", req, &resp); err != nil {
+		return "", fmt.Errorf("editor could not create a terminal: %w", clientError(err))
+	}
+	return resp.TerminalID, nil
+}
+
+func (t *terminal) Output(ctx context.Context, id string) (developer.TerminalOutput, error) {
+	var resp TerminalOutputResponse
+	if err := t.peer.Call(ctx, "terminal/output", TerminalRequest{t.sessionID, id}, &resp); err != nil {
+		return developer.TerminalOutput{}, fmt.Errorf("terminal output: %w", clientError(err))
+	}
+	out := developer.TerminalOutput{Output: resp.Output, Truncated: resp.Truncated}
+	if resp.ExitStatus != nil {
+		st := exitStatus(*resp.ExitStatus)
+		out.ExitStatus = &st
+	}
+	return out, nil
+}
+
+func (t *terminal) WaitForExit(ctx context.Context, id string) (developer.ExitStatus, error) {
+	var resp TerminalExitStatus
+	if err := t.peer.Call(ctx, "terminal/wait_for_exit", TerminalRequest{t.sessionID, id}, &resp); err != nil {
+		return developer.ExitStatus{}, fmt.Errorf("terminal wait: %w", clientError(err))
+	}
+	return exitStatus(resp), nil
+}
+
+func (t *terminal) Kill(ctx context.Context, id string) error {
+	if err := t.peer.Call(ctx, "terminal/kill", TerminalRequest{t.sessionID, id}, nil); err != nil {
+		return fmt.Errorf("terminal kill: %w", clientError(err))
+	}
+	return nil
+}
+
+// Release must reach the editor even when the turn was cancelled, so it
+// ignores ctx's cancellation.
+func (t *terminal) Release(ctx context.Context, id string) error {
+	if err := t.peer.Call(context.WithoutCancel(ctx), "terminal/release", TerminalRequest{t.sessionID, id}, nil); err != nil {
+		return fmt.Errorf("terminal release: %w", clientError(err))
+	}
+	return nil
+}
+
+func exitStatus(s TerminalExitStatus) developer.ExitStatus {
+	out := developer.ExitStatus{ExitCode: s.ExitCode}
+	if s.Signal != nil {
+		out.Signal = *s.Signal
+	}
+	return out
+}
+
+// clientError turns the editor's JSON-RPC error into a readable one for the
+// model (the message and its data).
+func clientError(err error) error {
+	if e, ok := err.(*jsonrpc2.Error); ok {
+		if e.Data != nil && len(*e.Data) > 0 {
+			return fmt.Errorf("%s (code %d): %s", e.Message, e.Code, string(*e.Data))
+		}
+		return fmt.Errorf("%s (code %d)", e.Message, e.Code)
+	}
+	return err
+}
