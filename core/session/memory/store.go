@@ -94,6 +94,9 @@ func cloneMeta(in session.Session) session.Session {
 		panic(fmt.Sprintf("memory store: session %s does not unmarshal: %v", in.ID, err))
 	}
 	out.CreatedAt, out.UpdatedAt = in.CreatedAt, in.UpdatedAt
+	if string(out.Recipe) == "null" { // a RawMessage decodes null as the text "null"
+		out.Recipe = nil
+	}
 	if out.ExtensionData == nil {
 		out.ExtensionData = session.ExtensionData{}
 	}

@@ -88,4 +88,3 @@ func (s *Store) Insights(ctx context.Context) (session.Insights, error) {
 	}
 	return in, nil
 }
-
