@@ -1,0 +1,196 @@
+package developer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+)
+
+// Path policy errors callers can branch on (wrapped with the path).
+var (
+	ErrURIPath       = errors.New("path is a URI, not a filesystem path")
+	ErrOutsideRoots  = errors.New("path is outside the allowed roots")
+	ErrSymlinkEscape = errors.New("path escapes the allowed roots through a symlink")
+	ErrEmptyPath     = errors.New("path is empty")
+)
+
+// uriScheme matches an RFC 3986 scheme followed by "://" (goose's
+// reject_uri_path). "C:\x", "my:file" and "1bad://x" are not URIs.
+var uriScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://`)
+
+// pathPolicy resolves tool paths: relative to the working dir, "~"
+// expansion, Windows drive/UNC handling, and confinement checks.
+type pathPolicy struct {
+	getenv func(string) string
+	goos   string
+	roots  []string // extra allowed roots; empty = absolute paths unrestricted
+}
+
+func newPathPolicy(getenv func(string) string, roots []string) pathPolicy {
+	p := pathPolicy{getenv: getenv, goos: runtime.GOOS}
+	for _, r := range roots {
+		if r != "" {
+			p.roots = append(p.roots, filepath.Clean(r))
+		}
+	}
+	return p
+}
+
+// resolve turns a tool path into a clean absolute path, or explains why not.
+func (p pathPolicy) resolve(raw, workingDir string) (string, error) {
+	if raw == "" {
+		return "", policyErr(ErrEmptyPath, "Path cannot be empty")
+	}
+	if uriScheme.MatchString(raw) {
+		return "", policyErr(ErrURIPath, "'%s' is an MCP resource URI, not a filesystem path. Use the read_resource tool (it takes server + uri) for raw URIs, or load_skill for named skills.", raw)
+	}
+	expanded := expandPath(raw, p.goos, p.getenv)
+	wd := filepath.Clean(workingDir)
+	var abs string
+	if isAbsPath(expanded, p.goos) {
+		abs = filepath.Clean(expanded)
+	} else {
+		abs = filepath.Join(wd, expanded)
+		if !within(abs, wd) {
+			return "", policyErr(ErrOutsideRoots, "Path '%s' resolves outside the working directory '%s'", raw, wd)
+		}
+	}
+	root, ok := p.rootFor(abs, wd)
+	if !ok {
+		return "", policyErr(ErrOutsideRoots, "Path '%s' is outside the working directory and the allowed roots", raw)
+	}
+	if root != "" {
+		if real, escaped := symlinkEscape(abs, root, p.allRoots(wd)); escaped {
+			return "", policyErr(ErrSymlinkEscape, "Path '%s' resolves through a symlink to '%s', outside the allowed roots", raw, real)
+		}
+	}
+	return abs, nil
+}
+
+// rootFor returns the allowed root that lexically contains abs. An
+// unrestricted policy accepts any absolute path; it still reports the
+// working dir as root for paths inside it so symlink escapes are caught.
+func (p pathPolicy) rootFor(abs, wd string) (string, bool) {
+	for _, r := range p.allRoots(wd) {
+		if within(abs, r) {
+			return r, true
+		}
+	}
+	return "", len(p.roots) == 0
+}
+
+func (p pathPolicy) allRoots(wd string) []string {
+	return append([]string{wd}, p.roots...)
+}
+
+// symlinkEscape resolves symlinks on the longest existing prefix of abs and
+// reports the real path when it leaves every allowed root.
+func symlinkEscape(abs, root string, roots []string) (string, bool) {
+	real, err := evalExistingPrefix(abs)
+	if err != nil {
+		return "", false // nothing on disk yet: nothing to escape through
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	if within(real, realRoot) || within(real, root) {
+		return real, false
+	}
+	for _, r := range roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil && within(real, rr) {
+			return real, false
+		}
+	}
+	return real, true
+}
+
+// policyError carries goose-style text and a sentinel for errors.Is.
+type policyError struct {
+	msg  string
+	kind error
+}
+
+func (e *policyError) Error() string { return e.msg }
+func (e *policyError) Unwrap() error { return e.kind }
+
+func policyErr(kind error, format string, a ...any) error {
+	return &policyError{msg: fmt.Sprintf(format, a...), kind: kind}
+}
+
+// evalExistingPrefix evaluates symlinks in the deepest existing ancestor of
+// p and re-appends the missing tail.
+func evalExistingPrefix(p string) (string, error) {
+	tail := ""
+	cur := p
+	for {
+		if _, err := os.Lstat(cur); err == nil {
+			real, err := filepath.EvalSymlinks(cur)
+			if err != nil {
+				return "", err
+			}
+			return filepath.Join(real, tail), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return "", os.ErrNotExist
+		}
+		tail = filepath.Join(filepath.Base(cur), tail)
+		cur = parent
+	}
+}
+
+// within reports whether p equals root or lies beneath it.
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// isAbsPath is absolute-path detection per OS, testable off-platform:
+// unix needs a leading "/", Windows a drive plus separator or a UNC prefix.
+func isAbsPath(p, goos string) bool {
+	if goos != "windows" {
+		return strings.HasPrefix(p, "/")
+	}
+	if strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") {
+		return true
+	}
+	return len(p) >= 3 && isDriveLetter(p[0]) && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
+}
+
+func isDriveLetter(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// expandPath expands "~" / "~/x" from HOME (USERPROFILE on Windows), and on
+// Windows the %USERPROFILE% and %APPDATA% variables, as goose does.
+func expandPath(p, goos string, getenv func(string) string) string {
+	home := getenv("HOME")
+	if goos == "windows" {
+		if up := getenv("USERPROFILE"); up != "" {
+			home = up
+		}
+		for _, v := range []string{"USERPROFILE", "APPDATA"} {
+			if val := getenv(v); val != "" {
+				p = strings.ReplaceAll(p, "%"+v+"%", val)
+			}
+		}
+	}
+	if home == "" {
+		return p
+	}
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") || (goos == "windows" && strings.HasPrefix(p, `~\`)) {
+		return home + p[1:]
+	}
+	return p
+}

@@ -1,0 +1,46 @@
+//go:build !windows
+
+package developer
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/creack/pty"
+)
+
+// startPTY runs the command on a pseudo-terminal for programs that need a
+// TTY. pty.Start makes the child a session leader (pgid = pid), so killTree
+// reaches its descendants; output is one "stdout" stream with CRLF turned
+// into LF and ANSI escapes stripped.
+func startPTY(req runRequest) (*startedProc, error) {
+	cmd := exec.Command(req.spec.Path, req.spec.commandArgs(req.command)...)
+	cmd.Dir = req.dir
+	cmd.Env = req.env
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		return nil, err
+	}
+	return &startedProc{
+		cmd:     cmd,
+		sources: map[string]io.ReadCloser{"stdout": eioAsEOF{f}},
+		clean:   cleanTerminalText,
+	}, nil
+}
+
+// eioAsEOF treats EIO, which Linux returns once the pty's child side is
+// gone, as the end of output.
+type eioAsEOF struct{ f *os.File }
+
+func (r eioAsEOF) Read(p []byte) (int, error) {
+	n, err := r.f.Read(p)
+	if errors.Is(err, syscall.EIO) {
+		return n, io.EOF
+	}
+	return n, err
+}
+
+func (r eioAsEOF) Close() error { return r.f.Close() }

@@ -1,0 +1,227 @@
+package developer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Surface selects which tool family a server exposes. Both share one
+// implementation of file operations, shell runner, ignore policy and limits.
+type Surface int
+
+const (
+	// Classic is seed 000 §5: shell, text_editor, analyze, image_processor,
+	// list_windows, screen_capture. `goose-acp mcp developer` serves it.
+	Classic Surface = iota
+	// Editor is goose's platform surface: read, write, edit, shell, tree,
+	// analyze, read_image. The agent loads it in-process.
+	Editor
+)
+
+// Version is reported in the classic server's serverInfo.
+const Version = "1.0.0"
+
+// Options configures a developer server. Zero values are usable defaults.
+type Options struct {
+	Surface Surface
+	// WorkingDir is the default working dir when the call's _meta has no
+	// agent-working-dir ("" → the process cwd).
+	WorkingDir string
+	FileIO     FileIO       // nil → local disk
+	Terminal   Terminal     // nil → local processes
+	Emitter    Emitter      // nil → none
+	Logger     *slog.Logger // nil → discard
+	Getenv     func(string) string
+
+	// AllowedRoots, when non-empty, confines absolute paths to the working
+	// dir and these roots. Relative paths are always confined to the
+	// working dir, and symlink escapes out of it are always rejected.
+	AllowedRoots []string
+	// ConfigDir holds the global .gooseignore ("" → goose's config dir).
+	ConfigDir string
+	// BashEnvFile is exported as BASH_ENV when the shell is bash.
+	BashEnvFile string
+	// LoginShellPath replaces PATH with the login shell's PATH (cached).
+	LoginShellPath bool
+	// PTY runs local shell commands on a pseudo-terminal (unix only); ANSI
+	// escapes are stripped from what the model sees.
+	PTY bool
+	// ShellTimeout bounds shell calls that pass no timeout_secs (0 = none).
+	ShellTimeout time.Duration
+	// Stats receives shell counters and latency (nil → kept internally).
+	Stats *ShellStats
+}
+
+// service is the shared implementation behind both surfaces.
+type service struct {
+	opts    Options
+	log     *slog.Logger
+	getenv  func(string) string
+	fileIO  FileIO
+	paths   pathPolicy
+	ignores *ignoreCache
+	history *editHistory
+	procs   *processTable
+	stats   *ShellStats
+	outDir  lazyTempDir
+	// callIndex rotates the editor shell's 8 saved-output slots.
+	callIndex atomic.Uint64
+}
+
+func newService(opts Options) *service {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.WorkingDir == "" {
+		opts.WorkingDir, _ = os.Getwd()
+	}
+	fio := opts.FileIO
+	if fio == nil {
+		fio = LocalFileIO{}
+	}
+	s := &service{
+		opts:    opts,
+		log:     opts.Logger,
+		getenv:  opts.Getenv,
+		fileIO:  fio,
+		history: newEditHistory(),
+		procs:   newProcessTable(),
+		stats:   opts.Stats,
+	}
+	if s.stats == nil {
+		s.stats = &ShellStats{}
+	}
+	s.paths = newPathPolicy(opts.Getenv, opts.AllowedRoots)
+	s.ignores = newIgnoreCache(configDir(opts.ConfigDir, opts.Getenv))
+	return s
+}
+
+// NewServer returns a go-sdk MCP server with the surface's tools, goose's
+// prompts and instructions.
+func NewServer(opts Options) *mcp.Server {
+	srv, _ := newServerWithService(opts)
+	return srv
+}
+
+func newServerWithService(opts Options) (*mcp.Server, *service) {
+	s := newService(opts)
+	impl := &mcp.Implementation{Name: "goose-developer", Version: Version}
+	if opts.Surface == Editor {
+		impl = &mcp.Implementation{Name: "developer", Title: "Developer", Version: "1.0.0"}
+	}
+	srv := mcp.NewServer(impl, &mcp.ServerOptions{
+		Instructions: s.instructions(),
+		Logger:       s.log,
+	})
+	if opts.Surface == Editor {
+		s.registerEditor(srv)
+	} else {
+		s.registerClassic(srv)
+	}
+	s.registerPrompts(srv)
+	return srv, s
+}
+
+// ServeStdio serves the developer server over newline-delimited JSON-RPC on
+// in/out until the peer closes in or ctx ends.
+func ServeStdio(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	srv, s := newServerWithService(opts)
+	defer s.outDir.remove()
+	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	err := srv.Run(ctx, t)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("developer mcp server: %w", err)
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// toolFunc is a handler with decoded _meta context.
+type toolFunc func(ctx context.Context, cc callContext, args json.RawMessage) (*mcp.CallToolResult, error)
+
+func (s *service) handler(f toolFunc) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		cc := newCallContext(req, s.opts.WorkingDir)
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage("{}")
+		}
+		return f(ctx, cc, args)
+	}
+}
+
+// decodeArgs unmarshals tool arguments or reports invalid params.
+func decodeArgs(args json.RawMessage, v any) error {
+	if err := json.Unmarshal(args, v); err != nil {
+		return invalidParams("Failed to parse arguments: %v", err)
+	}
+	return nil
+}
+
+// invalidParams and internalError are goose's MCP error codes (classic
+// surface failures are JSON-RPC errors, as in goose's developer server).
+func invalidParams(format string, a ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, a...)}
+}
+
+func internalError(format string, a ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(format, a...)}
+}
+
+// errorText is the message of a tool error, without JSON-RPC decoration.
+func errorText(err error) string {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Message
+	}
+	return err.Error()
+}
+
+// lazyTempDir is the directory for saved full shell outputs, made on first use.
+type lazyTempDir struct {
+	mu   sync.Mutex
+	path string
+}
+
+func (d *lazyTempDir) get() (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.path != "" {
+		return d.path, nil
+	}
+	p, err := os.MkdirTemp("", "goose-acp-shell-")
+	if err != nil {
+		return "", fmt.Errorf("create shell output dir: %w", err)
+	}
+	d.path = p
+	return p, nil
+}
+
+func (d *lazyTempDir) remove() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.path != "" {
+		_ = os.RemoveAll(d.path)
+		d.path = ""
+	}
+}

@@ -1,0 +1,145 @@
+package developer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// liveOutputCap bounds the bytes streamed as notifications per call; the
+// final result is unaffected.
+const liveOutputCap = 256 << 10
+
+type shellArgs struct {
+	Command     string  `json:"command"`
+	TimeoutSecs *uint64 `json:"timeout_secs"`
+}
+
+// errShellIgnored carries goose's text for a command touching an ignored path.
+type errShellIgnored struct{ arg string }
+
+func (e errShellIgnored) Error() string {
+	return "The command attempts to access '" + e.arg + "' which is restricted by .gooseignore"
+}
+
+func (e errShellIgnored) Unwrap() error { return ErrIgnored }
+
+// checkShellPaths applies .gooseignore to the command's path-like
+// arguments: every token after the first that is not a flag and exists
+// relative to the working dir.
+func (s *service) checkShellPaths(command string, cc callContext) error {
+	toks := splitShellArgs(command)
+	if len(toks) < 2 {
+		return nil
+	}
+	rules := s.ignores.rulesFor(cc.workingDir)
+	for _, tok := range toks[1:] {
+		if strings.HasPrefix(tok, "-") {
+			continue
+		}
+		p := expandPath(tok, runtime.GOOS, s.getenv)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cc.workingDir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if rules.ignored(filepath.Clean(p)) {
+			return errShellIgnored{arg: tok}
+		}
+	}
+	return nil
+}
+
+// shellTimeout is timeout_secs when given (0 = none), else the default.
+func (s *service) shellTimeout(a shellArgs) time.Duration {
+	if a.TimeoutSecs != nil {
+		return time.Duration(*a.TimeoutSecs) * time.Second
+	}
+	return s.opts.ShellTimeout
+}
+
+// execLocal runs a command locally with goose's non-interactive setup,
+// streaming each line as an MCP log notification and an Emitter event.
+func (s *service) execLocal(ctx context.Context, cc callContext, command string, timeout time.Duration) (*runResult, error) {
+	spec := selectShell(runtime.GOOS, s.getenv, exec.LookPath)
+	overrides := shellEnvOverrides(runtime.GOOS, cc.sessionID, s.opts.BashEnvFile, spec)
+	if s.opts.LoginShellPath {
+		if p := s.loginPath(spec); p != "" {
+			overrides["PATH"] = p
+		}
+	}
+	dir := cc.workingDir
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		dir = "" // goose only sets current_dir for a usable directory
+	}
+	streamed := 0
+	req := runRequest{
+		spec: spec, command: command, dir: dir, pty: s.opts.PTY, timeout: timeout,
+		env: mergeEnv(os.Environ(), overrides, runtime.GOOS),
+		onLine: func(stream, line string) {
+			if streamed >= liveOutputCap {
+				return
+			}
+			streamed += len(line)
+			s.streamLine(ctx, cc, stream, line)
+		},
+	}
+	s.stats.Started.Add(1)
+	s.log.Info("shell start", "command", command, "dir", dir, "shell", spec.Path, "tool_call_id", cc.toolCallID)
+	res, err := s.runLocal(ctx, req)
+	if err != nil {
+		s.stats.SpawnErrors.Add(1)
+		s.log.Error("shell spawn failed", "command", command, "shell", spec.Path, "err", err)
+		return nil, err
+	}
+	s.stats.record(res)
+	s.logCompletion(command, res)
+	return res, nil
+}
+
+func (s *service) logCompletion(command string, res *runResult) {
+	attrs := []any{"command", command, "duration", res.duration, "bytes", res.combined.bytes}
+	switch {
+	case res.cancelled:
+		s.log.Info("shell cancelled", attrs...)
+	case res.timedOut:
+		s.log.Info("shell timed out", attrs...)
+	default:
+		code := -1
+		if res.exitCode != nil {
+			code = *res.exitCode
+		}
+		s.log.Info("shell completed", append(attrs, "exit_code", code)...)
+	}
+}
+
+// streamLine sends goose's shell_output logging notification (trimmed,
+// blank lines skipped) and the Emitter event. Failures are ignored: a
+// broken notification channel must never break the command.
+func (s *service) streamLine(ctx context.Context, cc callContext, stream, line string) {
+	s.emit(ctx, cc, Event{Kind: "shell_output", Stream: stream, Output: line})
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" || cc.session == nil {
+		return
+	}
+	_ = cc.session.Log(ctx, &mcp.LoggingMessageParams{
+		Level:  "info",
+		Logger: "shell_tool",
+		Data:   map[string]any{"type": "shell_output", "stream": stream, "output": trimmed},
+	})
+}
+
+// shellMeta is the result _meta describing how the command ended.
+func shellMeta(res *runResult) ShellMeta {
+	return ShellMeta{ExitCode: res.exitCode, TimedOut: res.timedOut, Cancelled: res.cancelled}
+}
+
+var errCancelled = errors.New("Shell command was cancelled by user")

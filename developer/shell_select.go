@@ -1,0 +1,114 @@
+package developer
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// shellSpec is the program that runs a command string and the flags that
+// precede it.
+type shellSpec struct {
+	Path  string
+	Flags []string
+	// Flavor is "posix", "pwsh" or "cmd" and decides argument quoting.
+	Flavor string
+}
+
+// selectShell picks the shell per OS as a pure function (goose's
+// ShellConfig::default, plus GOOSE_SHELL as in newer goose):
+//   - unix: $GOOSE_SHELL, else $SHELL, else bash if on PATH, else sh; "-c".
+//   - windows: $GOOSE_SHELL, else pwsh, powershell, cmd; PowerShell gets
+//     -NoProfile -NonInteractive -Command, cmd gets /C.
+func selectShell(goos string, getenv func(string) string, lookPath func(string) (string, error)) shellSpec {
+	if override := getenv("GOOSE_SHELL"); override != "" {
+		return specFor(override, goos)
+	}
+	if goos == "windows" {
+		for _, name := range []string{"pwsh", "powershell"} {
+			if p, err := lookPath(name); err == nil {
+				return specFor(p, goos)
+			}
+		}
+		return specFor("cmd", goos)
+	}
+	if sh := getenv("SHELL"); sh != "" {
+		return specFor(sh, goos)
+	}
+	if p, err := lookPath("bash"); err == nil {
+		return specFor(p, goos)
+	}
+	return specFor("sh", goos)
+}
+
+// specFor chooses flags from the shell's file stem.
+func specFor(shell, goos string) shellSpec {
+	stem := strings.ToLower(shellStem(shell))
+	switch stem {
+	case "pwsh", "powershell":
+		return shellSpec{Path: shell, Flags: []string{"-NoProfile", "-NonInteractive", "-Command"}, Flavor: "pwsh"}
+	case "cmd":
+		if goos == "windows" {
+			return shellSpec{Path: shell, Flags: []string{"/C"}, Flavor: "cmd"}
+		}
+	}
+	return shellSpec{Path: shell, Flags: []string{"-c"}, Flavor: "posix"}
+}
+
+// shellStem is the basename without extension, for "/bin/bash" or
+// `C:\Program Files\PowerShell\7\pwsh.exe` alike.
+func shellStem(shell string) string {
+	base := shell
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// commandArgs is the argv after the shell path for a command string.
+func (sp shellSpec) commandArgs(command string) []string {
+	return append(append([]string{}, sp.Flags...), command)
+}
+
+// windowsCommandLine is the verbatim command line for Windows (goose uses
+// raw_arg so cmd and PowerShell see the command unescaped).
+func (sp shellSpec) windowsCommandLine(command string) string {
+	return `"` + sp.Path + `" ` + strings.Join(sp.Flags, " ") + " " + command
+}
+
+// isBash reports whether BASH_ENV applies.
+func (sp shellSpec) isBash() bool { return strings.EqualFold(shellStem(sp.Path), "bash") }
+
+// splitShellArgs is goose's quote-aware split_shell_args: whitespace
+// separates tokens, single and double quotes group and are removed.
+func splitShellArgs(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inTok := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote = r
+			inTok = true
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if inTok {
+				out = append(out, cur.String())
+				cur.Reset()
+				inTok = false
+			}
+		default:
+			cur.WriteRune(r)
+			inTok = true
+		}
+	}
+	if inTok {
+		out = append(out, cur.String())
+	}
+	return out
+}
