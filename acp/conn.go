@@ -59,10 +59,17 @@ func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			_ = conn.ReplyWithError(ctx, req.ID, toRPCError(err))
 			return
 		}
+		var then func()
+		if f, ok := result.(followUp); ok {
+			result, then = f.result, f.then
+		}
 		if result == nil {
 			result = struct{}{}
 		}
 		_ = conn.Reply(ctx, req.ID, result)
+		if then != nil {
+			then()
+		}
 	}()
 }
 
@@ -129,4 +136,12 @@ func rawParams(req *jsonrpc2.Request) json.RawMessage {
 		return nil
 	}
 	return *req.Params
+}
+
+// followUp is a handler result whose then runs after the reply is written
+// (ACP wants some notifications after a response, e.g. the available
+// commands after session/new).
+type followUp struct {
+	result any
+	then   func()
 }

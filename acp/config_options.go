@@ -1,0 +1,228 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+type extensionResult = extension.Result
+
+// modes are goose's four modes with the descriptions goose's ACP agent shows.
+var modes = []SessionMode{
+	{ID: "auto", Name: "Auto", Description: "Automatically approve tool calls"},
+	{ID: "approve", Name: "Approve", Description: "Ask before every tool call"},
+	{ID: "smart_approve", Name: "Smart Approve", Description: "Ask only for sensitive tool calls"},
+	{ID: "chat", Name: "Chat", Description: "Chat only, no tool calls"},
+}
+
+func validMode(id string) bool {
+	for _, m := range modes {
+		if m.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func contextSize(sess *session.Session) int {
+	if sess.ModelConfig != nil {
+		return sess.ModelConfig.Limit()
+	}
+	return 128_000
+}
+
+func (s *Server) setupResponse(sess *session.Session) SessionSetupResponse {
+	as, err := s.lookup(sess.ID)
+	if err != nil {
+		as = &acpSession{id: sess.ID}
+	}
+	return SessionSetupResponse{
+		Modes:         &ModeState{CurrentModeID: s.currentMode(as), AvailableModes: modes},
+		Models:        s.modelState(as),
+		ConfigOptions: s.configOptions(as),
+	}
+}
+
+func (s *Server) currentMode(as *acpSession) string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.mode != "" {
+		return as.mode
+	}
+	if s.opts.DefaultMode != "" {
+		return s.opts.DefaultMode
+	}
+	return "auto"
+}
+
+func (s *Server) currentProviderModel(as *acpSession) (string, string) {
+	as.mu.Lock()
+	p, m := as.provider, as.model
+	as.mu.Unlock()
+	if p == "" {
+		p = s.opts.DefaultProvider
+	}
+	if m == "" {
+		m = s.opts.DefaultModel
+	}
+	return p, m
+}
+
+// configOptions are provider, mode and model selects, in that order.
+func (s *Server) configOptions(as *acpSession) []ConfigOption {
+	prov, mdl := s.currentProviderModel(as)
+	provOpt := ConfigOption{ID: "provider", Name: "Provider", Type: "select", CurrentValue: prov}
+	modelOpt := ConfigOption{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: mdl}
+	if s.opts.Providers != nil {
+		for _, md := range s.opts.Providers() {
+			provOpt.Options = append(provOpt.Options, ConfigOptionValue{Value: md.Name, Name: md.DisplayName, Description: md.Description})
+			if md.Name != prov {
+				continue
+			}
+			for _, km := range md.KnownModels {
+				modelOpt.Options = append(modelOpt.Options, ConfigOptionValue{Value: km.Name, Name: km.Name})
+			}
+		}
+	}
+	provOpt.Options = ensureValue(provOpt.Options, prov)
+	modelOpt.Options = ensureValue(modelOpt.Options, mdl)
+	modeOpt := ConfigOption{ID: "mode", Name: "Mode", Category: "mode", Type: "select", CurrentValue: s.currentMode(as)}
+	for _, m := range modes {
+		modeOpt.Options = append(modeOpt.Options, ConfigOptionValue{Value: m.ID, Name: m.Name, Description: m.Description})
+	}
+	return []ConfigOption{provOpt, modeOpt, modelOpt}
+}
+
+// ensureValue keeps the current value selectable even when no list has it.
+func ensureValue(opts []ConfigOptionValue, v string) []ConfigOptionValue {
+	if v == "" {
+		return append([]ConfigOptionValue{}, opts...)
+	}
+	for _, o := range opts {
+		if o.Value == v {
+			return opts
+		}
+	}
+	return append([]ConfigOptionValue{{Value: v, Name: v}}, opts...)
+}
+
+func (s *Server) modelState(as *acpSession) *ModelState {
+	_, mdl := s.currentProviderModel(as)
+	opt := s.configOptions(as)[2]
+	st := &ModelState{CurrentModelID: mdl, AvailableModels: []ModelInfo{}}
+	for _, o := range opt.Options {
+		st.AvailableModels = append(st.AvailableModels, ModelInfo{ModelID: o.Value, Name: o.Name})
+	}
+	return st
+}
+
+func (s *Server) setMode(ctx context.Context, req SetModeRequest) (struct{}, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	if err := s.applyMode(as, req.ModeID); err != nil {
+		return struct{}{}, err
+	}
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: req.ModeID})
+	return struct{}{}, nil
+}
+
+func (s *Server) applyMode(as *acpSession, mode string) error {
+	if !validMode(mode) {
+		return invalidParams("Invalid mode: %s", mode)
+	}
+	if err := s.opts.Agent.SetMode(as.id, mode); err != nil {
+		return err
+	}
+	as.mu.Lock()
+	as.mode = mode
+	as.mu.Unlock()
+	return nil
+}
+
+func (s *Server) setModel(ctx context.Context, req SetModelRequest) (struct{}, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	prov, _ := s.currentProviderModel(as)
+	if err := s.applyModel(ctx, as, prov, req.ModelID); err != nil {
+		return struct{}{}, err
+	}
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
+	return struct{}{}, nil
+}
+
+func (s *Server) applyModel(ctx context.Context, as *acpSession, prov, mdl string) error {
+	if err := s.opts.Agent.SetModel(ctx, as.id, prov, mdl); err != nil {
+		return err
+	}
+	as.mu.Lock()
+	as.provider, as.model = prov, mdl
+	as.mu.Unlock()
+	return nil
+}
+
+func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest) (SetConfigOptionResponse, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return SetConfigOptionResponse{}, err
+	}
+	var value string
+	if err := json.Unmarshal(req.Value, &value); err != nil {
+		return SetConfigOptionResponse{}, invalidParams("Expected a value ID")
+	}
+	prov, _ := s.currentProviderModel(as)
+	switch req.ConfigID {
+	case "mode":
+		err = s.applyMode(as, value)
+	case "model":
+		err = s.applyModel(ctx, as, prov, value)
+	case "provider":
+		err = s.applyModel(ctx, as, value, s.defaultModelFor(value))
+	default:
+		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
+	}
+	if err != nil {
+		return SetConfigOptionResponse{}, err
+	}
+	opts := s.configOptions(as)
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: opts})
+	return SetConfigOptionResponse{ConfigOptions: opts}, nil
+}
+
+func (s *Server) defaultModelFor(provider string) string {
+	if s.opts.Providers != nil {
+		for _, md := range s.opts.Providers() {
+			if md.Name == provider {
+				return md.DefaultModel
+			}
+		}
+	}
+	return ""
+}
+
+// availableCommands are the slash commands the editor can offer.
+func (s *Server) availableCommands(sessionID string) []AvailableCommand {
+	out := []AvailableCommand{
+		{Name: "compact", Description: "Compact the conversation to free context"},
+		{Name: "clear", Description: "Clear the conversation history"},
+	}
+	for _, c := range s.opts.Agent.SlashCommands(sessionID) {
+		if c.Name == "compact" || c.Name == "clear" {
+			continue
+		}
+		ac := AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &CommandInput{Hint: c.Hint}
+		}
+		out = append(out, ac)
+	}
+	sort.SliceStable(out[2:], func(i, j int) bool { return out[2+i].Name < out[2+j].Name })
+	return out
+}

@@ -1,0 +1,96 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// enrichResult adds what developer reported in the result _meta to the
+// final tool_call_update: the edit's diff and locations, the delegated
+// terminal, and Zed's terminal_exit.
+func (s *Server) enrichResult(as *acpSession, u *SessionUpdate, m conversation.Message) {
+	res := resultFor(m, u.ToolCallID)
+	if res == nil || res.Meta == nil {
+		return
+	}
+	var edit developer.EditMeta
+	if decodeMeta(res.Meta, developer.MetaKeyEdit, &edit) && edit.Path != "" {
+		newText := edit.NewText
+		diff := ToolCallContent{Type: "diff", Path: edit.Path, OldText: edit.OldText, NewText: &newText}
+		u.ToolContent = append([]ToolCallContent{diff}, u.ToolContent...)
+		u.Locations = nil
+		for _, l := range edit.Locations {
+			line := l.Line
+			u.Locations = append(u.Locations, ToolCallLocation{Path: l.Path, Line: &line})
+		}
+	}
+	var term developer.TerminalMeta
+	if decodeMeta(res.Meta, developer.MetaKeyTerminal, &term) && term.TerminalID != "" {
+		u.ToolContent = append([]ToolCallContent{{Type: "terminal", TerminalID: term.TerminalID}}, u.ToolContent...)
+	}
+	var shell developer.ShellMeta
+	as.mu.Lock()
+	displayed := as.terminals[u.ToolCallID]
+	as.mu.Unlock()
+	if displayed && decodeMeta(res.Meta, developer.MetaKeyShell, &shell) {
+		u.ToolContent = append([]ToolCallContent{{Type: "terminal", TerminalID: u.ToolCallID}}, u.ToolContent...)
+		u.Meta = Meta{"terminal_exit": map[string]any{"terminal_id": u.ToolCallID, "exit_code": shell.ExitCode, "signal": nil}}
+	}
+}
+
+func resultFor(m conversation.Message, id string) *conversation.CallToolResult {
+	for _, r := range m.ToolResponses() {
+		if r.ID == id && r.ToolResult.IsOK() {
+			return r.ToolResult.Value
+		}
+	}
+	return nil
+}
+
+func decodeMeta(meta map[string]any, key string, v any) bool {
+	raw, ok := meta[key]
+	if !ok {
+		return false
+	}
+	b, err := json.Marshal(raw)
+	return err == nil && json.Unmarshal(b, v) == nil
+}
+
+// updatePlan sends the todo list as an ACP plan whenever the model writes it.
+func (s *Server) updatePlan(ctx context.Context, as *acpSession, m conversation.Message) {
+	for _, r := range m.ToolRequests() {
+		if !r.ToolCall.IsOK() || !strings.HasSuffix(r.ToolCall.Value.Name, "todo_write") {
+			continue
+		}
+		content, _ := r.ToolCall.Value.Arguments["content"].(string)
+		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdatePlan, Entries: planEntries(content)})
+	}
+}
+
+// planEntries reads markdown task lines: "- [ ] a" pending, "- [x] b"
+// completed, "- [~] c" / "- [-] c" / "- [>] c" in progress.
+func planEntries(content string) []PlanEntry {
+	entries := []PlanEntry{}
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		t = strings.TrimLeft(t, "-*+ ")
+		if len(t) < 4 || t[0] != '[' || t[2] != ']' {
+			continue
+		}
+		status := "pending"
+		switch t[1] {
+		case 'x', 'X':
+			status = "completed"
+		case '~', '-', '>':
+			status = "in_progress"
+		}
+		if text := strings.TrimSpace(t[3:]); text != "" {
+			entries = append(entries, PlanEntry{Content: text, Priority: "medium", Status: status})
+		}
+	}
+	return entries
+}

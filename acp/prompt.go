@@ -1,0 +1,149 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return PromptResponse{}, err
+	}
+	msg, err := s.promptMessage(ctx, as, req.Prompt)
+	if err != nil {
+		return PromptResponse{}, err
+	}
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := as.beginTurn(cancel); err != nil {
+		return PromptResponse{}, err
+	}
+	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	cancelled := as.endTurn()
+	if cancelled || errors.Is(err, context.Canceled) || out.StopReason == agent.Cancelled {
+		return s.finish(ctx, as, StopCancelled), nil
+	}
+	if err != nil {
+		return PromptResponse{}, fmt.Errorf("Error in agent response stream: %w", err)
+	}
+	return s.finish(ctx, as, stopReason(out.StopReason)), nil
+}
+
+// beginTurn marks a turn running; a second prompt while one runs is refused.
+func (as *acpSession) beginTurn(cancel context.CancelFunc) error {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.cancelTurn != nil {
+		return invalidParams("session %s is already processing a prompt", as.id)
+	}
+	as.cancelTurn, as.cancelled = cancel, false
+	as.permissions = map[string]context.CancelFunc{}
+	return nil
+}
+
+// endTurn clears the turn and reports whether a cancel arrived during it.
+func (as *acpSession) endTurn() bool {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.cancelTurn = nil
+	return as.cancelled
+}
+
+func stopReason(r agent.StopReason) string {
+	switch r {
+	case agent.MaxTurns:
+		return StopMaxTurnRequests
+	case agent.MaxTokens:
+		return StopMaxTokens
+	case agent.Refusal:
+		return StopRefusal
+	case agent.Cancelled:
+		return StopCancelled
+	}
+	return StopEndTurn
+}
+
+// finish sends the closing usage_update and builds the response.
+func (s *Server) finish(ctx context.Context, as *acpSession, reason string) PromptResponse {
+	resp := PromptResponse{StopReason: reason}
+	sess, err := s.opts.Store.Get(context.WithoutCancel(ctx), as.id, false)
+	if err != nil {
+		return resp
+	}
+	s.sendUsage(context.WithoutCancel(ctx), as.id, &sess)
+	if sess.TotalTokens != nil {
+		resp.Usage = &Usage{TotalTokens: *sess.TotalTokens, InputTokens: deref(sess.InputTokens), OutputTokens: deref(sess.OutputTokens)}
+	}
+	return resp
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// handleEvent turns one agent event into session/updates. It never blocks
+// on the editor: approvals and elicitations are answered in goroutines.
+func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.MessageEvent:
+		s.handleMessage(ctx, as, e.Message)
+	case agent.NotificationEvent:
+		s.markInProgress(ctx, as, e.RequestID)
+	case agent.UsageEvent:
+		used, size := e.TotalTokens, e.ContextLimit
+		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
+	case agent.ModelChangeEvent:
+		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
+	case agent.TitleEvent:
+		title := e.Title
+		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateSessionInfo, Title: &title, UpdatedAt: time.Now().UTC().Format(time.RFC3339)})
+	}
+}
+
+func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
+	for _, c := range m.Content {
+		if c.ActionRequired == nil {
+			continue
+		}
+		switch d := c.ActionRequired.Data; d.ActionType {
+		case conversation.ActionToolConfirmation:
+			s.startPermission(ctx, as, d)
+		case conversation.ActionElicitation:
+			go s.elicit(ctx, as, d)
+		}
+	}
+	for _, u := range as.translator.MessageUpdates(m, false) {
+		if u.SessionUpdate == UpdateToolCallUpdate {
+			s.enrichResult(as, &u, m)
+		}
+		s.notify(ctx, as.id, u)
+	}
+	s.updatePlan(ctx, as, m)
+}
+
+// markInProgress sends status in_progress once for a running tool call.
+func (s *Server) markInProgress(ctx context.Context, as *acpSession, toolCallID string) {
+	if toolCallID == "" {
+		return
+	}
+	as.mu.Lock()
+	if as.terminals == nil {
+		as.terminals = map[string]bool{}
+	}
+	key := "progress:" + toolCallID
+	seen := as.terminals[key]
+	as.terminals[key] = true
+	as.mu.Unlock()
+	if !seen {
+		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: toolCallID, Status: "in_progress"})
+	}
+}

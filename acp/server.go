@@ -1,0 +1,195 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// Options configure the ACP server.
+type Options struct {
+	Agent *agent.Agent
+	Store session.Store
+	// Config backs the _goose/config/* methods; nil disables them.
+	Config ConfigStore
+	// Providers lists the providers for the provider config option.
+	Providers func() []provider.Metadata
+	// DefaultProvider and DefaultModel are GOOSE_PROVIDER / GOOSE_MODEL.
+	DefaultProvider, DefaultModel string
+	// DefaultMode is GOOSE_MODE (auto when empty).
+	DefaultMode string
+	// LocalFiles is the fallback FileIO when the editor offers no fs
+	// (default developer.LocalFileIO).
+	LocalFiles developer.FileIO
+	Version    string
+	Logger     *slog.Logger
+}
+
+// ConfigStore is the part of config.yaml the _goose/config methods touch.
+type ConfigStore interface {
+	Get(key string) (any, bool)
+	Set(key string, value any) error
+	Delete(key string) error
+	// ExtensionsJSON returns the extensions map as goose's JSON shape and
+	// warnings for entries that failed to parse.
+	ExtensionsJSON() (any, []string)
+}
+
+// Server is one ACP connection's agent side.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	peer Peer
+
+	capsOnce sync.Once
+	caps     ClientCapabilities
+
+	mu       sync.Mutex
+	sessions map[string]*acpSession
+}
+
+// Serve speaks ACP on in/out until in ends or ctx is cancelled. On the way
+// out every running turn is cancelled and every session's extensions
+// (and their child processes) are stopped.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.LocalFiles == nil {
+		opts.LocalFiles = developer.LocalFileIO{}
+	}
+	s := &Server{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream := NewStream(in, out, nil)
+	stream.OnReject = func(code int64, reason string) {
+		s.log.Warn("rejected client message", "code", code, "reason", reason)
+	}
+	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
+	conn := jsonrpc2.NewConn(ctx, stream, router)
+	s.peer = rpcPeer{conn}
+	select {
+	case <-conn.DisconnectNotify():
+	case <-ctx.Done():
+		_ = conn.Close()
+	}
+	cancel()
+	router.Wait()
+	s.closeAll()
+	return nil
+}
+
+func (s *Server) requestTable() map[string]RequestHandler {
+	return map[string]RequestHandler{
+		"initialize":                typed(s.initialize),
+		"authenticate":              func(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil },
+		"session/new":               typed(s.newSession),
+		"session/load":              typed(s.loadSession),
+		"session/resume":            typed(s.resumeSession),
+		"session/list":              typed(s.listSessions),
+		"session/close":             typed(s.closeSession),
+		"session/delete":            typed(s.deleteSession),
+		"session/fork":              typed(s.forkSession),
+		"session/prompt":            typed(s.prompt),
+		"session/set_mode":          typed(s.setMode),
+		"session/set_config_option": typed(s.setConfigOption),
+		"session/set_model":         typed(s.setModel),
+		"_goose/extensions/add":     typed(s.addExtension),
+		"_goose/extensions/remove":  typed(s.removeExtension),
+		"_goose/tools":              typed(s.tools),
+		"_goose/resource/read":      typed(s.readResource),
+		"_goose/working_dir/update": typed(s.updateWorkingDir),
+		"_goose/session/get":        typed(s.getSession),
+		"_goose/session/export":     typed(s.exportSession),
+		"_goose/session/import":     typed(s.importSession),
+		"_goose/config/read":        typed(s.configRead),
+		"_goose/config/upsert":      typed(s.configUpsert),
+		"_goose/config/remove":      typed(s.configRemove),
+		"_goose/config/extensions":  typed(s.configExtensions),
+		"_goose/providers/list":     typed(s.providersList),
+	}
+}
+
+func (s *Server) notificationTable() map[string]NotificationHandler {
+	return map[string]NotificationHandler{
+		"session/cancel": func(_ context.Context, p json.RawMessage) {
+			var req SessionIDRequest
+			if err := json.Unmarshal(p, &req); err != nil {
+				s.log.Warn("bad session/cancel", "err", err)
+				return
+			}
+			s.cancelTurn(req.SessionID)
+		},
+	}
+}
+
+// typed adapts a handler taking a decoded params struct; bad params are
+// -32602 with the decoder's reason.
+func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, invalidParams("%v", err)
+			}
+		}
+		return h(ctx, p)
+	}
+}
+
+func (s *Server) initialize(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
+	s.capsOnce.Do(func() { s.caps = req.ClientCapabilities })
+	version := req.ProtocolVersion
+	if version <= 0 || version > ProtocolVersion {
+		version = ProtocolVersion
+	}
+	supported := &struct{}{}
+	return InitializeResponse{
+		ProtocolVersion: version,
+		AgentCapabilities: AgentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: PromptCapabilities{Image: true, Audio: false, EmbeddedContext: true},
+			MCPCapabilities:    MCPCapabilities{HTTP: true, SSE: true},
+			SessionCapabilities: SessionCapabilities{
+				List: supported, Resume: supported, Close: supported, Delete: supported,
+				Fork: supported, AdditionalDirectories: supported,
+			},
+		},
+		AuthMethods: []AuthMethod{{
+			ID: "goose-provider", Name: "Configure Provider",
+			Description: "Run `goose configure` to set up your AI provider and API key",
+		}},
+		AgentInfo: &Implementation{Name: "goose-acp", Title: "goose", Version: s.opts.Version},
+	}, nil
+}
+
+// notify sends one session/update; failures are logged, never fatal.
+func (s *Server) notify(ctx context.Context, sessionID string, u SessionUpdate) {
+	if err := s.peer.Notify(ctx, "session/update", SessionNotification{SessionID: sessionID, Update: u}); err != nil {
+		s.log.Debug("session/update not sent", "update", describe(u), "err", err)
+	}
+}
+
+func (s *Server) closeAll() {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		s.dropSession(id)
+	}
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

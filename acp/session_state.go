@@ -1,0 +1,113 @@
+package acp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// acpSession is what the adapter keeps per loaded session: the working dir,
+// the translator, and the running turn's cancel.
+type acpSession struct {
+	id string
+
+	mu         sync.Mutex
+	cwd        string
+	mode       string
+	provider   string
+	model      string
+	translator *Translator
+	cancelTurn context.CancelFunc
+	cancelled  bool
+	// pending permission requests of the running turn, cancelled with it
+	permissions map[string]context.CancelFunc
+	// terminals are tool calls whose Zed terminal display has started
+	terminals map[string]bool
+}
+
+func (s *Server) lookup(id string) (*acpSession, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if as, ok := s.sessions[id]; ok {
+		return as, nil
+	}
+	return nil, notFound("Session not found: %s", id)
+}
+
+func (s *Server) register(as *acpSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessions[as.id] = as
+}
+
+// dropSession cancels the session's turn and stops its extensions.
+func (s *Server) dropSession(id string) {
+	s.mu.Lock()
+	as := s.sessions[id]
+	delete(s.sessions, id)
+	s.mu.Unlock()
+	if as != nil {
+		s.cancelTurn(id)
+	}
+	if s.opts.Agent != nil {
+		_ = s.opts.Agent.CloseSession(id)
+	}
+}
+
+// cancelTurn cancels the running prompt of a session, if any, and every
+// permission request it is waiting on.
+func (s *Server) cancelTurn(id string) {
+	s.mu.Lock()
+	as := s.sessions[id]
+	s.mu.Unlock()
+	if as == nil {
+		s.log.Warn("session/cancel for an unknown session", "session", id)
+		return
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.cancelTurn != nil {
+		as.cancelled = true
+		as.cancelTurn()
+	}
+	for _, c := range as.permissions {
+		c()
+	}
+}
+
+// builtins returns the developer server factory bound to this editor's
+// fs and terminal when it offers them; nil keeps the agent's default.
+func (s *Server) builtins() map[string]extension.BuiltinFactory {
+	c := s.caps
+	if !c.FS.ReadTextFile && !c.FS.WriteTextFile && !c.Terminal && !s.wantsTerminalOutput() {
+		return nil
+	}
+	return map[string]extension.BuiltinFactory{
+		"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
+			opts := developer.Options{
+				Surface:    developer.Editor,
+				WorkingDir: env.WorkingDir,
+				Logger:     env.Logger,
+				Emitter:    &emitter{s: s, sessionID: env.SessionID},
+				FileIO: &fileIO{
+					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
+					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,
+				},
+			}
+			if c.Terminal {
+				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID}
+			}
+			return developer.NewServer(opts), nil
+		},
+	}
+}
+
+// wantsTerminalOutput reports Zed's _meta.terminal_output capability.
+func (s *Server) wantsTerminalOutput() bool {
+	v, _ := s.caps.Meta["terminal_output"].(bool)
+	return v
+}

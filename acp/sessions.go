@@ -1,0 +1,246 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// ListPageSize is how many sessions one session/list page holds.
+const ListPageSize = 50
+
+func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, error) {
+	if !filepath.IsAbs(req.CWD) {
+		return nil, invalidParams("cwd must be an absolute path: %q", req.CWD)
+	}
+	exts, err := mcpExtensions(req.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	name, err := sessionTitle(req.Meta)
+	if err != nil {
+		return nil, err
+	}
+	sess, results, err := s.opts.Agent.StartSession(ctx, agent.StartOptions{
+		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: exts,
+		UseConfiguredExtensions: true, Builtins: s.builtins(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("Failed to create session: %w", err)
+	}
+	s.logExtensionResults(sess.ID, results)
+	as := s.track(sess)
+	setup := s.setupResponse(sess)
+	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions}
+	return followUp{resp, func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
+}
+
+// track registers a loaded session with the adapter.
+func (s *Server) track(sess *session.Session) *acpSession {
+	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, mode: sess.GooseMode, translator: &Translator{WorkingDir: sess.WorkingDir}}
+	if sess.ProviderName != nil {
+		as.provider = *sess.ProviderName
+	}
+	if sess.ModelConfig != nil {
+		as.model = sess.ModelConfig.ModelName
+	}
+	s.register(as)
+	return as
+}
+
+// afterSetup sends what clients expect right after a session is ready.
+func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session) {
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: s.availableCommands(as.id)})
+	s.sendUsage(ctx, as.id, sess)
+}
+
+func (s *Server) sendUsage(ctx context.Context, id string, sess *session.Session) {
+	used, size := 0, contextSize(sess)
+	if sess.TotalTokens != nil {
+		used = *sess.TotalTokens
+	}
+	s.notify(ctx, id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
+}
+
+func (s *Server) loadSession(ctx context.Context, req LoadSessionRequest) (any, error) {
+	return s.reopen(ctx, req, true)
+}
+
+func (s *Server) resumeSession(ctx context.Context, req LoadSessionRequest) (any, error) {
+	return s.reopen(ctx, req, false)
+}
+
+// reopen loads a stored session (replaying its user-visible history when
+// replay is set) and answers only after the replay was sent.
+func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool) (any, error) {
+	stored, err := s.opts.Store.Get(ctx, req.SessionID, true)
+	if err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, notFound("Session not found: %s", req.SessionID)
+		}
+		return nil, err
+	}
+	exts, err := mcpExtensions(req.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	cwd := req.CWD
+	if cwd == "" {
+		cwd = stored.WorkingDir
+	}
+	if !filepath.IsAbs(cwd) {
+		return nil, invalidParams("cwd must be an absolute path: %q", req.CWD)
+	}
+	s.dropSession(req.SessionID)
+	sess, results, err := s.opts.Agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
+		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)
+	}
+	s.logExtensionResults(sess.ID, results)
+	as := s.track(sess)
+	if replay {
+		for _, m := range stored.Conversation {
+			if !m.Metadata.UserVisible {
+				continue
+			}
+			for _, u := range as.translator.MessageUpdates(m, true) {
+				s.notify(ctx, as.id, u)
+			}
+		}
+	}
+	return followUp{s.setupResponse(sess), func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
+}
+
+func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (ListSessionsResponse, error) {
+	if req.CWD != "" && !filepath.IsAbs(req.CWD) {
+		return ListSessionsResponse{}, invalidParams("cwd must be an absolute path: %q", req.CWD)
+	}
+	page, err := s.opts.Store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD})
+	if err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return ListSessionsResponse{}, err
+		}
+		return ListSessionsResponse{}, invalidParams("%v", err)
+	}
+	resp := ListSessionsResponse{Sessions: []SessionInfo{}, NextCursor: page.NextCursor}
+	for _, ss := range page.Sessions {
+		resp.Sessions = append(resp.Sessions, SessionInfo{
+			SessionID: ss.ID, CWD: ss.WorkingDir, Title: ss.Name,
+			UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339),
+			Meta:      Meta{"messageCount": ss.MessageCount, "userSetName": ss.UserSetName, "sessionType": ss.SessionType},
+		})
+	}
+	return resp, nil
+}
+
+func (s *Server) closeSession(_ context.Context, req SessionIDRequest) (struct{}, error) {
+	if _, err := s.lookup(req.SessionID); err != nil {
+		return struct{}{}, err
+	}
+	s.dropSession(req.SessionID)
+	return struct{}{}, nil
+}
+
+func (s *Server) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
+	s.dropSession(req.SessionID)
+	if err := s.opts.Store.Delete(ctx, req.SessionID); err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return struct{}{}, notFound("Session not found: %s", req.SessionID)
+		}
+		return struct{}{}, err
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) forkSession(ctx context.Context, req LoadSessionRequest) (any, error) {
+	forked, err := s.opts.Store.Fork(ctx, req.SessionID)
+	if err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, notFound("Session not found: %s", req.SessionID)
+		}
+		return nil, err
+	}
+	req.SessionID = forked.ID
+	res, err := s.reopen(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	f := res.(followUp)
+	setup := f.result.(SessionSetupResponse)
+	f.result = NewSessionResponse{SessionID: forked.ID, Modes: setup.Modes, Models: setup.Models,
+		ConfigOptions: setup.ConfigOptions, Meta: Meta{"messageCount": forked.MessageCount}}
+	return f, nil
+}
+
+func (s *Server) logExtensionResults(id string, results []extensionResult) {
+	for _, r := range results {
+		if !r.Success {
+			s.log.Warn("extension failed to load", "session", id, "extension", r.Name, "err", r.Error)
+		}
+	}
+}
+
+// mcpExtensions converts the editor's MCP servers to goose extensions.
+func mcpExtensions(servers []MCPServer) ([]config.ExtensionConfig, error) {
+	var out []config.ExtensionConfig
+	for _, m := range servers {
+		if strings.TrimSpace(m.Name) == "" {
+			return nil, invalidParams("MCP server without a name")
+		}
+		cfg := config.ExtensionConfig{Name: m.Name, Description: ""}
+		if t, ok := m.Meta["timeout"].(float64); ok && t > 0 {
+			secs := int64(t)
+			cfg.Timeout = &secs
+		}
+		switch m.Type {
+		case "", "stdio":
+			if m.Command == "" {
+				return nil, invalidParams("MCP server %q has no command", m.Name)
+			}
+			cfg.Type, cfg.Cmd, cfg.Args = config.ExtensionStdio, m.Command, m.Args
+			cfg.Envs = map[string]string{}
+			for _, e := range m.Env {
+				cfg.Envs[e.Name] = e.Value
+			}
+		case "http", "sse":
+			if m.URL == "" {
+				return nil, invalidParams("MCP server %q has no url", m.Name)
+			}
+			cfg.Type, cfg.URI = config.ExtensionStreamableHTTP, m.URL
+			if m.Type == "sse" {
+				cfg.Type = config.ExtensionSSE
+			}
+			cfg.Headers = map[string]string{}
+			for _, h := range m.Headers {
+				cfg.Headers[h.Name] = h.Value
+			}
+		default:
+			return nil, invalidParams("Unknown MCP server type %q", m.Type)
+		}
+		out = append(out, cfg)
+	}
+	return out, nil
+}
+
+// sessionTitle reads _meta.sessionTitle (goose era D): a string is trimmed,
+// blank means the default; anything else is invalid.
+func sessionTitle(meta Meta) (string, error) {
+	v, ok := meta["sessionTitle"]
+	if !ok || v == nil {
+		return "", nil
+	}
+	t, ok := v.(string)
+	if !ok {
+		return "", invalidParams("_meta.sessionTitle must be a string")
+	}
+	return strings.TrimSpace(t), nil
+}
