@@ -64,6 +64,20 @@ type ToolCall struct {
 	Arguments map[string]any `json:"arguments"`
 }
 
+// MarshalJSON omits absent arguments, as rmcp does for arguments: None.
+// An empty (non-nil) map is written as {}.
+func (tc ToolCall) MarshalJSON() ([]byte, error) {
+	if tc.Arguments == nil {
+		return json.Marshal(struct {
+			Name string `json:"name"`
+		}{tc.Name})
+	}
+	return json.Marshal(struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}{tc.Name, tc.Arguments})
+}
+
 // UnmarshalJSON wraps non-object arguments as {"value": …}, as goose does.
 func (tc *ToolCall) UnmarshalJSON(b []byte) error {
 	var aux struct {
@@ -240,6 +254,9 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*c = Content{Type: tag.Type}
+	if err := requireFields(b, tag.Type); err != nil {
+		return err
+	}
 	switch tag.Type {
 	case TypeText:
 		c.Text = new(TextContent)
@@ -337,4 +354,38 @@ func isNilPtr(v any) bool {
 		return p == nil
 	}
 	return v == nil
+}
+
+// requiredFields are the fields goose's serde needs for each variant (the
+// "required" lists of the goosed OpenAPI components).
+var requiredFields = map[ContentType][]string{
+	TypeText:                    {"text"},
+	TypeImage:                   {"data", "mimeType"},
+	TypeToolRequest:             {"id", "toolCall"},
+	TypeToolResponse:            {"id", "toolResult"},
+	TypeToolConfirmationRequest: {"id", "toolName", "arguments"},
+	TypeActionRequired:          {"data"},
+	TypeFrontendToolRequest:     {"id", "toolCall"},
+	TypeThinking:                {"thinking", "signature"},
+	TypeRedactedThinking:        {"data"},
+	TypeSystemNotification:      {"notificationType", "msg"},
+	TypeReasoning:               {"text"},
+}
+
+// requireFields reports the first required field of t missing from b.
+func requireFields(b []byte, t ContentType) error {
+	fields := requiredFields[t]
+	if len(fields) == 0 {
+		return nil
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(b, &present); err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if _, ok := present[f]; !ok {
+			return fmt.Errorf("conversation: %s content is missing %q", t, f)
+		}
+	}
+	return nil
 }

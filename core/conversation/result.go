@@ -69,14 +69,20 @@ type CallToolResult struct {
 	Meta              map[string]any `json:"_meta,omitempty"`
 }
 
-// MarshalJSON writes an empty content list as [].
+// MarshalJSON writes an empty content list as [] and always writes isError:
+// goose builds results with CallToolResult::success/error, which set it, so
+// its stored results carry "isError":false and ours match them byte for byte.
 func (r CallToolResult) MarshalJSON() ([]byte, error) {
-	type plain CallToolResult
-	p := plain(r)
-	if p.Content == nil {
-		p.Content = []ToolContent{}
+	content := r.Content
+	if content == nil {
+		content = []ToolContent{}
 	}
-	return json.Marshal(p)
+	return json.Marshal(struct {
+		Content           []ToolContent  `json:"content"`
+		StructuredContent any            `json:"structuredContent,omitempty"`
+		IsError           bool           `json:"isError"`
+		Meta              map[string]any `json:"_meta,omitempty"`
+	}{content, r.StructuredContent, r.IsError, r.Meta})
 }
 
 // ToolContent is one MCP content block (text, image, audio, resource,

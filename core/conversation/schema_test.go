@@ -1,0 +1,164 @@
+package conversation
+
+import (
+	"bytes"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Verbatim copies of the goosed OpenAPI documents from the shared reference
+// (TestOpenAPICopiesMatchReference keeps them in sync). 1.33 is the current
+// wire format; 1.24 still has the "reasoning" variant.
+const (
+	openAPIPath    = "testdata/openapi/goosed-openapi-1.33.0.json"
+	openAPI124Path = "testdata/openapi/goosed-openapi-1.24.0.json"
+)
+
+type schemaSet struct {
+	c   *jsonschema.Compiler
+	url string
+	mu  sync.Mutex
+	got map[string]*jsonschema.Schema
+}
+
+var (
+	schemasOnce sync.Once
+	schemas133  *schemaSet
+	schemas124  *schemaSet
+	schemasErr  error
+)
+
+// componentSchema compiles #/components/schemas/<name> of the 1.33 (or
+// 1.24) spec. OpenAPI 3.0's "nullable" is rewritten to JSON Schema first.
+func componentSchema(t *testing.T, v124 bool, name string) *jsonschema.Schema {
+	t.Helper()
+	schemasOnce.Do(func() {
+		schemas133, schemasErr = loadSchemaSet(openAPIPath, "mem://goosed/1.33/openapi.json")
+		if schemasErr == nil {
+			schemas124, schemasErr = loadSchemaSet(openAPI124Path, "mem://goosed/1.24/openapi.json")
+		}
+	})
+	if schemasErr != nil {
+		t.Fatalf("load OpenAPI schemas: %v", schemasErr)
+	}
+	s := schemas133
+	if v124 {
+		s = schemas124
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sch, ok := s.got[name]; ok {
+		return sch
+	}
+	sch, err := s.c.Compile(s.url + "#/components/schemas/" + name)
+	if err != nil {
+		t.Fatalf("compile %s: %v", name, err)
+	}
+	s.got[name] = sch
+	return sch
+}
+
+func loadSchemaSet(path, url string) (*schemaSet, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(url, openAPINullable(doc)); err != nil {
+		return nil, err
+	}
+	return &schemaSet{c: c, url: url, got: map[string]*jsonschema.Schema{}}, nil
+}
+
+// openAPINullable rewrites {"type":T,"nullable":true} to {"type":[T,"null"]}
+// and other nullable schemas to anyOf[schema, null], recursively.
+func openAPINullable(v any) any {
+	switch x := v.(type) {
+	case []any:
+		for i := range x {
+			x[i] = openAPINullable(x[i])
+		}
+		return x
+	case map[string]any:
+		for k := range x {
+			x[k] = openAPINullable(x[k])
+		}
+		if x["nullable"] != true {
+			return x
+		}
+		delete(x, "nullable")
+		if t, ok := x["type"].(string); ok {
+			x["type"] = []any{t, "null"}
+			return x
+		}
+		if len(x) == 0 || onlyAnnotations(x) {
+			return x
+		}
+		return map[string]any{"anyOf": []any{x, map[string]any{"type": "null"}}}
+	}
+	return v
+}
+
+func onlyAnnotations(m map[string]any) bool {
+	for k := range m {
+		switch k {
+		case "description", "title", "example", "default":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func validate(t *testing.T, sch *jsonschema.Schema, raw []byte) error {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("decode instance: %v", err)
+	}
+	return sch.Validate(inst)
+}
+
+func TestNullableRewriteKeepsSchemasStrict(t *testing.T) {
+	// A nullable id accepts null; a missing required field still fails.
+	msg := componentSchema(t, false, "Message")
+	if err := validate(t, msg, []byte(`{"id":null,"role":"user","created":1,"content":[],"metadata":{"userVisible":true,"agentVisible":true}}`)); err != nil {
+		t.Fatalf("null id rejected: %v", err)
+	}
+	if err := validate(t, msg, []byte(`{"id":null,"role":"user","created":1,"content":[]}`)); err == nil {
+		t.Fatal("message without metadata accepted")
+	}
+	if err := validate(t, msg, []byte(`{"id":null,"role":"system","created":1,"content":[],"metadata":{"userVisible":true,"agentVisible":true}}`)); err == nil {
+		t.Fatal("unknown role accepted")
+	}
+}
+
+func TestOpenAPICopiesMatchReference(t *testing.T) {
+	for copyPath, ref := range map[string]string{
+		openAPIPath:    "../../../shared/reference/goosed-openapi.json",
+		openAPI124Path: "../../../shared/reference/goosed-openapi-1.24.0-blockgoose-index.json",
+	} {
+		want, err := os.ReadFile(ref)
+		if os.IsNotExist(err) {
+			t.Skipf("shared reference %s not present outside the project workspace", ref)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(copyPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s; copy it again", copyPath, ref)
+		}
+	}
+}
