@@ -1,0 +1,273 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// column is one column of goose's fresh-create DDL and the schema version
+// whose create_schema first had it.
+type column struct {
+	since int
+	def   string
+}
+
+var fixtureSessions = []column{
+	{1, "id TEXT PRIMARY KEY"},
+	{4, "name TEXT NOT NULL DEFAULT ''"},
+	{1, "description TEXT NOT NULL DEFAULT ''"},
+	{4, "user_set_name BOOLEAN DEFAULT FALSE"},
+	{5, "session_type TEXT NOT NULL DEFAULT 'user'"},
+	{1, "working_dir TEXT NOT NULL"},
+	{1, "created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP"},
+	{1, "updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP"},
+	{1, "extension_data TEXT DEFAULT '{}'"},
+	{1, "total_tokens INTEGER"},
+	{1, "input_tokens INTEGER"},
+	{1, "output_tokens INTEGER"},
+	{1, "accumulated_total_tokens INTEGER"},
+	{1, "accumulated_input_tokens INTEGER"},
+	{1, "accumulated_output_tokens INTEGER"},
+	{1, "schedule_id TEXT"},
+	{1, "recipe_json TEXT"},
+	{2, "user_recipe_values_json TEXT"},
+	{6, "provider_name TEXT"},
+	{6, "model_config_json TEXT"},
+	{8, "goose_mode TEXT NOT NULL DEFAULT 'auto'"},
+	{10, "thread_id TEXT"},
+}
+
+var fixtureMessages = []column{
+	{1, "id INTEGER PRIMARY KEY AUTOINCREMENT"},
+	{7, "message_id TEXT"},
+	{1, "session_id TEXT NOT NULL REFERENCES sessions(id)"},
+	{1, "role TEXT NOT NULL"},
+	{1, "content_json TEXT NOT NULL"},
+	{1, "created_timestamp INTEGER NOT NULL"},
+	{1, "timestamp TIMESTAMP DEFAULT CURRENT_TIMESTAMP"},
+	{1, "tokens INTEGER"},
+	{3, "metadata_json TEXT"},
+}
+
+var fixtureExtra = []column{
+	{1, "CREATE INDEX idx_messages_session ON messages(session_id)"},
+	{1, "CREATE INDEX idx_messages_timestamp ON messages(timestamp)"},
+	{7, "CREATE INDEX idx_messages_message_id ON messages(message_id)"},
+	{1, "CREATE INDEX idx_sessions_updated ON sessions(updated_at DESC)"},
+	{5, "CREATE INDEX idx_sessions_type ON sessions(session_type)"},
+	{10, "CREATE INDEX idx_sessions_thread ON sessions(thread_id)"},
+	{10, `CREATE TABLE threads (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT 'New Chat',
+		user_set_name BOOLEAN DEFAULT FALSE, working_dir TEXT, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+		updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, archived_at TIMESTAMP, metadata_json TEXT DEFAULT '{}')`},
+	{10, `CREATE TABLE thread_messages (id INTEGER PRIMARY KEY AUTOINCREMENT,
+		thread_id TEXT NOT NULL REFERENCES threads(id), session_id TEXT, message_id TEXT, role TEXT NOT NULL,
+		content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, metadata_json TEXT DEFAULT '{}')`},
+	{10, "CREATE INDEX idx_thread_messages_thread ON thread_messages(thread_id)"},
+	{10, "CREATE INDEX idx_thread_messages_message_id ON thread_messages(message_id)"},
+}
+
+// fixtureDDL is what goose's create_schema at version v wrote; v 0 is the
+// first sessions.db, before schema_version existed.
+func fixtureDDL(v int) []string {
+	cols := func(cs []column) string {
+		var out []string
+		for _, c := range cs {
+			if c.since <= max(v, 1) {
+				out = append(out, c.def)
+			}
+		}
+		return strings.Join(out, ",\n  ")
+	}
+	var ddl []string
+	if v > 0 {
+		ddl = append(ddl, `CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)`,
+			fmt.Sprintf(`INSERT INTO schema_version (version) VALUES (%d)`, v))
+	}
+	ddl = append(ddl, "CREATE TABLE sessions (\n  "+cols(fixtureSessions)+"\n)",
+		"CREATE TABLE messages (\n  "+cols(fixtureMessages)+"\n)")
+	for _, c := range fixtureExtra {
+		if c.since <= max(v, 1) {
+			ddl = append(ddl, c.def)
+		}
+	}
+	return ddl
+}
+
+// seedFixture writes goose-shaped rows with only the columns version v had.
+func seedFixture(t *testing.T, db *sql.DB, v int) {
+	t.Helper()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("v%d: %s: %v", v, q, err)
+		}
+	}
+	for _, stmt := range fixtureDDL(v) {
+		exec(stmt)
+	}
+	// Session 1: legacy description only, RFC 3339 timestamps (sqlx import).
+	exec(`INSERT INTO sessions (id, description, working_dir, created_at, updated_at, total_tokens)
+		VALUES ('20240101_1', 'old description', '/proj', '2024-01-01T10:00:00+00:00', '2024-01-01T10:30:00+00:00', 42)`)
+	// Session 2: named "ACP Session" by goose's ACP server before v9.
+	if v >= 4 {
+		exec(`INSERT INTO sessions (id, name, working_dir, created_at, updated_at)
+			VALUES ('20240101_2', 'ACP Session', '/proj', '2024-01-01 09:00:00', '2024-01-01 09:00:00')`)
+	}
+	n := 0
+	msg := func(role, content string, created int64, metadata string) {
+		cols, vals := "session_id, role, content_json, created_timestamp", "'20240101_1', ?, ?, ?"
+		args := []any{role, content, created}
+		if v >= 3 {
+			cols, vals, args = cols+", metadata_json", vals+", ?", append(args, nullIfEmpty(metadata))
+		}
+		if n++; v >= 7 {
+			cols, vals, args = cols+", message_id", vals+", ?", append(args, fmt.Sprintf("given_%d", n))
+		}
+		exec(`INSERT INTO messages (`+cols+`) VALUES (`+vals+`)`, args...)
+	}
+	msg("user", `[{"type":"text","text":"a"}]`, 100, "")
+	msg("assistant", `[{"type":"text","text":"b"}]`, 100, `{"userVisible":false,"agentVisible":true}`)
+	msg("user", `[{"type":"text","text":"first"}]`, 50, "not json")
+	msg("system", `[{"type":"text","text":"never shown"}]`, 60, "")
+	msg("assistant", `[{"type":"text","text":"half-writ`, 70, "")
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// TestMigratesEveryVersion builds a sessions.db from goose's DDL at every
+// earlier version, opens it, and checks the schema reached v11 with the
+// data intact.
+func TestMigratesEveryVersion(t *testing.T) {
+	freshPath := filepath.Join(t.TempDir(), "fresh.db")
+	openStore(t, freshPath, nil).Close()
+	fresh := rawDB(t, freshPath)
+	for v := 0; v < 11; v++ {
+		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "sessions.db")
+			seedFixture(t, rawDB(t, path), v)
+			st := openStore(t, path, func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
+			db := rawDB(t, path)
+			checkVersions(t, db, v)
+			checkSameShape(t, db, fresh)
+			checkMigratedData(t, st, v)
+			st.Close()
+			openStore(t, path, nil).Close() // opening again must not migrate again
+			checkVersions(t, db, v)
+		})
+	}
+}
+
+func checkVersions(t *testing.T, db *sql.DB, v int) {
+	t.Helper()
+	var got []int
+	rows, err := db.Query(`SELECT version FROM schema_version ORDER BY version`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int
+		rows.Scan(&n)
+		got = append(got, n)
+	}
+	var want []int
+	for n := max(v, 1); n <= 11; n++ {
+		want = append(want, n)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("schema_version rows %v, want %v", got, want)
+	}
+}
+
+// checkSameShape compares tables, columns and indexes by name and type with
+// a fresh v11 file (ALTER TABLE appends columns, so order may differ).
+func checkSameShape(t *testing.T, db, fresh *sql.DB) {
+	t.Helper()
+	shape := func(db *sql.DB) []string {
+		rows, err := db.Query(`SELECT m.type || ' ' || m.name || ' ' || COALESCE(p.name, '') || ' ' || COALESCE(p.type, '')
+			FROM sqlite_master m LEFT JOIN pragma_table_info(m.name) p ON m.type = 'table'
+			WHERE m.name NOT LIKE 'sqlite_%'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			out = append(out, s)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := shape(db), shape(fresh); !slices.Equal(got, want) {
+		t.Errorf("migrated shape differs from fresh v11:\n got %q\nwant %q", got, want)
+	}
+}
+
+func checkMigratedData(t *testing.T, st interface {
+	session.Store
+}, v int) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := st.Get(ctx, "20240101_1", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "old description" || s.WorkingDir != "/proj" || *s.TotalTokens != 42 ||
+		s.GooseMode != "auto" || s.SessionType != session.TypeUser {
+		t.Errorf("session 1: %+v", s)
+	}
+	if !s.CreatedAt.Equal(time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("created_at %v from RFC 3339 text", s.CreatedAt)
+	}
+	var got []string
+	for _, m := range s.Conversation {
+		got = append(got, fmt.Sprintf("%s:%s:%v", m.IDOrEmpty(), m.AsText(), m.Metadata.UserVisible))
+	}
+	// Before v3 there was no metadata column, so everything is visible;
+	// before v7 migration 7 backfilled message ids from the row ids.
+	visibleB := v < 3
+	prefix := "msg_20240101_1_"
+	if v >= 7 {
+		prefix = "given_"
+	}
+	want := []string{prefix + "3:first:true", prefix + "1:a:true", fmt.Sprintf("%s2:b:%v", prefix, visibleB)}
+	if !slices.Equal(got, want) {
+		t.Errorf("conversation %q, want %q (system role and unparsable rows skipped)", got, want)
+	}
+	if v >= 4 {
+		acp, err := st.Get(ctx, "20240101_2", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantType := session.TypeACP
+		if v >= 9 {
+			wantType = session.TypeUser // goose created it after v9; migration 9 did not run
+		}
+		if acp.SessionType != wantType || !acp.CreatedAt.Equal(time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)) {
+			t.Errorf("session 2: type %s created %v", acp.SessionType, acp.CreatedAt)
+		}
+	}
+	if err := st.AppendMessage(ctx, s.ID, conversation.UserText(200, "after migration")); err != nil {
+		t.Fatalf("append to migrated db: %v", err)
+	}
+	next, err := st.Create(ctx, session.NewSession{WorkingDir: "/proj"})
+	if err != nil || next.ID != "20250102_1" {
+		t.Errorf("create in migrated db: %v %v", next.ID, err)
+	}
+}
