@@ -59,6 +59,9 @@ func (s *service) classicResult(a shellArgs, res *runResult) (*mcp.CallToolResul
 		user = fmt.Sprintf("NOTE: Output was %d lines, showing only the last %d lines.\n\n%s", len(lines), classicTailLen, tail)
 	}
 	suffix, isErr := endingNotes(a, res)
+	if suffix != "" {
+		assistant, user = strings.TrimSuffix(assistant, "\n"), strings.TrimSuffix(user, "\n")
+	}
 	result := &mcp.CallToolResult{
 		Content: []mcp.Content{forAssistant(assistant + suffix), forUser(user+suffix, 0)},
 		IsError: isErr,
