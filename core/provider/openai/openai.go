@@ -1,0 +1,311 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// Defaults of the openai provider (goose's providers/openai.rs).
+const (
+	DefaultHost     = "https://api.openai.com"
+	DefaultBasePath = "v1/chat/completions"
+	DefaultModel    = "gpt-4o"
+	DefaultTimeout  = 600 * time.Second
+)
+
+// Options configures one Chat Completions endpoint.
+type Options struct {
+	// Metadata is what the provider reports; Name also tags errors.
+	Metadata provider.Metadata
+	// Host is the scheme://host[:port][/prefix] the path is resolved under.
+	Host string
+	// BasePath is the chat-completions path under Host (goose's
+	// OPENAI_BASE_PATH); the model listing is derived from it.
+	BasePath string
+	// APIKey is sent as "Authorization: Bearer …", or in APIKeyHeader when
+	// set (azure's "api-key"). Empty sends no credentials.
+	APIKey       string
+	APIKeyHeader string
+	Organization string
+	Project      string
+	// Headers are extra request headers (custom headers, attribution).
+	Headers map[string]string
+	// Query is added to every request URL (azure's api-version).
+	Query map[string]string
+	Model model.Config
+	// MaxTokensOnly sends max_tokens instead of max_completion_tokens for
+	// reasoning models; NoStreamOptions omits stream_options.
+	MaxTokensOnly   bool
+	NoStreamOptions bool
+	// Timeout bounds a whole request (goose's OPENAI_TIMEOUT, default 600 s).
+	Timeout    time.Duration
+	HTTPClient *http.Client
+	Logger     *slog.Logger
+	// Now stamps message creation times; tests inject a fixed clock.
+	Now func() time.Time
+}
+
+// Provider is a Chat Completions backend.
+type Provider struct {
+	opts   Options
+	client oai.Client
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// New returns a provider for o. It fails on a host that is not an
+// absolute http(s) URL; it never reads the environment (openai-go's
+// OPENAI_* defaults are not applied).
+func New(o Options) (*Provider, error) {
+	if o.Metadata.Name == "" {
+		o.Metadata = Metadata()
+	}
+	if o.Host == "" {
+		o.Host = DefaultHost
+	}
+	if o.BasePath == "" {
+		o.BasePath = DefaultBasePath
+	}
+	if o.Model.ModelName == "" {
+		o.Model.ModelName = o.Metadata.DefaultModel
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if !strings.HasPrefix(o.Host, "http://") && !strings.HasPrefix(o.Host, "https://") {
+		return nil, fmt.Errorf("%s: host %q must start with http:// or https://", o.Metadata.Name, o.Host)
+	}
+	p := &Provider{opts: o}
+	// The Client is built from our options only, so openai-go's
+	// environment defaults (OPENAI_API_KEY, OPENAI_ORG_ID, …) never apply.
+	p.client = oai.Client{Options: p.clientOptions()}
+	return p, nil
+}
+
+func (p *Provider) clientOptions() []option.RequestOption {
+	o := p.opts
+	opts := []option.RequestOption{
+		option.WithBaseURL(strings.TrimRight(o.Host, "/") + "/"),
+		option.WithHTTPClient(o.HTTPClient),
+		option.WithMaxRetries(0), // provider.WithRetry owns retries
+		option.WithRequestTimeout(o.Timeout),
+	}
+	switch {
+	case o.APIKey != "" && o.APIKeyHeader != "":
+		opts = append(opts, option.WithHeader(o.APIKeyHeader, o.APIKey))
+	case o.APIKey != "":
+		opts = append(opts, option.WithAPIKey(o.APIKey))
+	}
+	if o.Organization != "" {
+		opts = append(opts, option.WithHeader("OpenAI-Organization", o.Organization))
+	}
+	if o.Project != "" {
+		opts = append(opts, option.WithHeader("OpenAI-Project", o.Project))
+	}
+	for _, k := range sortedKeys(o.Headers) {
+		opts = append(opts, option.WithHeader(k, o.Headers[k]))
+	}
+	for _, k := range sortedKeys(o.Query) {
+		opts = append(opts, option.WithQuery(k, o.Query[k]))
+	}
+	return opts
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Metadata implements provider.Provider.
+func (p *Provider) Metadata() provider.Metadata { return p.opts.Metadata }
+
+// ModelConfig implements provider.Provider.
+func (p *Provider) ModelConfig() model.Config { return p.opts.Model }
+
+func (p *Provider) modelFor(req provider.Request) model.Config {
+	if req.Model != nil && req.Model.ModelName != "" {
+		return *req.Model
+	}
+	return p.opts.Model
+}
+
+// Stream implements provider.Provider.
+func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Chunk, error] {
+	return func(yield func(provider.Chunk, error) bool) {
+		cfg := p.modelFor(req)
+		body, err := p.requestBody(cfg, req, true)
+		if err != nil {
+			yield(provider.Chunk{}, err)
+			return
+		}
+		resp, err := p.post(ctx, body, option.WithHeader("Accept", "text/event-stream"))
+		if err != nil {
+			yield(provider.Chunk{}, err)
+			return
+		}
+		defer resp.Body.Close()
+		parser := newStreamParser(resp.Body, p.opts.Metadata.Name, cfg.ModelName, req, p.opts.Now)
+		for c, err := range parser.chunks(ctx) {
+			if err != nil {
+				yield(provider.Chunk{}, p.redact(err))
+				return
+			}
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+}
+
+// Complete implements provider.Provider by collecting a stream into one
+// message (goose streams these calls too).
+func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversation.Message, provider.ProviderUsage, error) {
+	return provider.Collect(ctx, p, req)
+}
+
+func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming bool) ([]byte, error) {
+	w, err := buildRequest(cfg, req, requestOptions{
+		maxTokensOnly: p.opts.MaxTokensOnly, noStreamOptions: p.opts.NoStreamOptions, streaming: streaming})
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.KindRequest, Provider: p.opts.Metadata.Name, Message: err.Error(), Err: err}
+	}
+	body, err := marshalRequest(w, cfg.RequestParams)
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.KindRequest, Provider: p.opts.Metadata.Name, Message: err.Error(), Err: err}
+	}
+	return body, nil
+}
+
+// marshalRequest encodes w, merging the model's request_params (goose
+// lets them add or override top-level fields).
+func marshalRequest(w *wireRequest, params map[string]any) ([]byte, error) {
+	body, err := json.Marshal(w)
+	if err != nil || len(params) == 0 {
+		return body, err
+	}
+	var merged map[string]json.RawMessage
+	if err := json.Unmarshal(body, &merged); err != nil {
+		return nil, err
+	}
+	for k, v := range params {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("request_params.%s: %w", k, err)
+		}
+		merged[k] = b
+	}
+	return json.Marshal(merged)
+}
+
+// post sends a chat request and returns the open response, or a
+// classified error for transport failures and non-2xx answers.
+func (p *Provider) post(ctx context.Context, body []byte, extra ...option.RequestOption) (*http.Response, error) {
+	var resp *http.Response
+	err := p.client.Post(ctx, p.opts.BasePath, body, &resp, extra...)
+	return p.checkResponse(ctx, resp, err)
+}
+
+func (p *Provider) checkResponse(ctx context.Context, resp *http.Response, err error) (*http.Response, error) {
+	if resp != nil && resp.StatusCode >= 400 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		e := provider.ClassifyHTTP(p.opts.Metadata.Name, resp.StatusCode, b, resp.Header)
+		p.opts.Logger.Warn("provider request failed", "provider", e.Provider, "status", e.StatusCode, "kind", e.Kind.String())
+		return nil, e.Redact(p.opts.APIKey)
+	}
+	if err != nil {
+		if resp != nil && resp.Body != nil {
+			resp.Body.Close()
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, p.redact(&provider.Error{Kind: provider.KindNetwork, Provider: p.opts.Metadata.Name, Err: err})
+	}
+	if resp == nil {
+		return nil, &provider.Error{Kind: provider.KindServer, Provider: p.opts.Metadata.Name, Message: "no response"}
+	}
+	return resp, nil
+}
+
+// redact removes the API key from any error text.
+func (p *Provider) redact(err error) error {
+	var pe *provider.Error
+	if errors.As(err, &pe) {
+		pe.Redact(p.opts.APIKey)
+	}
+	return err
+}
+
+// FetchModels lists the service's models (GET …/models), sorted.
+func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
+	var resp *http.Response
+	err := p.client.Get(ctx, ModelsPath(p.opts.BasePath), nil, &resp)
+	resp, err = p.checkResponse(ctx, resp, err)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err == nil {
+		err = json.NewDecoder(bytes.NewReader(b)).Decode(&list)
+	}
+	if err != nil || list.Data == nil {
+		return nil, &provider.Error{Kind: provider.KindServer, Provider: p.opts.Metadata.Name,
+			Message: "Missing data field in JSON response"}
+	}
+	out := make([]string, 0, len(list.Data))
+	for _, m := range list.Data {
+		out = append(out, m.ID)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// ModelsPath derives the model-listing path from a chat base path, as
+// goose's map_base_path does: "…/chat/completions" → "…/models".
+func ModelsPath(basePath string) string {
+	bp := strings.TrimRight(basePath, "/")
+	if strings.HasSuffix(bp, "models") {
+		return bp
+	}
+	if strings.Contains(strings.ToLower(bp), "chat/completions") {
+		return strings.Replace(bp, "chat/completions", "models", 1)
+	}
+	return "v1/models"
+}
