@@ -1,0 +1,163 @@
+// Drives goose-acp with the official ACP TypeScript SDK client and validates
+// every frame the agent sends (requests, notifications and responses)
+// against the SDK's generated zod schemas.
+//
+// usage: GOOSE_ACP_BIN=/path/to/goose-acp WORKDIR=/abs/dir node harness.mjs scenario...
+// Prints one JSON report line, then "N passed, M failed"; exits 1 on any
+// failure or schema violation.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { createRequire } from "node:module";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+
+const require = createRequire(import.meta.url);
+const root = require.resolve("@agentclientprotocol/sdk").replace(/dist\/v1\/stable\/acp\.js$/, "");
+const z = await import(root + "dist/v1/unstable/schema/zod.gen.js");
+
+const bin = process.env.GOOSE_ACP_BIN;
+const workdir = process.env.WORKDIR;
+if (!bin || !workdir) {
+  console.error("GOOSE_ACP_BIN and WORKDIR are required");
+  process.exit(2);
+}
+
+const RESULT = {
+  initialize: z.zInitializeResponse, "session/new": z.zNewSessionResponse, "session/load": z.zLoadSessionResponse,
+  "session/prompt": z.zPromptResponse, "session/list": z.zListSessionsResponse, "session/resume": z.zResumeSessionResponse,
+  "session/set_config_option": z.zSetSessionConfigOptionResponse, "session/set_mode": z.zSetSessionModeResponse,
+  "session/close": z.zCloseSessionResponse, "session/fork": z.zForkSessionResponse,
+};
+const INBOUND = {
+  "session/update": z.zSessionNotification, "session/request_permission": z.zRequestPermissionRequest,
+  "fs/read_text_file": z.zReadTextFileRequest, "fs/write_text_file": z.zWriteTextFileRequest,
+  "terminal/create": z.zCreateTerminalRequest, "terminal/output": z.zTerminalOutputRequest,
+  "terminal/wait_for_exit": z.zWaitForTerminalExitRequest, "terminal/kill": z.zKillTerminalRequest,
+  "terminal/release": z.zReleaseTerminalRequest,
+};
+
+const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
+const raw = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+const sent = new Map();
+const violations = [];
+let frames = 0;
+const check = (schema, value, what) => {
+  if (!schema) return;
+  const r = schema.safeParse(value);
+  if (!r.success) violations.push({ what, issues: r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).slice(0, 5) });
+};
+const readable = raw.readable.pipeThrough(new TransformStream({
+  transform(m, c) {
+    frames++;
+    if (m.jsonrpc !== "2.0") violations.push({ what: "jsonrpc field", m });
+    if ("method" in m) {
+      if (!INBOUND[m.method] && !m.method.startsWith("_")) violations.push({ what: "unknown method " + m.method });
+      check(INBOUND[m.method], m.params, m.method);
+    } else if ("result" in m) {
+      check(RESULT[sent.get(m.id)], m.result, "result of " + sent.get(m.id));
+    }
+    c.enqueue(m);
+  },
+}));
+const writable = new WritableStream({
+  async write(m) {
+    if ("method" in m && "id" in m) sent.set(m.id, m.method);
+    const w = raw.writable.getWriter();
+    try { await w.write(m); } finally { w.releaseLock(); }
+  },
+});
+
+const updates = [];
+let permissionAnswer = "allow_once";
+const permissions = [];
+const fsCalls = [];
+const app = acp.client({ name: "goose-acp-node-harness" })
+  .onNotification(acp.methods.client.session.update, ({ params }) => { updates.push(params); })
+  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+    permissions.push(params);
+    return { outcome: { outcome: "selected", optionId: permissionAnswer } };
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+    fsCalls.push({ method: "read", path: params.path });
+    return { content: "buffer-content-12345" };
+  })
+  .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+    fsCalls.push({ method: "write", path: params.path, content: params.content });
+    return {};
+  })
+  .onRequest("*", ({ method }) => { throw acp.RequestError.methodNotFound(method); });
+
+const results = [];
+const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
+const updatesOf = (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update);
+const textOf = (id) => updatesOf(id).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text").map((u) => u.content.text).join("");
+
+const scenarios = {
+  async basic(agent, ctx) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    ctx.basicSession = s.sessionId;
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "Say hello." }] });
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+    assert(textOf(s.sessionId) === "Hello from goose", "text " + JSON.stringify(textOf(s.sessionId)));
+  },
+  async permission(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await agent.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "approve" });
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "run echo" }] });
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+    assert(permissions.length === 1, "permission requests: " + permissions.length);
+    assert(permissions[0].options.map((o) => o.optionId).join() === "allow_always,allow_once,reject_once,reject_always", "options");
+    const done = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    assert(done, "no completed tool_call_update");
+  },
+  async fsread(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "read notes" }] });
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+    assert(fsCalls.some((c) => c.method === "read"), "fs/read_text_file was not called: " + JSON.stringify(fsCalls));
+  },
+  async cancel(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    const p = agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "wait" }] });
+    for (let i = 0; i < 200 && !textOf(s.sessionId); i++) await new Promise((r) => setTimeout(r, 25));
+    await agent.notify(acp.methods.agent.session.cancel, { sessionId: s.sessionId });
+    const res = await p;
+    assert(res.stopReason === "cancelled", "stopReason " + res.stopReason);
+  },
+  async list(agent, ctx) {
+    const res = await agent.request(acp.methods.agent.session.list, { cwd: workdir });
+    assert(res.sessions.some((x) => x.sessionId === ctx.basicSession), "basic session not listed");
+  },
+  async load(agent, ctx) {
+    const before = updatesOf(ctx.basicSession).length;
+    await agent.request(acp.methods.agent.session.load, { sessionId: ctx.basicSession, cwd: workdir, mcpServers: [] });
+    const replay = updatesOf(ctx.basicSession).slice(before).filter((u) => u.sessionUpdate.endsWith("_chunk"));
+    assert(replay.length >= 2 && replay[0].sessionUpdate === "user_message_chunk", "replay " + JSON.stringify(replay.map((u) => u.sessionUpdate)));
+  },
+};
+
+const wanted = process.argv.slice(2);
+await app.connectWith({ readable, writable }, async (agent) => {
+  await agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    clientInfo: { name: "goose-acp-node-harness", version: "1.0.0" },
+  });
+  const ctx = {};
+  for (const name of wanted) {
+    const fn = scenarios[name];
+    try {
+      if (!fn) throw new Error("unknown scenario");
+      await fn(agent, ctx);
+      results.push({ name, ok: true });
+    } catch (e) {
+      results.push({ name, ok: false, error: String(e && e.message || e) });
+    }
+  }
+});
+child.stdin.end();
+await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
+
+const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
+console.log(JSON.stringify({ results, frames, violations }));
+console.log(`${results.filter((r) => r.ok).length} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+// nodeHarness returns the e2e/node directory when node and its
+// node_modules are available. CI sets GOOSE_ACP_E2E_NODE=1, which turns a
+// missing toolchain into a failure instead of a skip.
+func nodeHarness(t *testing.T) string {
+	t.Helper()
+	dir, _ := filepath.Abs("node")
+	_, errNode := exec.LookPath("node")
+	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk"))
+	if errNode != nil || errMods != nil {
+		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
+			t.Fatalf("node harness unavailable (node: %v, node_modules: %v); run `npm ci` in e2e/node", errNode, errMods)
+		}
+		t.Skip("node or e2e/node/node_modules missing; run `npm ci` in e2e/node (CI does)")
+	}
+	return dir
+}
+
+// TestNodeSDKClientValidatesEveryFrame drives the agent with the official
+// TypeScript SDK and requires zero zod schema violations across all frames.
+func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
+	dir := nodeHarness(t)
+	work := t.TempDir()
+	notes := filepath.Join(work, "notes.txt")
+	args, _ := json.Marshal(map[string]string{"path": notes})
+	env := newAgentEnv(t,
+		providertest.Turn{Text: []string{"Hello ", "from goose"}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_perm", Name: "developer__shell", Arguments: `{"command":"echo hi"}`}}},
+		providertest.Turn{Text: []string{"ran it"}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_read", Name: "developer__read", Arguments: string(args)}}},
+		providertest.Turn{Text: []string{"read it"}},
+		providertest.Turn{Text: []string{"wait"}, Hang: true},
+	)
+	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "cancel", "list", "load")
+	cmd.Dir = dir
+	cmd.Env = append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	t.Logf("node harness:\n%s", out)
+	if err != nil {
+		t.Fatalf("node harness failed: %v\nstderr:\n%s", err, stderr.String())
+	}
+	var report struct {
+		Frames     int               `json:"frames"`
+		Violations []json.RawMessage `json:"violations"`
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 8<<20)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "{") {
+			_ = json.Unmarshal(sc.Bytes(), &report)
+		}
+	}
+	if report.Frames == 0 || len(report.Violations) != 0 {
+		t.Fatalf("frames=%d violations=%s", report.Frames, report.Violations)
+	}
+	// The fs read went through the editor: the model saw the buffer text.
+	reqs := env.LLM.Requests()
+	var sawBuffer bool
+	for _, r := range reqs {
+		sawBuffer = sawBuffer || bytes.Contains(r.Body, []byte("buffer-content-12345"))
+	}
+	if !sawBuffer {
+		t.Errorf("the model never saw the editor's buffer content")
+	}
+}
