@@ -1,0 +1,136 @@
+package analyze
+
+import (
+	ts "github.com/odvcencio/gotreesitter"
+	"github.com/odvcencio/gotreesitter/grammars"
+)
+
+// langSpec is everything needed to parse one language: the grammar, goose's
+// element and call queries, and how to name the function that encloses a
+// call (goose analyze/languages/mod.rs).
+type langSpec struct {
+	grammar func() *ts.Language
+	// elements captures @func/@const (functions), @class/@struct (classes)
+	// and @import.
+	elements string
+	// calls captures @function.call, @method.call, @scoped.call,
+	// @macro.call, @constructor.call and @identifier.reference.
+	calls string
+	// functionKinds are node types that name the caller of a call inside them.
+	functionKinds []string
+	// rustImpl makes an impl_item name its calls "impl Type", as goose does.
+	rustImpl bool
+}
+
+// nameKinds are the child node types whose text names a function.
+var nameKinds = []string{"identifier", "field_identifier", "property_identifier"}
+
+// specs holds the parsed languages. Languages goose recognises but does not
+// parse (json, markdown, …) are absent and get line counts only.
+var specs = map[string]*langSpec{
+	"go": {
+		grammar: grammars.GoLanguage,
+		elements: `
+(function_declaration name: (identifier) @func)
+(method_declaration name: (field_identifier) @func)
+(type_declaration (type_spec name: (type_identifier) @struct))
+(const_declaration (const_spec name: (identifier) @const))
+(import_declaration) @import`,
+		calls: `
+(call_expression function: (identifier) @function.call)
+(call_expression function: (selector_expression field: (field_identifier) @method.call))
+(argument_list (identifier) @identifier.reference)
+(binary_expression left: (identifier) @identifier.reference)
+(binary_expression right: (identifier) @identifier.reference)
+(unary_expression operand: (identifier) @identifier.reference)
+(return_statement (expression_list (identifier) @identifier.reference))
+(assignment_statement right: (expression_list (identifier) @identifier.reference))`,
+		functionKinds: []string{"function_declaration", "method_declaration"},
+	},
+	"python": {
+		grammar: grammars.PythonLanguage,
+		elements: `
+(function_definition name: (identifier) @func)
+(class_definition name: (identifier) @class)
+(import_statement) @import
+(import_from_statement) @import`,
+		calls: `
+(call function: (identifier) @function.call)
+(call function: (attribute attribute: (identifier) @method.call))`,
+		functionKinds: []string{"function_definition"},
+	},
+	"rust": {
+		grammar: grammars.RustLanguage,
+		elements: `
+(function_item name: (identifier) @func)
+(impl_item type: (type_identifier) @class)
+(struct_item name: (type_identifier) @struct)
+(use_declaration) @import`,
+		calls: `
+(call_expression function: (identifier) @function.call)
+(call_expression function: (field_expression field: (field_identifier) @method.call))
+(call_expression function: (scoped_identifier) @scoped.call)
+(macro_invocation macro: (identifier) @macro.call)`,
+		functionKinds: []string{"function_item", "impl_item"},
+		rustImpl:      true,
+	},
+	"javascript": {
+		grammar: grammars.JavascriptLanguage,
+		elements: `
+(function_declaration name: (identifier) @func)
+(method_definition name: (property_identifier) @func)
+(variable_declarator name: (identifier) @func value: (arrow_function))
+(class_declaration name: (identifier) @class)
+(import_statement) @import`,
+		calls:         jsCalls,
+		functionKinds: []string{"function_declaration", "method_definition", "arrow_function"},
+	},
+	// TypeScript gets its own grammar (goose parses it with the JavaScript
+	// grammar, which fails on type annotations); class names are
+	// type_identifiers there.
+	"typescript": {
+		grammar: grammars.TypescriptLanguage,
+		elements: `
+(function_declaration name: (identifier) @func)
+(method_definition name: (property_identifier) @func)
+(variable_declarator name: (identifier) @func value: (arrow_function))
+(class_declaration name: (type_identifier) @class)
+(interface_declaration name: (type_identifier) @class)
+(import_statement) @import`,
+		calls:         jsCalls,
+		functionKinds: []string{"function_declaration", "method_definition", "arrow_function"},
+	},
+	"java": {
+		grammar: grammars.JavaLanguage,
+		elements: `
+(method_declaration name: (identifier) @func)
+(class_declaration name: (identifier) @class)
+(import_declaration) @import`,
+		calls: `
+(method_invocation name: (identifier) @method.call)
+(object_creation_expression type: (type_identifier) @constructor.call)`,
+		functionKinds: []string{"method_declaration", "constructor_declaration"},
+	},
+	"ruby": {
+		grammar: grammars.RubyLanguage,
+		elements: `
+(method name: (identifier) @func)
+(class name: (constant) @class)
+(module name: (constant) @class)
+(call method: (identifier) @func (#eq? @func "attr_accessor"))
+(call method: (identifier) @func (#eq? @func "attr_reader"))
+(call method: (identifier) @func (#eq? @func "attr_writer"))
+(call method: (identifier) @import (#eq? @import "require"))
+(call method: (identifier) @import (#eq? @import "require_relative"))
+(call method: (identifier) @import (#eq? @import "load"))`,
+		calls: `
+(call method: (identifier) @method.call)
+(call receiver: (constant) @function.call)`,
+		functionKinds: []string{"method", "singleton_method"},
+	},
+}
+
+const jsCalls = `
+(call_expression function: (identifier) @function.call)
+(call_expression function: (member_expression property: (property_identifier) @method.call))
+(new_expression constructor: (identifier) @constructor.call)`

@@ -1,0 +1,17 @@
+import { render } from './render.js';
+
+class App {
+  start() {
+    render(this.view());
+  }
+
+  view() {
+    return build();
+  }
+}
+
+function build() {
+  return new App();
+}
+
+const boot = () => build().start();
