@@ -1,0 +1,197 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Sentinel errors adapters branch on.
+var (
+	ErrSessionBusy       = errors.New("session is busy with another turn")
+	ErrSessionNotLoaded  = errors.New("session not loaded")
+	ErrNoPendingRequest  = errors.New("no pending request with this id")
+	ErrNoProvider        = errors.New("no provider configured")
+	ErrAgentClosed       = errors.New("agent closed")
+	ErrUnknownExtension  = errors.New("unknown extension")
+	ErrNoFrontendResult  = errors.New("frontend tool result not delivered")
+	ErrElicitationFailed = errors.New("elicitation failed")
+)
+
+// ProviderFactory builds a provider by name with a model config. An empty
+// name means the configured default (GOOSE_PROVIDER).
+type ProviderFactory func(ctx context.Context, name string, cfg model.Config) (provider.Provider, error)
+
+// ConfigReader reads goose config keys (config.yaml with uppercase env
+// overrides) and secrets.
+type ConfigReader interface {
+	Get(key string) (any, bool)
+	Secret(key string) (string, bool)
+}
+
+// Options configure an Agent. Store and Providers are required.
+type Options struct {
+	Store       session.Store
+	Providers   ProviderFactory
+	Config      ConfigReader
+	Permissions permission.Store
+	// Builtins are the in-process MCP servers builtin extensions name
+	// ("developer" → developer.NewServer).
+	Builtins map[string]extension.BuiltinFactory
+	// Platforms override or extend the platform extensions (todo,
+	// extensionmanager, chatrecall are provided by default).
+	Platforms map[string]extension.PlatformFactory
+	Clock     func() time.Time
+	NewID     func() string
+	Logger    *slog.Logger
+	// DataDir and ConfigDir are goose's data and config directories.
+	DataDir, ConfigDir string
+	// TempDir receives large tool outputs (default os.TempDir()).
+	TempDir string
+	// Getenv reads the process environment (default os.Getenv); used for
+	// ${VAR} substitution in extension headers.
+	Getenv func(string) string
+	// ClientVersion is sent to MCP servers.
+	ClientVersion string
+	// OnTitle is called (from a background goroutine) when a session gets
+	// a generated name; adapters turn it into session_info_update.
+	OnTitle func(sessionID, title string)
+}
+
+// Agent runs goose's reply loop for any number of sessions.
+type Agent struct {
+	opts Options
+	log  *slog.Logger
+
+	// bgCtx bounds background work (session naming); Close cancels it
+	// and waits for bg.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
+	mu       sync.Mutex
+	sessions map[string]*sessionState
+	closed   bool
+}
+
+// New returns an Agent.
+func New(opts Options) *Agent {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.NewID == nil {
+		opts.NewID = uuid.NewString
+	}
+	if opts.Config == nil {
+		opts.Config = noConfig{}
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*sessionState{}}
+	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
+	return a
+}
+
+// Close closes every session's extensions.
+func (a *Agent) Close() error {
+	a.mu.Lock()
+	a.closed = true
+	ss := make([]*sessionState, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		ss = append(ss, s)
+	}
+	a.sessions = map[string]*sessionState{}
+	a.mu.Unlock()
+	for _, s := range ss {
+		s.close()
+	}
+	a.bgCancel()
+	a.bg.Wait()
+	return nil
+}
+
+// Wait blocks until background work (session naming) has finished.
+func (a *Agent) Wait() { a.bg.Wait() }
+
+func (a *Agent) session(id string) (*sessionState, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, ok := a.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrSessionNotLoaded, id)
+	}
+	return s, nil
+}
+
+func (a *Agent) now() time.Time { return a.opts.Clock() }
+
+func (a *Agent) msgID() string { return "msg_" + a.opts.NewID() }
+
+type noConfig struct{}
+
+func (noConfig) Get(string) (any, bool)       { return nil, false }
+func (noConfig) Secret(string) (string, bool) { return "", false }
+
+// configString reads a config value as a string.
+func (a *Agent) configString(key string) (string, bool) {
+	v, ok := a.opts.Config.Get(key)
+	if !ok || v == nil {
+		return "", false
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	default:
+		return fmt.Sprint(x), true
+	}
+}
+
+func (a *Agent) configFloat(key string, def float64) float64 {
+	s, ok := a.configString(key)
+	if !ok {
+		return def
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return def
+	}
+	return f
+}
+
+func (a *Agent) configInt(key string, def int) int {
+	s, ok := a.configString(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+func (a *Agent) configBool(key string) bool {
+	s, ok := a.configString(key)
+	if !ok {
+		return false
+	}
+	b, _ := strconv.ParseBool(strings.TrimSpace(s))
+	return b
+}

@@ -1,0 +1,149 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// SetMode changes the session's goose mode (persisted). It emits nothing;
+// adapters notify their clients.
+func (a *Agent) SetMode(sessionID, mode string) error {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return err
+	}
+	m, err := permission.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.mode = m
+	s.mu.Unlock()
+	return a.opts.Store.Update(context.Background(), sessionID, session.Update{GooseMode: &mode})
+}
+
+// Mode returns the session's goose mode.
+func (a *Agent) Mode(sessionID string) (permission.Mode, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode, nil
+}
+
+// SetModel switches the session's provider and model (persisted). An
+// empty providerName keeps the current provider.
+func (a *Agent) SetModel(ctx context.Context, sessionID, providerName, modelName string) error {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if providerName == "" {
+		providerName = s.providerName
+	}
+	s.mu.Unlock()
+	if err := a.setProvider(ctx, s, providerName, model.Config{ModelName: modelName}); err != nil {
+		return err
+	}
+	return a.saveSessionState(ctx, s)
+}
+
+// Model returns the session's provider name and model config.
+func (a *Agent) Model(sessionID string) (string, model.Config, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return "", model.Config{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.providerName, s.model, s.providerErr
+}
+
+// Tools lists the session's tools; ext filters by extension key ("" all).
+func (a *Agent) Tools(ctx context.Context, sessionID, ext string) ([]extension.Tool, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var out []extension.Tool
+	for _, t := range s.mgr.Tools(ctx) {
+		if ext == "" || t.Extension == ext || t.Extension == extension.Normalize(ext) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// CallTool runs a tool directly, outside any turn and without permission
+// checks (goosed's /agent/call_tool).
+func (a *Agent) CallTool(ctx context.Context, sessionID, name string, args map[string]any) (conversation.CallToolResult, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return conversation.CallToolResult{}, err
+	}
+	return s.mgr.Call(ctx, "call_"+a.opts.NewID(), name, args)
+}
+
+// ReadResource reads a resource from one of the session's extensions.
+func (a *Agent) ReadResource(ctx context.Context, sessionID, ext, uri string) (*mcp.ReadResourceResult, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.mgr.ReadResource(ctx, ext, uri)
+}
+
+// ListResources lists one extension's resources.
+func (a *Agent) ListResources(ctx context.Context, sessionID, ext string) ([]*mcp.Resource, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.mgr.ListResources(ctx, ext)
+}
+
+// ListPrompts lists the prompts of every extension.
+func (a *Agent) ListPrompts(ctx context.Context, sessionID string) ([]extension.Prompt, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.mgr.ListPrompts(ctx)
+}
+
+// GetPrompt renders an extension prompt.
+func (a *Agent) GetPrompt(ctx context.Context, sessionID, ext, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.mgr.GetPrompt(ctx, ext, name, args)
+}
+
+// UpdateWorkingDir changes the session's working directory (persisted;
+// new tool calls see it through _meta).
+func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		return fmt.Errorf("working dir must not be empty")
+	}
+	s.mu.Lock()
+	s.workingDir = dir
+	s.mu.Unlock()
+	s.mgr.SetWorkingDir(dir)
+	return a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
+}

@@ -1,0 +1,50 @@
+// Package agent owns goose's reply loop (seed 001): one Agent serves many
+// sessions; each loaded session owns its extension manager, provider and
+// goose mode, and runs one turn at a time.
+//
+// Adapters (ACP, goosed HTTP) call:
+//
+//	a := agent.New(agent.Options{Store, Providers, Config, Permissions, Builtins, …})
+//	sess, results, err := a.StartSession(ctx, agent.StartOptions{WorkingDir, Extensions, …})
+//	sess, results, err := a.ResumeSession(ctx, id, opts)   // reconnects the saved extensions
+//	out, err := a.Reply(ctx, sess.ID, userMessage, sink)    // sink(Event) from the calling goroutine
+//	a.Confirm(id, toolRequestID, permission.AllowOnce)      // answers a toolConfirmation
+//	a.SubmitFrontendToolResult(id, toolRequestID, result)   // answers a frontendToolRequest
+//	a.SubmitElicitation(id, elicitationID, "accept", data)  // answers an elicitation
+//	a.SetMode / SetModel / AddExtension / RemoveExtension / Tools / CallTool /
+//	a.ReadResource / ListResources / ListPrompts / GetPrompt / UpdateWorkingDir /
+//	a.SlashCommands / CloseSession / Close
+//
+// Events (the one event model): MessageEvent (streamed assistant chunks
+// sharing the message id, tool responses, actionRequired tool
+// confirmations and elicitations, frontendToolRequest, system
+// notifications), NotificationEvent (an MCP notification during the tool
+// call RequestID), ModelChangeEvent, HistoryReplacedEvent (after
+// compaction or /clear), and UsageEvent (after every provider usage report;
+// ACP usage_update). Generated session names arrive through Options.OnTitle
+// (ACP session_info_update), because naming runs after Reply returns.
+//
+// Reply returns when the turn is over. Outcome.StopReason tells EndTurn,
+// Cancelled (ctx cancelled: the provider stream and every running tool
+// stop, and the partial turn is stored with every tool request answered),
+// MaxTurns and Error (a provider failure, shown to the user as goose's
+// "Ran into this error" text). Approvals, frontend tools and elicitations
+// are blocking waits inside the turn correlated by id; several may be
+// pending, and each selects on ctx.Done(). Elicitations time out after
+// ElicitationTimeout (300 s) and the server gets an error.
+//
+// The loop follows goose: persist the user message; slash commands
+// (/compact, /clear, extension prompts); auto-compaction above
+// GOOSE_AUTO_COMPACT_THRESHOLD; per turn repair the conversation, inject
+// the MOIM (never stored), stream, answer frontend tools first, skip tools
+// in chat mode, run the inspectors (security, permission, repetition) and
+// ask for approvals one at a time, run approved calls in parallel while
+// forwarding their notifications, rebuild tools and system prompt when
+// extensions changed, compact on a context-length error, stop after
+// max_turns (default 1000), and handle a recipe's final_output tool.
+//
+// Differences from goose, on purpose: tool confirmations and frontend
+// requests are emitted but not stored (as goose does; seed 001 stores
+// them), and an invalid final_output is not collected (goose collects the
+// raw text before validating it).
+package agent

@@ -1,0 +1,75 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// Event is one item of a reply stream (goose's AgentEvent, plus usage and
+// title updates the adapters need).
+type Event interface{ isEvent() }
+
+// MessageEvent carries a message: streamed assistant chunks (chunks of one
+// reply share the message id), tool responses, tool confirmations
+// (actionRequired/toolConfirmation), frontend tool requests, elicitations
+// and system notifications.
+type MessageEvent struct{ Message conversation.Message }
+
+// NotificationEvent is an MCP notification received while the tool call
+// RequestID was running (notifications/progress, notifications/message).
+type NotificationEvent struct {
+	RequestID string
+	Extension string
+	Method    string
+	Params    json.RawMessage
+}
+
+// ModelChangeEvent reports a model switch (goose: lead/worker).
+type ModelChangeEvent struct{ Model, Mode string }
+
+// HistoryReplacedEvent carries the whole new conversation after compaction
+// or /clear.
+type HistoryReplacedEvent struct{ Conversation []conversation.Message }
+
+// UsageEvent reports provider usage for one call and the session's
+// updated counters (ACP usage_update, goosed token state).
+type UsageEvent struct {
+	Usage        provider.ProviderUsage
+	TotalTokens  int
+	ContextLimit int
+}
+
+// TitleEvent reports a generated session name (ACP session_info_update).
+// It is delivered through Options-independent TitleHook, since naming runs
+// in the background after Reply returns.
+type TitleEvent struct{ Title string }
+
+func (MessageEvent) isEvent()         {}
+func (NotificationEvent) isEvent()    {}
+func (ModelChangeEvent) isEvent()     {}
+func (HistoryReplacedEvent) isEvent() {}
+func (UsageEvent) isEvent()           {}
+func (TitleEvent) isEvent()           {}
+
+// StopReason says how a turn ended.
+type StopReason string
+
+const (
+	EndTurn   StopReason = "end_turn"
+	Cancelled StopReason = "cancelled"
+	MaxTurns  StopReason = "max_turn_requests"
+	MaxTokens StopReason = "max_tokens"
+	Refusal   StopReason = "refusal"
+	// Error: the turn ended on a provider or compaction error; the error
+	// text was emitted as an assistant message.
+	Error StopReason = "error"
+)
+
+// Outcome is how Reply ended.
+type Outcome struct {
+	StopReason StopReason
+	// Err is the provider/compaction error behind StopReason Error.
+	Err error
+}

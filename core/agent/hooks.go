@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// ElicitationTimeout is how long a server's elicitation waits for the
+// user (goose: 300 s).
+var ElicitationTimeout = 300 * time.Second
+
+// ErrElicitationTimeout is goose's "Timeout waiting for user response".
+var ErrElicitationTimeout = errors.New("Timeout waiting for user response")
+
+// SamplingSystemPrompt is goose's default system prompt for sampling.
+const SamplingSystemPrompt = "You are a general-purpose AI agent called goose"
+
+func (s *sessionState) hooks() extension.Hooks {
+	return extension.Hooks{
+		Notify: func(callID string, n extension.Notification) {
+			s.outOfBand(NotificationEvent{RequestID: callID, Extension: n.Extension, Method: n.Method, Params: n.Params})
+		},
+		Elicit: s.elicit,
+		Sample: s.sample,
+	}
+}
+
+// outOfBand hands an event to the running turn, which emits it from the
+// reply goroutine. Without a running turn the event is dropped.
+func (s *sessionState) outOfBand(ev Event) bool {
+	s.mu.Lock()
+	t := s.turn
+	s.mu.Unlock()
+	if t == nil {
+		return false
+	}
+	return t.post(ev)
+}
+
+func (s *sessionState) elicit(ctx context.Context, req extension.ElicitRequest) (extension.ElicitResponse, error) {
+	id := s.a.opts.NewID()
+	ch := s.elicits.add(id)
+	msg := conversation.NewMessage(conversation.RoleAssistant, s.a.now().Unix()).
+		WithID(s.a.msgID()).With(conversation.Elicitation(id, req.Message, req.Schema))
+	msg.Metadata = conversation.Metadata{UserVisible: true, AgentVisible: false}
+	if !s.outOfBand(MessageEvent{Message: msg}) {
+		s.elicits.remove(id)
+		return extension.ElicitResponse{}, fmt.Errorf("%w: no turn is running to ask the user", ErrElicitationFailed)
+	}
+	wctx, cancel := context.WithTimeoutCause(ctx, ElicitationTimeout, ErrElicitationTimeout)
+	defer cancel()
+	resp, err := wait(wctx, &s.elicits, id, ch)
+	if err != nil {
+		if errors.Is(context.Cause(wctx), ErrElicitationTimeout) {
+			return resp, ErrElicitationTimeout
+		}
+		return resp, err
+	}
+	return resp, nil
+}
+
+func (s *sessionState) sample(ctx context.Context, _ string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	prov, perr, _, _ := s.snapshot()
+	if prov == nil {
+		return nil, perr
+	}
+	req := provider.Request{System: p.SystemPrompt}
+	if req.System == "" {
+		req.System = SamplingSystemPrompt
+	}
+	now := s.a.now().Unix()
+	for _, m := range p.Messages {
+		role := conversation.RoleUser
+		if m.Role == "assistant" {
+			role = conversation.RoleAssistant
+		}
+		msg := conversation.NewMessage(role, now)
+		switch c := m.Content.(type) {
+		case *mcp.TextContent:
+			msg = msg.WithText(c.Text)
+		case *mcp.ImageContent:
+			msg = msg.With(conversation.Image(base64.StdEncoding.EncodeToString(c.Data), c.MIMEType))
+		default:
+			continue
+		}
+		req.Messages = append(req.Messages, msg)
+	}
+	reply, usage, err := prov.Complete(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("sampling: %w", err)
+	}
+	modelName := usage.Model
+	if modelName == "" {
+		modelName = prov.ModelConfig().ModelName
+	}
+	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: reply.AsText()}, Model: modelName, Role: "assistant", StopReason: "endTurn"}, nil
+}

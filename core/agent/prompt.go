@@ -1,0 +1,148 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/goose-acp/goose-acp/core/permission"
+)
+
+//go:embed prompts/system.md
+var systemTemplateText string
+
+var systemTemplate = template.Must(template.New("system").Parse(systemTemplateText))
+
+// FallbackSystemPrompt is used if the template fails to render.
+const FallbackSystemPrompt = "You are a general-purpose AI agent called goose, created by Block"
+
+// Extension limits above which the prompt suggests disabling some.
+const (
+	maxExtensionsSuggestion = 5
+	maxToolsSuggestion      = 50
+)
+
+type promptExtension struct {
+	Name, Instructions string
+	HasResources       bool
+}
+
+type promptData struct {
+	Extensions          []promptExtension
+	CurrentDateTime     string
+	GooseMode           string
+	IsAutonomous        bool
+	ExtensionToolLimits bool
+	ExtensionCount      int
+	ToolCount           int
+	MaxExtensions       int
+	MaxTools            int
+}
+
+// systemPrompt renders goose's system prompt structure: extensions sorted
+// by name with their instructions, date, mode; then the additional
+// instructions (recipe, final output, hints, chat mode), with Unicode tag
+// characters stripped everywhere.
+func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permission.Mode, wd string) string {
+	infos := s.mgr.Extensions()
+	data := promptData{
+		CurrentDateTime: a.now().Format("2006-01-02 15:00"),
+		GooseMode:       string(mode),
+		IsAutonomous:    mode == permission.ModeAuto,
+		MaxExtensions:   maxExtensionsSuggestion,
+		MaxTools:        maxToolsSuggestion,
+		ExtensionCount:  len(infos),
+		ToolCount:       len(s.mgr.Tools(ctx)),
+	}
+	data.ExtensionToolLimits = data.ExtensionCount > maxExtensionsSuggestion || data.ToolCount > maxToolsSuggestion
+	for _, info := range infos {
+		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: sanitize(info.Instructions), HasResources: info.HasResources})
+	}
+	sort.Slice(data.Extensions, func(i, j int) bool { return data.Extensions[i].Name < data.Extensions[j].Name })
+	var buf bytes.Buffer
+	base := FallbackSystemPrompt
+	if err := systemTemplate.Execute(&buf, data); err == nil {
+		base = buf.String()
+	}
+	extras := a.promptExtras(s, mode, wd)
+	if len(extras) == 0 {
+		return sanitize(base)
+	}
+	return sanitize(base) + "\n\n# Additional Instructions:\n\n" + strings.Join(extras, "\n\n")
+}
+
+func (a *Agent) promptExtras(s *sessionState, mode permission.Mode, wd string) []string {
+	var extras []string
+	s.mu.Lock()
+	recipe, final := s.recipe, s.final
+	s.mu.Unlock()
+	if recipe != nil && strings.TrimSpace(recipe.Instructions) != "" {
+		extras = append(extras, sanitize(recipe.Instructions))
+	}
+	if final != nil {
+		extras = append(extras, final.systemPrompt())
+	}
+	if wd != "" {
+		if h := loadHints(wd, a.opts.ConfigDir, a.contextFileNames()); h != "" {
+			extras = append(extras, sanitize(h))
+		}
+	}
+	if mode == permission.ModeChat {
+		extras = append(extras, ChatModePromptText)
+	}
+	return extras
+}
+
+// contextFileNames reads CONTEXT_FILE_NAMES (a JSON list or a comma
+// separated string) with goose's default.
+func (a *Agent) contextFileNames() []string {
+	v, ok := a.opts.Config.Get("CONTEXT_FILE_NAMES")
+	if !ok || v == nil {
+		return DefaultContextFileNames
+	}
+	switch x := v.(type) {
+	case []string:
+		return x
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case string:
+		var list []string
+		if json.Unmarshal([]byte(x), &list) == nil {
+			return list
+		}
+		var out []string
+		for _, p := range strings.Split(x, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	return DefaultContextFileNames
+}
+
+// sanitize removes Unicode tag characters (U+E0000–U+E007F), which can
+// smuggle invisible instructions.
+func sanitize(s string) string {
+	if !strings.ContainsFunc(s, isTagRune) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isTagRune(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isTagRune(r rune) bool { return r >= 0xE0000 && r <= 0xE007F }

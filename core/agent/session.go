@@ -1,0 +1,287 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Recipe is what the loop needs from a recipe (core/recipe decodes the
+// file; adapters fill this).
+type Recipe struct {
+	Title        string
+	Instructions string
+	// ResponseSchema, when set, adds the final_output tool.
+	ResponseSchema json.RawMessage
+	MaxTurns       int
+	Extensions     []config.ExtensionConfig
+}
+
+// StartOptions configure a new or resumed session.
+type StartOptions struct {
+	WorkingDir string
+	Type       session.Type
+	Name       string
+	// Extensions are added on top of the configured ones (e.g. an
+	// editor's MCP servers).
+	Extensions []config.ExtensionConfig
+	// UseConfiguredExtensions loads the enabled extensions of config.yaml
+	// (and the default platform extensions).
+	UseConfiguredExtensions bool
+	Mode                    *string
+	Provider, Model         string
+	Recipe                  *Recipe
+	// Builtins override Options.Builtins for this session (e.g. a
+	// developer server bound to an editor's fs and terminal).
+	Builtins map[string]extension.BuiltinFactory
+	// MaxTurns overrides GOOSE_MAX_TURNS / the recipe (0: default 1000).
+	MaxTurns int
+}
+
+// sessionState is a loaded session: its extensions, provider and mode,
+// and the waits of its running turn.
+type sessionState struct {
+	a   *Agent
+	id  string
+	mgr *extension.Manager
+
+	busy atomic.Bool
+
+	mu           sync.Mutex
+	workingDir   string
+	mode         permission.Mode
+	provider     provider.Provider
+	providerErr  error
+	providerName string
+	model        model.Config
+	recipe       *Recipe
+	maxTurns     int
+	tokens       session.TokenCounts
+	turn         *turn // the running turn, for out-of-band events
+	named        bool
+	repetition   *permission.RepetitionInspector
+	final        *finalOutputTool
+
+	confirms  waitSet[permission.Decision]
+	frontends waitSet[frontendResult]
+	elicits   waitSet[extension.ElicitResponse]
+}
+
+func (s *sessionState) snapshot() (provider.Provider, error, permission.Mode, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.provider, s.providerErr, s.mode, s.workingDir
+}
+
+func (s *sessionState) close() {
+	_ = s.mgr.Close()
+}
+
+// StartSession creates a session, connects its extensions and returns it
+// with each extension's load result. Extension failures never fail the
+// session.
+func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.Session, []extension.Result, error) {
+	typ := opts.Type
+	if typ == "" {
+		typ = session.TypeUser
+	}
+	sess, err := a.opts.Store.Create(ctx, session.NewSession{WorkingDir: opts.WorkingDir, Name: opts.Name, SessionType: typ})
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating session: %w", err)
+	}
+	if opts.Name != "" {
+		set := true
+		if err := a.opts.Store.Update(ctx, sess.ID, session.Update{UserSetName: &set}); err != nil {
+			return nil, nil, fmt.Errorf("naming session: %w", err)
+		}
+	}
+	cfgs := a.startExtensions(opts)
+	return a.load(ctx, sess.ID, opts, cfgs)
+}
+
+// ResumeSession loads a stored session with the extensions it had (plus
+// opts.Extensions). Loading an already loaded session returns it as is.
+func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions) (*session.Session, []extension.Result, error) {
+	if s, err := a.session(id); err == nil {
+		if opts.WorkingDir != "" {
+			_ = a.UpdateWorkingDir(ctx, s.id, opts.WorkingDir)
+		}
+		sess, err := a.opts.Store.Get(ctx, id, true)
+		return &sess, nil, err
+	}
+	sess, err := a.opts.Store.Get(ctx, id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfgs, ok := savedExtensions(sess.ExtensionData)
+	if !ok {
+		cfgs = a.startExtensions(opts)
+	} else {
+		cfgs = mergeConfigs(cfgs, opts.Extensions)
+	}
+	if opts.WorkingDir == "" {
+		opts.WorkingDir = sess.WorkingDir
+	} else if opts.WorkingDir != sess.WorkingDir {
+		wd := opts.WorkingDir
+		if err := a.opts.Store.Update(ctx, id, session.Update{WorkingDir: &wd}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return a.load(ctx, id, opts, cfgs)
+}
+
+func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []config.ExtensionConfig) (*session.Session, []extension.Result, error) {
+	sess, err := a.opts.Store.Get(ctx, id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe, named: sess.UserSetName || sess.Name != "",
+		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)}}
+	s.confirms.init()
+	s.frontends.init()
+	s.elicits.init()
+	s.mode = a.initialMode(opts.Mode, sess.GooseMode)
+	s.maxTurns = a.maxTurns(opts)
+	if opts.Recipe != nil && len(opts.Recipe.ResponseSchema) > 0 {
+		if s.final, err = newFinalOutputTool(opts.Recipe.ResponseSchema); err != nil {
+			return nil, nil, err
+		}
+	}
+	builtins := a.opts.Builtins
+	if opts.Builtins != nil {
+		builtins = opts.Builtins
+	}
+	s.mgr = extension.New(extension.Options{
+		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
+		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Logger: a.log, TempDir: a.opts.TempDir,
+		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(),
+	})
+	a.selectProvider(ctx, s, sess, opts)
+	results := s.mgr.AddAll(ctx, cfgs)
+	if err := a.saveSessionState(ctx, s); err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		s.close()
+		return nil, nil, ErrAgentClosed
+	}
+	if old, ok := a.sessions[id]; ok {
+		a.mu.Unlock()
+		s.close()
+		sess, err := a.opts.Store.Get(ctx, old.id, false)
+		return &sess, results, err
+	}
+	a.sessions[id] = s
+	a.mu.Unlock()
+	out, err := a.opts.Store.Get(ctx, id, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &out, results, nil
+}
+
+func (a *Agent) initialMode(override *string, saved string) permission.Mode {
+	for _, v := range []*string{override, &saved} {
+		if v != nil && *v != "" {
+			if m, err := permission.ParseMode(*v); err == nil {
+				return m
+			}
+		}
+	}
+	if v, ok := a.configString("GOOSE_MODE"); ok {
+		if m, err := permission.ParseMode(v); err == nil {
+			return m
+		}
+	}
+	return permission.DefaultMode
+}
+
+// DefaultMaxTurns is goose's DEFAULT_MAX_TURNS.
+const DefaultMaxTurns = 1000
+
+func (a *Agent) maxTurns(opts StartOptions) int {
+	if opts.MaxTurns > 0 {
+		return opts.MaxTurns
+	}
+	if opts.Recipe != nil && opts.Recipe.MaxTurns > 0 {
+		return opts.Recipe.MaxTurns
+	}
+	return a.configInt("GOOSE_MAX_TURNS", DefaultMaxTurns)
+}
+
+func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess session.Session, opts StartOptions) {
+	name, modelName := opts.Provider, opts.Model
+	if name == "" && sess.ProviderName != nil {
+		name = *sess.ProviderName
+	}
+	if name == "" {
+		name, _ = a.configString("GOOSE_PROVIDER")
+	}
+	cfg := model.Config{}
+	if sess.ModelConfig != nil && opts.Model == "" {
+		cfg = *sess.ModelConfig
+	}
+	if modelName == "" && cfg.ModelName == "" {
+		modelName, _ = a.configString("GOOSE_MODEL")
+	}
+	if modelName != "" {
+		cfg.ModelName = modelName
+	}
+	if err := a.setProvider(ctx, s, name, cfg); err != nil {
+		a.log.Warn("no provider for session", "session", s.id, "error", err)
+	}
+}
+
+func (a *Agent) setProvider(ctx context.Context, s *sessionState, name string, cfg model.Config) error {
+	if a.opts.Providers == nil {
+		s.mu.Lock()
+		s.providerErr = ErrNoProvider
+		s.mu.Unlock()
+		return ErrNoProvider
+	}
+	p, err := a.opts.Providers(ctx, name, cfg)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.providerErr = fmt.Errorf("%w: %w", ErrNoProvider, err)
+		return s.providerErr
+	}
+	s.provider, s.providerErr = p, nil
+	s.providerName = p.Metadata().Name
+	if s.providerName == "" {
+		s.providerName = name
+	}
+	s.model = p.ModelConfig()
+	return nil
+}
+
+// CloseSession stops the session's extensions and forgets it; a running
+// turn is cancelled by its own context (the adapter cancels it).
+func (a *Agent) CloseSession(id string) error {
+	a.mu.Lock()
+	s, ok := a.sessions[id]
+	delete(a.sessions, id)
+	a.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrSessionNotLoaded, id)
+	}
+	s.close()
+	return nil
+}
+
+func tokensOf(s session.Session) session.TokenCounts {
+	return session.TokenCounts{Total: s.TotalTokens, Input: s.InputTokens, Output: s.OutputTokens,
+		AccumulatedTotal: s.AccumulatedTotalTokens, AccumulatedInput: s.AccumulatedInputTokens, AccumulatedOutput: s.AccumulatedOutputTokens}
+}

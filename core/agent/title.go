@@ -1,0 +1,85 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// SessionNamePrompt asks for goose's short session description.
+const SessionNamePrompt = "Based on the conversation so far, provide a concise description of this session in 4 words or less. This will be used for finding the session later in a UI with limited space - reply *ONLY* with the description"
+
+// namingUserMessages is how many user messages goose keeps renaming for.
+const namingUserMessages = 3
+
+const namingTimeout = 60 * time.Second
+
+// maybeNameSession starts background naming for the first user messages
+// of a session the user did not name, unless GOOSE_DISABLE_SESSION_NAMING.
+func (t *turn) maybeNameSession() {
+	if t.a.configBool("GOOSE_DISABLE_SESSION_NAMING") {
+		return
+	}
+	sess, err := t.a.opts.Store.Get(t.ctx, t.s.id, false)
+	if err != nil || sess.UserSetName {
+		return
+	}
+	var users []string
+	for _, m := range t.conv {
+		if m.Role == conversation.RoleUser && m.Metadata.UserVisible && !m.HasToolResponses() {
+			if txt := strings.TrimSpace(m.AsText()); txt != "" {
+				users = append(users, txt)
+			}
+		}
+	}
+	if len(users) == 0 || len(users) > namingUserMessages {
+		return
+	}
+	a, id, prov := t.a, t.s.id, t.prov
+	a.bg.Go(func() { a.nameSession(id, prov, users) })
+}
+
+func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
+	ctx, cancel := context.WithTimeout(a.bgCtx, namingTimeout)
+	defer cancel()
+	text := strings.Join(users, "\n") + "\n\n" + SessionNamePrompt
+	msg, _, err := prov.Complete(ctx, provider.Request{
+		System:   SessionNamePrompt,
+		Messages: []conversation.Message{conversation.UserText(a.now().Unix(), text)},
+	})
+	if err != nil {
+		a.log.Debug("session naming failed", "session", id, "error", err)
+		return
+	}
+	name := cleanTitle(msg.AsText())
+	if name == "" {
+		return
+	}
+	// Re-check: the user may have named the session meanwhile.
+	if sess, err := a.opts.Store.Get(ctx, id, false); err != nil || sess.UserSetName {
+		return
+	}
+	if err := a.opts.Store.Update(ctx, id, session.Update{Name: &name}); err != nil {
+		a.log.Warn("saving session name failed", "session", id, "error", err)
+		return
+	}
+	if a.opts.OnTitle != nil {
+		a.opts.OnTitle(id, name)
+	}
+}
+
+func cleanTitle(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Trim(s, "\"'` ")
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:100])
+	}
+	return s
+}

@@ -1,0 +1,244 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+)
+
+// ErrUnsupported is returned for extension configs that cannot be connected.
+var ErrUnsupported = errors.New("unsupported extension")
+
+func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key string) (*extension, error) {
+	e := &extension{cfg: cfg, key: key}
+	timeout := time.Duration(cfg.TimeoutSeconds()) * time.Second
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var (
+		t   mcp.Transport
+		err error
+	)
+	switch cfg.Type {
+	case config.ExtensionFrontend:
+		e.instructions = cfg.Instructions
+		if e.instructions == "" {
+			e.instructions = FrontendInstructions
+		}
+		return e, nil
+	case config.ExtensionPlatform:
+		t, err = m.platformTransport(cctx, e)
+	case config.ExtensionBuiltin:
+		t, err = m.builtinTransport(cctx, e)
+	case config.ExtensionStdio:
+		t, err = m.stdioTransport(e, cfg.Cmd, cfg.Args)
+	case config.ExtensionInlinePython:
+		t, err = m.inlinePythonTransport(e)
+	case config.ExtensionStreamableHTTP:
+		t, err = m.httpTransport(cfg, false)
+	case config.ExtensionSSE:
+		t, err = m.httpTransport(cfg, true)
+	default:
+		err = fmt.Errorf("%w type %q", ErrUnsupported, cfg.Type)
+	}
+	if err != nil {
+		e.close()
+		return nil, err
+	}
+	cs, err := m.newClient(e).Connect(cctx, t, nil)
+	if err != nil {
+		e.close()
+		if et, ok := t.(*exitTransport); ok && et.stderr.Tail() != "" {
+			return nil, fmt.Errorf("process quit before initialization: stderr = %s: %w", et.stderr.Tail(), err)
+		}
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	e.session = cs
+	if r := cs.InitializeResult(); r != nil {
+		if e.instructions == "" {
+			e.instructions = r.Instructions
+		}
+		if c := r.Capabilities; c != nil {
+			e.hasResources = c.Resources != nil
+			e.hasPrompts = c.Prompts != nil
+		}
+	}
+	return e, nil
+}
+
+// FrontendInstructions is goose's text for frontend extensions without
+// instructions of their own.
+const FrontendInstructions = "The following tools are provided directly by the frontend and will be executed by the frontend when called."
+
+func (m *Manager) env(withManager bool) Env {
+	env := Env{SessionID: m.opts.SessionID, WorkingDir: m.opts.WorkingDir, Logger: m.log}
+	if withManager {
+		env.Manager = m
+	}
+	return env
+}
+
+func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
+	f, ok := m.opts.Platforms[e.key]
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown platform extension %q", ErrUnsupported, e.cfg.Name)
+	}
+	p, err := f(ctx, m.env(true))
+	if err != nil {
+		return nil, err
+	}
+	e.moim = p.MOIM
+	if p.Close != nil {
+		e.closers = append(e.closers, p.Close)
+	}
+	return m.inMemory(ctx, e, p.Server)
+}
+
+func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
+	f, ok := m.opts.Builtins[e.key]
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown builtin extension %q", ErrUnsupported, e.cfg.Name)
+	}
+	s, err := f(ctx, m.env(false))
+	if err != nil {
+		return nil, err
+	}
+	return m.inMemory(ctx, e, s)
+}
+
+func (m *Manager) inMemory(ctx context.Context, e *extension, s *mcp.Server) (mcp.Transport, error) {
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, fmt.Errorf("starting in-process server: %w", err)
+	}
+	e.closers = append(e.closers, func() { _ = ss.Close(); _ = ss.Wait() })
+	return ct, nil
+}
+
+func (m *Manager) httpTransport(cfg config.ExtensionConfig, sse bool) (mcp.Transport, error) {
+	if _, err := url.Parse(cfg.URI); err != nil || cfg.URI == "" {
+		return nil, fmt.Errorf("invalid uri %q", cfg.URI)
+	}
+	vars, err := m.extensionEnv(cfg)
+	if err != nil {
+		return nil, err
+	}
+	headers := map[string]string{}
+	for k, v := range cfg.Headers {
+		headers[k] = substitute(v, vars, m.getenv)
+	}
+	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+	if sse {
+		return &mcp.SSEClientTransport{Endpoint: cfg.URI, HTTPClient: client}, nil
+	}
+	return &mcp.StreamableClientTransport{Endpoint: cfg.URI, HTTPClient: client, MaxRetries: 1}, nil
+}
+
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return h.base.RoundTrip(r)
+}
+
+func (m *Manager) getenv(k string) string {
+	if m.opts.Getenv == nil {
+		return ""
+	}
+	return m.opts.Getenv(k)
+}
+
+// newClient builds the MCP client for one extension with its handlers.
+func (m *Manager) newClient(e *extension) *mcp.Client {
+	opts := &mcp.ClientOptions{
+		Logger: m.log,
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			id, _ := r.Params.ProgressToken.(string)
+			m.forward(e, id, "notifications/progress", r.Params)
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			m.forward(e, "", "notifications/message", r.Params)
+		},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			e.markToolsChanged()
+			m.version.Add(1)
+		},
+		ElicitationHandler: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return m.elicit(ctx, e, r.Params)
+		},
+	}
+	if m.opts.Hooks.Sample != nil {
+		opts.CreateMessageHandler = func(ctx context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return m.opts.Hooks.Sample(ctx, e.getKey(), r.Params)
+		}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: m.opts.ClientName, Version: m.opts.ClientVersion}, opts)
+	if wd := m.opts.WorkingDir; wd != "" {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(wd)}
+		c.AddRoots(&mcp.Root{URI: u.String(), Name: "working_directory"})
+	}
+	return c
+}
+
+// forward sends a notification to the call it belongs to: the progress
+// token when there is one, else every call running on the extension.
+func (m *Manager) forward(e *extension, callID, method string, params any) {
+	if m.opts.Hooks.Notify == nil {
+		return
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return
+	}
+	n := Notification{Extension: e.getKey(), Method: method, Params: raw}
+	if callID != "" {
+		m.opts.Hooks.Notify(callID, n)
+		return
+	}
+	for _, id := range e.activeCalls() {
+		m.opts.Hooks.Notify(id, n)
+	}
+}
+
+// ErrElicitationUnavailable is returned to servers when nobody can answer.
+var ErrElicitationUnavailable = errors.New("elicitation is not available in this session")
+
+func (m *Manager) elicit(ctx context.Context, e *extension, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if m.opts.Hooks.Elicit == nil {
+		return nil, ErrElicitationUnavailable
+	}
+	var schema json.RawMessage
+	if p.Mode == "url" || (p.URL != "" && p.RequestedSchema == nil) {
+		schema, _ = json.Marshal(map[string]string{"url": p.URL})
+	} else {
+		schema, _ = json.Marshal(p.RequestedSchema)
+	}
+	req := ElicitRequest{Extension: e.getKey(), Message: p.Message, Schema: schema}
+	if id, ok := p.Meta[MetaToolCallID].(string); ok {
+		req.CallID = id
+	} else if calls := e.activeCalls(); len(calls) == 1 {
+		req.CallID = calls[0]
+	}
+	resp, err := m.opts.Hooks.Elicit(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: resp.Action, Content: resp.Content}, nil
+}

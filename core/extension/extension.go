@@ -1,0 +1,142 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// extension is one connected extension.
+type extension struct {
+	cfg          config.ExtensionConfig
+	session      *mcp.ClientSession // nil for frontend extensions
+	instructions string
+	hasResources bool
+	hasPrompts   bool
+	moim         func(context.Context) string
+	closers      []func()
+
+	mu     sync.Mutex
+	key    string
+	tools  []Tool // nil: must be (re)listed
+	active []string
+}
+
+func (e *extension) getKey() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.key
+}
+
+// retag forces tools to be relisted under the current key.
+func (e *extension) retag() {
+	e.mu.Lock()
+	e.tools = nil
+	e.mu.Unlock()
+}
+
+func (e *extension) markToolsChanged() { e.retag() }
+
+func (e *extension) close() {
+	if e.session != nil {
+		_ = e.session.Close()
+	}
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
+}
+
+// allowed applies the available_tools filter (empty allows everything).
+func (e *extension) allowed(tool string) bool {
+	return len(e.cfg.AvailableTools) == 0 || slices.Contains(e.cfg.AvailableTools, tool)
+}
+
+func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
+	e.mu.Lock()
+	if e.tools != nil {
+		out := e.tools
+		e.mu.Unlock()
+		return out
+	}
+	key := e.key
+	e.mu.Unlock()
+	var tools []Tool
+	if e.session == nil {
+		tools = frontendTools(key, e.cfg)
+	} else {
+		for t, err := range e.session.Tools(ctx, nil) {
+			if err != nil {
+				log.Warn("listing tools failed", "extension", key, "error", err)
+				break
+			}
+			tools = append(tools, convertTool(key, t))
+		}
+	}
+	tools = slices.DeleteFunc(tools, func(t Tool) bool { return !e.allowed(t.Name[len(key)+len(Separator):]) })
+	if tools == nil {
+		tools = []Tool{}
+	}
+	e.mu.Lock()
+	if e.key == key {
+		e.tools = tools
+	}
+	e.mu.Unlock()
+	return tools
+}
+
+func convertTool(key string, t *mcp.Tool) Tool {
+	schema, err := json.Marshal(t.InputSchema)
+	if err != nil || string(schema) == "null" {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	out := Tool{Name: ToolName(key, t.Name), Extension: key, Description: t.Description, InputSchema: schema}
+	if a := t.Annotations; a != nil {
+		ro, idem := a.ReadOnlyHint, a.IdempotentHint
+		out.Annotations = &provider.ToolAnnotations{Title: a.Title, ReadOnlyHint: &ro, DestructiveHint: a.DestructiveHint, IdempotentHint: &idem, OpenWorldHint: a.OpenWorldHint}
+	}
+	return out
+}
+
+func frontendTools(key string, cfg config.ExtensionConfig) []Tool {
+	var out []Tool
+	for _, raw := range cfg.Tools {
+		var t mcp.Tool
+		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
+			continue
+		}
+		ft := convertTool(key, &t)
+		ft.Frontend = true
+		out = append(out, ft)
+	}
+	return out
+}
+
+// begin/end track the calls running on this extension so notifications
+// without a progress token reach every one of them, as goose's per-call
+// subscriptions do.
+func (e *extension) begin(callID string) {
+	e.mu.Lock()
+	e.active = append(e.active, callID)
+	e.mu.Unlock()
+}
+
+func (e *extension) end(callID string) {
+	e.mu.Lock()
+	if i := slices.Index(e.active, callID); i >= 0 {
+		e.active = slices.Delete(e.active, i, i+1)
+	}
+	e.mu.Unlock()
+}
+
+func (e *extension) activeCalls() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.active)
+}

@@ -1,0 +1,394 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// Sentinel errors callers branch on.
+var (
+	ErrToolNotFound      = errors.New("tool not found")
+	ErrExtensionNotFound = errors.New("extension not found")
+	ErrFrontendTool      = errors.New("Frontend tool execution required")
+	ErrToolNotAvailable  = errors.New("tool not available")
+	ErrClosed            = errors.New("extension manager closed")
+)
+
+// Tool is one tool as the agent sees it.
+type Tool struct {
+	// Name is the prefixed name "<extension>__<tool>".
+	Name        string
+	Extension   string
+	Description string
+	InputSchema json.RawMessage
+	Annotations *provider.ToolAnnotations
+	// Frontend tools are executed by the client, never by Call.
+	Frontend bool
+}
+
+// ProviderTool returns the schema offered to the model.
+func (t Tool) ProviderTool() provider.Tool {
+	return provider.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}
+}
+
+// ReadOnly reports the readOnlyHint annotation.
+func (t Tool) ReadOnly() bool {
+	return t.Annotations != nil && t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint
+}
+
+// Info describes a connected extension for the system prompt and the API.
+type Info struct {
+	Key          string
+	Config       config.ExtensionConfig
+	Instructions string
+	HasResources bool
+	HasPrompts   bool
+}
+
+// Result reports one extension's load outcome.
+type Result struct {
+	Name    string `json:"name"`
+	Success bool   `json:"success"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Notification is an MCP server notification seen during a tool call.
+type Notification struct {
+	Extension string
+	Method    string
+	Params    json.RawMessage
+}
+
+// ElicitRequest is a server's elicitation/create, for the user.
+type ElicitRequest struct {
+	Extension string
+	// CallID is the tool call it belongs to, when it can be told.
+	CallID  string
+	Message string
+	// Schema is the requested schema (form mode) or {"url": …} (url mode).
+	Schema json.RawMessage
+}
+
+// ElicitResponse is the user's answer.
+type ElicitResponse struct {
+	Action  string
+	Content map[string]any
+}
+
+// Hooks connect server-initiated traffic to the agent. Any may be nil.
+type Hooks struct {
+	Notify func(callID string, n Notification)
+	Elicit func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
+	Sample func(ctx context.Context, extension string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
+}
+
+// Env is what in-process server factories get.
+type Env struct {
+	SessionID  string
+	WorkingDir string
+	Logger     *slog.Logger
+	// Manager is set for platform extensions, which may inspect or change
+	// the session's extensions.
+	Manager *Manager
+}
+
+// BuiltinFactory builds an in-process MCP server (e.g. "developer").
+type BuiltinFactory func(ctx context.Context, env Env) (*mcp.Server, error)
+
+// Platform is an in-process platform extension.
+type Platform struct {
+	Server *mcp.Server
+	// MOIM, when set, contributes to the per-turn info message.
+	MOIM func(ctx context.Context) string
+	// Close, when set, runs when the extension is removed.
+	Close func()
+}
+
+// PlatformFactory builds a platform extension.
+type PlatformFactory func(ctx context.Context, env Env) (Platform, error)
+
+// Options configure a Manager.
+type Options struct {
+	SessionID  string
+	WorkingDir string
+	Builtins   map[string]BuiltinFactory
+	Platforms  map[string]PlatformFactory
+	// Getenv and Secret resolve ${VAR} substitutions and env_keys.
+	Getenv func(string) string
+	Secret func(key string) (string, bool)
+	Hooks  Hooks
+	Logger *slog.Logger
+	// ClientName/Version identify us to servers (default "goose").
+	ClientName, ClientVersion string
+	// TempDir holds inline_python scripts (default os.TempDir()).
+	TempDir string
+}
+
+// Manager is one session's set of extensions. Safe for concurrent use.
+type Manager struct {
+	opts    Options
+	log     *slog.Logger
+	version atomic.Int64
+
+	wd atomic.Value // string: the working dir sent in _meta
+
+	mu     sync.RWMutex
+	exts   map[string]*extension // by key
+	order  []string
+	closed bool
+}
+
+// New returns an empty manager.
+func New(opts Options) *Manager {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.ClientName == "" {
+		opts.ClientName = "goose"
+	}
+	if opts.ClientVersion == "" {
+		opts.ClientVersion = "1.0.0"
+	}
+	m := &Manager{opts: opts, log: opts.Logger, exts: map[string]*extension{}}
+	m.wd.Store(opts.WorkingDir)
+	return m
+}
+
+// SetWorkingDir changes the working dir later tool calls carry in _meta.
+func (m *Manager) SetWorkingDir(dir string) { m.wd.Store(dir) }
+
+// WorkingDir returns the current working dir.
+func (m *Manager) WorkingDir() string { return m.wd.Load().(string) }
+
+// Version increases whenever the set of tools may have changed; the agent
+// rebuilds tools and the system prompt when it moves.
+func (m *Manager) Version() int64 { return m.version.Load() }
+
+// Add connects an extension. Adding a name that is already connected
+// replaces nothing and succeeds (goose treats it as enabled).
+func (m *Manager) Add(ctx context.Context, cfg config.ExtensionConfig) error {
+	key := Normalize(cfg.Name)
+	m.mu.RLock()
+	if m.closed {
+		m.mu.RUnlock()
+		return ErrClosed
+	}
+	for _, e := range m.exts {
+		if e.cfg.Name == cfg.Name {
+			m.mu.RUnlock()
+			return nil
+		}
+	}
+	m.mu.RUnlock()
+	e, err := m.connect(ctx, cfg, key)
+	if err != nil {
+		return fmt.Errorf("extension %q: %w", cfg.Name, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		e.close()
+		return ErrClosed
+	}
+	e.key = uniqueKey(key, func(k string) bool { _, ok := m.exts[k]; return ok })
+	if e.key != key {
+		e.retag()
+	}
+	m.exts[e.key] = e
+	m.order = append(m.order, e.key)
+	m.version.Add(1)
+	return nil
+}
+
+// AddAll connects every config concurrently and reports each outcome in
+// input order; failures never stop the others.
+func (m *Manager) AddAll(ctx context.Context, cfgs []config.ExtensionConfig) []Result {
+	out := make([]Result, len(cfgs))
+	var wg sync.WaitGroup
+	for i, c := range cfgs {
+		wg.Go(func() {
+			out[i] = Result{Name: c.Name, Success: true}
+			if err := m.Add(ctx, c); err != nil {
+				m.log.Warn("extension failed to load", "extension", c.Name, "error", err)
+				out[i] = Result{Name: c.Name, Error: err.Error()}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// Remove disconnects the extension with this name (or key).
+func (m *Manager) Remove(name string) error {
+	m.mu.Lock()
+	e := m.find(name)
+	if e == nil {
+		m.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrExtensionNotFound, name)
+	}
+	delete(m.exts, e.key)
+	m.order = slices.DeleteFunc(m.order, func(k string) bool { return k == e.key })
+	m.version.Add(1)
+	m.mu.Unlock()
+	e.close()
+	return nil
+}
+
+func (m *Manager) find(name string) *extension {
+	if e, ok := m.exts[name]; ok {
+		return e
+	}
+	for _, e := range m.exts {
+		if e.cfg.Name == name {
+			return e
+		}
+	}
+	if e, ok := m.exts[Normalize(name)]; ok {
+		return e
+	}
+	return nil
+}
+
+// Has reports whether an extension with this name or key is connected.
+func (m *Manager) Has(name string) bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.find(name) != nil
+}
+
+// Configs returns the connected extensions' configs in the order added.
+func (m *Manager) Configs() []config.ExtensionConfig {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]config.ExtensionConfig, 0, len(m.order))
+	for _, k := range m.order {
+		out = append(out, m.exts[k].cfg)
+	}
+	return out
+}
+
+// Extensions returns every connected extension, sorted by key.
+func (m *Manager) Extensions() []Info {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]Info, 0, len(m.exts))
+	for _, e := range m.exts {
+		out = append(out, Info{Key: e.key, Config: e.cfg, Instructions: e.instructions, HasResources: e.hasResources, HasPrompts: e.hasPrompts})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Tools returns every tool, extensions in the order added, refreshing any
+// extension whose server announced a changed tool list.
+func (m *Manager) Tools(ctx context.Context) []Tool {
+	m.mu.RLock()
+	exts := make([]*extension, 0, len(m.order))
+	for _, k := range m.order {
+		exts = append(exts, m.exts[k])
+	}
+	m.mu.RUnlock()
+	var out []Tool
+	for _, e := range exts {
+		out = append(out, e.listTools(ctx, m.log)...)
+	}
+	return out
+}
+
+// Tool returns the tool with this prefixed name.
+func (m *Manager) Tool(ctx context.Context, name string) (Tool, bool) {
+	for _, t := range m.Tools(ctx) {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// MOIM returns the platform extensions' contributions to the info
+// message, in key order.
+func (m *Manager) MOIM(ctx context.Context) []string {
+	m.mu.RLock()
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range m.exts {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	var fns []func(context.Context) string
+	for _, k := range keys {
+		if f := m.exts[k].moim; f != nil {
+			fns = append(fns, f)
+		}
+	}
+	m.mu.RUnlock()
+	var out []string
+	for _, f := range fns {
+		if s := f(ctx); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Close disconnects every extension (stdio children and their process
+// groups are killed).
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	exts := make([]*extension, 0, len(m.exts))
+	for _, e := range m.exts {
+		exts = append(exts, e)
+	}
+	m.exts = map[string]*extension{}
+	m.order = nil
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, e := range exts {
+		wg.Go(e.close)
+	}
+	wg.Wait()
+	return nil
+}
+
+func (m *Manager) get(key string) (*extension, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	e := m.find(key)
+	if e == nil {
+		return nil, fmt.Errorf("%w: %s", ErrExtensionNotFound, key)
+	}
+	return e, nil
+}
+
+func (m *Manager) keys() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Collect(func(yield func(string) bool) {
+		for k := range m.exts {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+}

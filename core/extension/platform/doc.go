@@ -1,0 +1,6 @@
+// Package platform owns goose's in-process platform extensions, each an
+// MCP server the extension manager connects over in-memory transports:
+// todo (todo_write; its content feeds the per-turn info message),
+// extensionmanager (search_available_extensions, manage_extensions,
+// list_resources, read_resource) and chatrecall (search past sessions).
+package platform

@@ -1,0 +1,74 @@
+package platform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Deps are what the platform extensions need from the agent.
+type Deps struct {
+	Store  session.Store
+	Clock  func() time.Time
+	Getenv func(string) string
+	// Catalog lists the extensions a user could enable (config.yaml).
+	Catalog func() []config.ExtensionConfig
+	// OnChange runs after manage_extensions changed the session's
+	// extensions, so the agent can persist them.
+	OnChange func()
+}
+
+// Names of the platform extensions.
+const (
+	Todo             = "todo"
+	ExtensionManager = "extensionmanager"
+	ChatRecall       = "chatrecall"
+)
+
+// Defaults returns the platform extension factories by key.
+func Defaults(d Deps) map[string]extension.PlatformFactory {
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
+	if d.Getenv == nil {
+		d.Getenv = func(string) string { return "" }
+	}
+	return map[string]extension.PlatformFactory{
+		Todo:             d.todo,
+		ExtensionManager: d.extensionManager,
+		ChatRecall:       d.chatRecall,
+	}
+}
+
+func newServer(name, title, instructions string) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: name, Title: title, Version: "1.0.0"},
+		&mcp.ServerOptions{Instructions: instructions})
+}
+
+func textResult(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// errorResult is goose's platform error form: isError with "Error: …".
+func errorResult(format string, a ...any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + fmt.Sprintf(format, a...)}}}
+}
+
+func decode(req *mcp.CallToolRequest, v any) error {
+	raw := req.Params.Arguments
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	return json.Unmarshal(raw, v)
+}
+
+func boolp(b bool) *bool { return &b }
+
+type handler = func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error)
