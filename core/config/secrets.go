@@ -263,4 +263,3 @@ func MaskSecret(v any) string {
 	show := min(len(r)/2, 8)
 	return string(r[:show]) + strings.Repeat("*", len(r)-show)
 }
-
