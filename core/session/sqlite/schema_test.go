@@ -107,4 +107,3 @@ func TestNormalizeDDL(t *testing.T) {
 		t.Error("different column types compare equal")
 	}
 }
-
