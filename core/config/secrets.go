@@ -138,6 +138,9 @@ type KeyringSecrets struct {
 	// fellBack is set once the keyring proved unreachable; from then on
 	// the file store serves every call.
 	fellBack bool
+	// get and set are go-keyring's, swappable in tests.
+	get func(service, user string) (string, error)
+	set func(service, user, password string) error
 }
 
 // NewKeyringSecrets returns the keyring store; file is the fallback.
@@ -145,7 +148,7 @@ func NewKeyringSecrets(file *FileSecrets, log *slog.Logger) *KeyringSecrets {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &KeyringSecrets{file: file, log: log}
+	return &KeyringSecrets{file: file, log: log, get: keyring.Get, set: keyring.Set}
 }
 
 // UsingFile reports whether the store has fallen back to secrets.yaml.
@@ -175,7 +178,7 @@ func (s *KeyringSecrets) all() (map[string]any, error) {
 	if s.fellBack {
 		return s.file.All()
 	}
-	blob, err := keyring.Get(KeyringService, KeyringUser)
+	blob, err := s.get(KeyringService, KeyringUser)
 	switch {
 	case errors.Is(err, keyring.ErrNotFound):
 		// Nothing in the keyring yet: secrets an earlier keyring-less run
@@ -209,7 +212,7 @@ func (s *KeyringSecrets) mutate(change func(map[string]any)) error {
 	if err != nil {
 		return fmt.Errorf("config: encode secrets: %w", err)
 	}
-	err = keyring.Set(KeyringService, KeyringUser, string(blob))
+	err = s.set(KeyringService, KeyringUser, string(blob))
 	switch {
 	case err == nil:
 		return nil
