@@ -45,7 +45,13 @@ func (s *service) treeTool(_ context.Context, cc callContext, raw json.RawMessag
 	if !fi.IsDir() {
 		return toolError("Path is not a directory: %s", a.Path), nil
 	}
-	w := treeWalker{goose: s.ignores.rulesFor(cc.workingDir), maxDepth: depth}
+	// goose walks depth+1 levels (max_depth = depth+1 with the root at 0),
+	// so depth 1 shows children and grandchildren; 0 is unlimited.
+	maxDepth := 0
+	if depth > 0 {
+		maxDepth = depth + 1
+	}
+	w := treeWalker{goose: s.ignores.rulesFor(cc.workingDir), maxDepth: maxDepth}
 	root := w.walk(p, nil, nil, 1)
 	if len(root.children) == 0 {
 		return &mcp.CallToolResult{Content: []mcp.Content{text("(empty directory)")}}, nil
@@ -99,12 +105,12 @@ func (w treeWalker) walk(dir string, rel []string, inherited []gitignore.Pattern
 			continue // goose skips non-normal entries; never follow links out
 		}
 		if isDir {
+			// Below the depth limit nothing is walked, so the directory's
+			// total covers only what is shown (as goose's counts do).
 			child := &treeNode{name: name, dir: true}
 			if w.maxDepth == 0 || level < w.maxDepth {
 				child = w.walk(full, parts, patterns, level+1)
 				child.name = name
-			} else {
-				child.lines = treeWalker{goose: w.goose}.walk(full, parts, patterns, 1).lines
 			}
 			node.lines += child.lines
 			node.children = append(node.children, child)
