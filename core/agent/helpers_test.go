@@ -187,6 +187,20 @@ func (ts *testServer) factory(ctx context.Context, env extension.Env) (*mcp.Serv
 		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half"})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("meta:%v", r.Params.Meta[extension.MetaToolCallID])}}}, nil
 	})
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := r.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "elicit: " + err.Error()}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s:%v", res.Action, res.Content["name"])}}}, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := r.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say hi"}}}})
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "sample: " + err.Error()}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sampled:" + res.Content.(*mcp.TextContent).Text + ":" + res.Model}}}, nil
+	})
 	return s, nil
 }
 
@@ -204,16 +218,16 @@ type harness struct {
 	store *memStore
 	prov  *fakeProvider
 	ts    *testServer
-	perms *memPerms
 	id    string
 }
 
-type memPerms struct {
-	mu          sync.Mutex
-	user, smart map[string]string
-}
 
 func newHarness(t *testing.T, cfg mapConfig, steps ...step) *harness {
+	t.Helper()
+	return newHarnessWith(t, cfg, nil, steps...)
+}
+
+func newHarnessWith(t *testing.T, cfg mapConfig, edit func(*Options), steps ...step) *harness {
 	t.Helper()
 	h := &harness{t: t, store: newMemStore(), prov: &fakeProvider{steps: steps}, ts: &testServer{}}
 	if cfg == nil {
@@ -223,7 +237,7 @@ func newHarness(t *testing.T, cfg mapConfig, steps ...step) *harness {
 		cfg["GOOSE_DISABLE_SESSION_NAMING"] = "true"
 	}
 	n := 0
-	h.a = New(Options{
+	opts := Options{
 		Store:     h.store,
 		Providers: func(context.Context, string, model.Config) (provider.Provider, error) { return h.prov, nil },
 		Config:    cfg,
@@ -234,7 +248,11 @@ func newHarness(t *testing.T, cfg mapConfig, steps ...step) *harness {
 			return fmt.Sprintf("id%d", n)
 		},
 		TempDir: t.TempDir(),
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	h.a = New(opts)
 	t.Cleanup(func() { _ = h.a.Close() })
 	return h
 }

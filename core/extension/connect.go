@@ -53,7 +53,7 @@ func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key s
 		e.close()
 		return nil, err
 	}
-	cs, err := m.newClient(e).Connect(cctx, t, nil)
+	cs, err := m.newClient(e).Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: m.opts.ProtocolVersion})
 	if err != nil {
 		e.close()
 		if et, ok := t.(*exitTransport); ok && et.stderr.Tail() != "" {

@@ -134,7 +134,14 @@ type Options struct {
 	ClientName, ClientVersion string
 	// TempDir holds inline_python scripts (default os.TempDir()).
 	TempDir string
+	// ProtocolVersion is the MCP version we ask for (default
+	// DefaultProtocolVersion). 2026-07-28 drops server-sent elicitation
+	// and logging inside tool calls, which goose-era servers rely on.
+	ProtocolVersion string
 }
+
+// DefaultProtocolVersion is the MCP protocol version requested by default.
+const DefaultProtocolVersion = "2025-11-25"
 
 // Manager is one session's set of extensions. Safe for concurrent use.
 type Manager struct {
@@ -157,6 +164,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.ClientName == "" {
 		opts.ClientName = "goose"
+	}
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = DefaultProtocolVersion
 	}
 	if opts.ClientVersion == "" {
 		opts.ClientVersion = "1.0.0"
