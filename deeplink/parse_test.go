@@ -202,3 +202,43 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseMalformedQuery(t *testing.T) {
+	tests := []struct{ link, wantName string }{
+		{"goose://extension?cmd=npx&name=a%", "a%"},
+		{"goose://extension?cmd=npx&name=%E2%82", "\uFFFD"},
+		{"goose://extension?cmd=npx&name=\xff\xfe", "\uFFFD\uFFFD"},
+		{"goose://extension?cmd=npx&name=a%00b", "a\x00b"},
+		{"goose://extension?cmd=npx&name=caf\u00e9+au+lait", "café au lait"},
+		{"goose://extension?cmd=npx&name=x#name=y", "x"},
+		{"goose://extension?cmd=npx&&&name=first&name=second", "first"},
+	}
+	for _, tc := range tests {
+		res := Parse(tc.link, Policy{})
+		if !res.OK || res.Extension.Name != tc.wantName {
+			t.Errorf("%q: ok=%v name=%q err=%v", tc.link, res.OK, nameOf(res), res.Error)
+		}
+	}
+}
+
+func nameOf(r *Result) string {
+	if r.Extension == nil {
+		return ""
+	}
+	return r.Extension.Name
+}
+
+func TestToUSV(t *testing.T) {
+	for in, want := range map[string]string{
+		"ok é":         "ok é",
+		"\xff\xfe":     "\uFFFD\uFFFD",
+		"a\xe2\x82":    "a\uFFFD",
+		"\xed\xa0\x80": "\uFFFD\uFFFD\uFFFD",
+		"\xf0\x9f\x98": "\uFFFD",
+		"\xc3(":        "\uFFFD(",
+	} {
+		if got := toUSV(in); got != want {
+			t.Errorf("toUSV(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

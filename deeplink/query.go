@@ -55,7 +55,7 @@ func formDecode(s string) string {
 		}
 		b = append(b, s[i])
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return toUSV(string(b))
 }
 
 var errURI = errors.New("URIError: URI malformed")

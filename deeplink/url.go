@@ -33,7 +33,7 @@ func parseLink(raw string) (*link, *Error) {
 	if len(raw) > maxLinkLen {
 		return nil, newError(CodeParseFailed, "link is too long")
 	}
-	s := strings.ToValidUTF8(raw, "\uFFFD")
+	s := toUSV(raw)
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= 0x20 })
 	s = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(s)
 	scheme, rest, ok := splitScheme(s)
