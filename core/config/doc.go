@@ -1,6 +1,11 @@
 // Package config owns goose's on-disk configuration: the config, data and
-// state paths; config.yaml layering with uppercase environment overrides;
-// atomic, locked writes; the extensions map; secrets (OS keyring or
-// secrets.yaml); and permission.yaml. Everything is read through an injected
-// getenv so tests never touch the real environment.
+// state paths; config.yaml layering (system file, GOOSE_ADDITIONAL_CONFIG_FILES,
+// user file) with uppercase environment overrides; atomic, locked writes
+// (temp file + rename under config.lock, one symlink hop); the extensions
+// map; secrets (OS keyring entry goose/secrets or secrets.yaml); and
+// permission.yaml (under permission.lock). Everything is read through an
+// injected getenv so tests never touch the real environment.
+//
+// Unlike goose, a config.yaml that does not parse is an error naming the
+// file and line, and is never overwritten.
 package config

@@ -33,7 +33,8 @@ type fixStep func([]tracked) ([]tracked, []string)
 // Fix is goose's fix_conversation: it repairs the agent-visible messages so
 // a provider accepts them and returns the issues it fixed, in goose's exact
 // wording. Invisible messages pass through untouched. The input is never
-// modified.
+// modified; unchanged content items are shared with it, so treat them as
+// read-only.
 //
 // Steps, in goose's order: merge adjacent assistant texts, trim trailing
 // whitespace of assistant texts, drop empty messages, give empty tool results
