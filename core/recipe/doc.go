@@ -8,5 +8,7 @@
 // goose's legacy forms accepted on decode).
 //
 // It does no agent work: Build returns a rendered Recipe whose Prompt,
-// Instructions, Extensions, Settings, Response and Retry a runner uses.
+// Instructions, Extensions, Settings, Response and Retry a runner uses;
+// RunChecks and RunOnFailure execute a retry block's shell commands with
+// goose's timeouts, environment and texts for the agent loop to call.
 package recipe
