@@ -221,7 +221,6 @@ type harness struct {
 	id    string
 }
 
-
 func newHarness(t *testing.T, cfg mapConfig, steps ...step) *harness {
 	t.Helper()
 	return newHarnessWith(t, cfg, nil, steps...)
