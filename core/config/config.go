@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -63,6 +64,9 @@ type Config struct {
 // Open builds the layered config and reads it once, so a corrupt file is
 // reported at startup with its name and line.
 func Open(opts Options) (*Config, error) {
+	if opts.Paths.Config == "" {
+		return nil, errors.New("config: Options.Paths.Config is empty; resolve it with ResolvePaths")
+	}
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -125,9 +129,16 @@ func readLayer(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: read %s: %w", path, err)
 	}
-	var raw any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &ParseError{Path: path, Err: err}
+	}
+	var raw any
+	if doc.Kind != 0 {
+		jsonScalars(&doc)
+		if err := doc.Decode(&raw); err != nil {
+			return nil, &ParseError{Path: path, Err: err}
+		}
 	}
 	if raw == nil {
 		return map[string]any{}, nil
@@ -137,6 +148,25 @@ func readLayer(path string) (map[string]any, error) {
 		return nil, &ParseError{Path: path, Err: errors.New("the top level is not a mapping of keys to values")}
 	}
 	return m, nil
+}
+
+// jsonScalars keeps values JSON-shaped the way goose's YAML 1.2 reader
+// does: dates stay strings (not time.Time) and .inf/.nan stay strings (JSON
+// has no such numbers).
+func jsonScalars(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode {
+		switch n.Tag {
+		case "!!timestamp":
+			n.Tag = "!!str"
+		case "!!float":
+			if v := strings.ToLower(strings.TrimLeft(n.Value, "+-")); v == ".inf" || v == ".nan" {
+				n.Tag = "!!str"
+			}
+		}
+	}
+	for _, c := range n.Content {
+		jsonScalars(c)
+	}
 }
 
 // nestedMergeKeys are merged per entry and then per field across layers.

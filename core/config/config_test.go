@@ -339,3 +339,22 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		t.Fatalf("%d keys, %v: %v", len(all), err, all)
 	}
 }
+
+func TestYAMLScalarsStayJSONShaped(t *testing.T) {
+	e := newTestEnv(t)
+	writeAll(t, e.paths.ConfigFile(), "D: 2024-01-01\nT: 2024-01-01 10:00:00\nF: .inf\nN: -.NaN\nO: 0o17\nY: yes\nZ: ~\nBIG: 18446744073709551615\n")
+	all, err := e.open(t).GetAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"D": "2024-01-01", "T": "2024-01-01 10:00:00", "F": ".inf", "N": "-.NaN", "O": int64(15), "Y": "yes", "Z": nil, "BIG": 18446744073709551615.0}
+	if fmt.Sprintf("%#v", all) != fmt.Sprintf("%#v", want) {
+		t.Fatalf("got  %#v\nwant %#v", all, want)
+	}
+}
+
+func TestOpenNeedsConfigDir(t *testing.T) {
+	if _, err := Open(Options{}); err == nil || !strings.Contains(err.Error(), "ResolvePaths") {
+		t.Fatalf("err = %v", err)
+	}
+}
