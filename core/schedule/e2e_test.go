@@ -90,3 +90,27 @@ func TestEveryOneSecondRealClock(t *testing.T) {
 	}
 	waitFor(t, "last_run", func() bool { j, _ := s.Get("health"); return j.LastRun != nil && !j.CurrentlyRunning })
 }
+
+func TestSessionsForJob(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
+	store := memory.New(func() time.Time { now = now.Add(time.Minute); return now })
+	mk := func(typ session.Type, sched string) string {
+		s, _ := store.Create(ctx, session.NewSession{WorkingDir: "/w", Name: SessionName(sched), SessionType: typ})
+		if sched != "" {
+			store.Update(ctx, s.ID, session.Update{ScheduleID: &sched})
+		}
+		return s.ID
+	}
+	first := mk(session.TypeScheduled, "a")
+	mk(session.TypeScheduled, "b")
+	mk(session.TypeUser, "")
+	second := mk(session.TypeScheduled, "a")
+	got, err := Sessions(ctx, store, "a", 10)
+	if err != nil || len(got) != 2 || got[0].ID != second || got[1].ID != first || got[0].Name != "Scheduled job: a" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if got, _ := Sessions(ctx, store, "a", 1); len(got) != 1 || got[0].ID != second {
+		t.Fatalf("limited: %+v", got)
+	}
+}
