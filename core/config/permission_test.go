@@ -326,3 +326,19 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// goose writes permission.yaml with serde_yaml: list items at the key's
+// indentation and sections in any order.
+func TestReadsGooseWrittenPermissionFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, PermissionFileName)
+	writeFile(t, path, "smart_approve:\n  always_allow: []\n  ask_before:\n  - github__create_issue\n  never_allow: []\nuser:\n  always_allow:\n  - developer__shell\n  ask_before: []\n  never_allow: []\n")
+	p, err := OpenPermissions(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := p.User("developer__shell")
+	wantLevel(t, l, ok, AlwaysAllow)
+	l, ok = p.Smart("github__create_issue")
+	wantLevel(t, l, ok, AskBefore)
+}
