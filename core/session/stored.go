@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -56,9 +58,11 @@ func (r StoredMessage) Decode() (m conversation.Message, ok bool, err error) {
 	if role != conversation.RoleUser && role != conversation.RoleAssistant {
 		return conversation.Message{}, false, nil
 	}
-	var content []conversation.Content
-	if err := json.Unmarshal([]byte(r.ContentJSON), &content); err != nil {
-		return conversation.Message{}, false, fmt.Errorf("message %s: content_json: %w", r.MessageID, err)
+	content, ok := decodeTextOnly(r.ContentJSON)
+	if !ok {
+		if err := json.Unmarshal([]byte(r.ContentJSON), &content); err != nil {
+			return conversation.Message{}, false, fmt.Errorf("message %s: content_json: %w", r.MessageID, err)
+		}
 	}
 	kept := make([]conversation.Content, 0, len(content))
 	for _, c := range content {
@@ -81,6 +85,9 @@ func decodeMetadata(s *string) conversation.Metadata {
 	if s == nil {
 		return md
 	}
+	if known, ok := storedMetadata[*s]; ok { // what EncodeMessage writes: no JSON parse
+		return known
+	}
 	var aux struct {
 		UserVisible  *bool `json:"userVisible"`
 		AgentVisible *bool `json:"agentVisible"`
@@ -96,6 +103,48 @@ func decodeMetadata(s *string) conversation.Metadata {
 	}
 	return md
 }
+
+// decodeTextOnly is a fast path for the commonest content_json, a list of
+// bare text items ({"type":"text","text":…} and nothing else): one decoding
+// pass instead of the general variant decoder's several. Anything else
+// (other types, annotations, _meta, bad JSON) reports false and takes the
+// general path.
+func decodeTextOnly(s string) ([]conversation.Content, bool) {
+	var items []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&items); err != nil || dec.More() {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	out := make([]conversation.Content, len(items))
+	for i, it := range items {
+		if it.Type != string(conversation.TypeText) || it.Text == nil {
+			return nil, false
+		}
+		out[i] = conversation.Text(*it.Text)
+	}
+	return out, true
+}
+
+// storedMetadata maps the four metadata_json texts EncodeMessage (and goose)
+// write to their values, so loading a long conversation skips most parses.
+var storedMetadata = func() map[string]conversation.Metadata {
+	out := map[string]conversation.Metadata{}
+	for _, u := range []bool{false, true} {
+		for _, a := range []bool{false, true} {
+			md := conversation.Metadata{UserVisible: u, AgentVisible: a}
+			b, _ := marshalNoEscape(md)
+			out[string(b)] = md
+		}
+	}
+	return out
+}()
 
 // marshalNoEscape is json.Marshal without HTML escaping, as serde writes.
 func marshalNoEscape(v any) ([]byte, error) {

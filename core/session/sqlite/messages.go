@@ -117,20 +117,26 @@ func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conve
 		return nil, err
 	}
 	defer rows.Close()
-	out := []conversation.Message{}
+	var stored []session.StoredMessage
 	for rows.Next() {
 		var row session.StoredMessage
 		if err := rows.Scan(&row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
 			return nil, err
 		}
-		m, ok, err := row.Decode()
-		if err != nil {
-			s.log.Warn("skipping unreadable message", "session", id, "err", err)
+		stored = append(stored, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]conversation.Message, 0, len(stored))
+	for _, d := range decodeRows(stored) {
+		if d.err != nil {
+			s.log.Warn("skipping unreadable message", "session", id, "err", d.err)
 			continue
 		}
-		if ok {
-			out = append(out, m)
+		if d.ok {
+			out = append(out, d.msg)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
