@@ -28,23 +28,42 @@ var (
 var DefaultListTypes = []Type{TypeUser, TypeScheduled}
 
 // Store keeps sessions and their conversations. Implementations are safe for
-// concurrent use; each method is atomic.
+// concurrent use; each method is atomic. Unknown ids give errors wrapping
+// ErrNotFound. Timestamps have second precision (sessions.db keeps no more).
 type Store interface {
+	// Create makes a session with goose's next "YYYYMMDD_N" id for the
+	// current UTC day; SessionType defaults to user, goose_mode to "auto".
 	Create(ctx context.Context, s NewSession) (Session, error)
-	// Get returns the session; withMessages fills Conversation.
+	// Get returns the session; withMessages fills Conversation (never nil
+	// then) and sets MessageCount to its length.
 	Get(ctx context.Context, id string, withMessages bool) (Session, error)
+	// List pages sessions by updated_at DESC, id DESC, with MessageCount.
 	List(ctx context.Context, opts ListOptions) (Page, error)
+	// AppendMessage stores m (user or assistant role, else
+	// ErrInvalidMessage) and touches updated_at.
 	AppendMessage(ctx context.Context, id string, m conversation.Message) error
+	// ReplaceConversation swaps the whole conversation; updated_at stays.
 	ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error
+	// Update applies the non-nil fields of u and touches updated_at; an
+	// empty Update changes nothing.
 	Update(ctx context.Context, id string, u Update) error
 	Delete(ctx context.Context, id string) error
+	// Search finds sessions of DefaultListTypes whose user-visible text
+	// contains query, compared with FoldText; hits come in List order, at
+	// most limit of them (limit <= 0: all).
 	Search(ctx context.Context, query string, limit int) ([]SearchHit, error)
 	// Fork copies a session (metadata and conversation) to a new id.
 	Fork(ctx context.Context, id string) (Session, error)
 	// Truncate deletes messages created at or after the timestamp (seconds).
 	Truncate(ctx context.Context, id string, fromCreated int64) error
+	// Export is goose's export: the Session JSON with its conversation,
+	// pretty-printed (MarshalExport).
 	Export(ctx context.Context, id string) ([]byte, error)
+	// Import stores an exported session under a new id with its messages;
+	// bad input gives ErrInvalidImport and stores nothing.
 	Import(ctx context.Context, data []byte) (Session, error)
+	// Insights counts all sessions and sums their tokens (accumulated
+	// total, else total), as goose's insights do.
 	Insights(ctx context.Context) (Insights, error)
 	Close() error
 }

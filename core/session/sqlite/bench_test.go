@@ -86,17 +86,24 @@ func seedSessions(b *testing.B, n int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
+	insSession, err := tx.Prepare(`INSERT INTO sessions (id, name, working_dir, created_at, updated_at, extension_data)
+		VALUES (?, ?, '/bench', ?, ?, '{}')`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	insMessage, err := tx.Prepare(`INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json)
+		VALUES (?, ?, 'user', '[{"type":"text","text":"hello"}]', ?, '{"userVisible":true,"agentVisible":true}')`)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for i := range n {
 		id := fmt.Sprintf("2025%02d%02d_%d", 1+i/3000%12, 1+i%28, i)
 		at := fmt.Sprintf("2025-%02d-%02d %02d:%02d:%02d", 1+i/3000%12, 1+i%28, i%24, i%60, i%60)
-		if _, err := tx.Exec(`INSERT INTO sessions (id, name, working_dir, created_at, updated_at, extension_data)
-			VALUES (?, ?, '/bench', ?, ?, '{}')`, id, "session "+id, at, at); err != nil {
+		if _, err := insSession.Exec(id, "session "+id, at, at); err != nil {
 			b.Fatal(err)
 		}
 		for j := range 5 {
-			if _, err := tx.Exec(`INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json)
-				VALUES (?, ?, 'user', '[{"type":"text","text":"hello"}]', ?, '{"userVisible":true,"agentVisible":true}')`,
-				fmt.Sprintf("m%d_%d", i, j), id, j); err != nil {
+			if _, err := insMessage.Exec(fmt.Sprintf("m%d_%d", i, j), id, j); err != nil {
 				b.Fatal(err)
 			}
 		}
