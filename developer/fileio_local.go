@@ -3,6 +3,7 @@ package developer
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,11 +14,21 @@ type LocalFileIO struct{}
 
 // ReadTextFile reads path; line (1-based) and limit select a line window.
 func (LocalFileIO) ReadTextFile(_ context.Context, path string, line, limit int) (string, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
 	}
-	return sliceLines(string(b), line, limit), nil
+	defer f.Close()
+	// One allocation of the file's size: a Builder grown up front, rather
+	// than ReadFile's []byte plus a string copy (large edits stay fast).
+	var sb strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		sb.Grow(int(fi.Size()) + 1)
+	}
+	if _, err := io.Copy(&sb, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return sliceLines(sb.String(), line, limit), nil
 }
 
 // WriteTextFile writes content, creating parent directories. An existing
@@ -26,7 +37,15 @@ func (LocalFileIO) WriteTextFile(_ context.Context, path, content string) error 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.WriteString(content); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -194,16 +194,43 @@ func (s *service) teReplace(ctx context.Context, cc callContext, p, oldStr, newS
 }
 
 // snippetAround is goose's str_replace snippet: from 4 lines before the
-// replacement line to 4 lines plus the new text's newlines after it.
+// replacement line to 4 lines plus the new text's newlines after it. It
+// scans only the window, so large files cost no full split.
 func snippetAround(content string, line0, extraNewlines int) string {
 	body, _ := stripBOM(content)
-	lines := strings.Split(normalizeToLF(body), "\n")
 	start := max(line0-snippetLines, 0)
-	end := min(line0+snippetLines+extraNewlines+1, len(lines))
-	if start >= end {
+	count := line0 + snippetLines + extraNewlines + 1 - start
+	off := lineOffset(body, start)
+	if off < 0 || count <= 0 {
 		return ""
 	}
-	return strings.Join(lines[start:end], "\n")
+	end := off
+	for i := 0; i < count; i++ {
+		nl := strings.IndexByte(body[end:], '\n')
+		if nl < 0 {
+			end = len(body)
+			break
+		}
+		if i == count-1 {
+			end += nl
+			break
+		}
+		end += nl + 1
+	}
+	return normalizeToLF(body[off:end])
+}
+
+// lineOffset is the byte offset where 0-based line n starts, or -1.
+func lineOffset(s string, n int) int {
+	off := 0
+	for i := 0; i < n; i++ {
+		nl := strings.IndexByte(s[off:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		off += nl + 1
+	}
+	return off
 }
 
 func ensureTrailingNewline(content string) string {
