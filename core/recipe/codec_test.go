@@ -140,6 +140,12 @@ func FuzzDecodeRecipe(f *testing.F) {
 	for _, s := range []string{workedConfig, plusConfig, workedConfig + "=", workedConfig + "%3D", "", "%", "%%41", "eyJ0aXRsZSI6"} {
 		f.Add(s)
 	}
+	if b, err := os.ReadFile("testdata/recipes/code-review.yaml"); err == nil {
+		if r, err := FromContent(string(b)); err == nil {
+			enc, _ := Encode(r)
+			f.Add(enc)
+		}
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := Decode(s)
 		if err != nil {

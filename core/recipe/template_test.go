@@ -99,3 +99,19 @@ func TestTemplateVariables(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func FuzzRender(f *testing.F) {
+	for _, s := range []string{
+		"Hello {{ name }}!", "{% if a == 'x' %}1{% elif b %}2{% else %}3{% endif %}", "{% for x in xs %}{{ loop.index }}{{ x | upper }}{% endfor %}",
+		"{{hf model org}}", "{% raw %}{{ x }}{% endraw %}", "{{- name -}}", "{# c #}", `{{ "a" ~ 1 + 2 * 3 }}`, "{% set y = [1, 2] %}{{ y | join(',') }}",
+		"{{ a.b[0] }}", "{% extends 'x' %}", "{{ ", "{% if %}", "{{ (1 if a else 2) }}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		params := map[string]any{"name": "n", "a": "x", "b": true, "xs": []any{"p", "q"}}
+		RenderValues(s, params)
+		renderString(s, params, "", false)
+		templateVariables(s, "")
+	})
+}
