@@ -62,7 +62,9 @@ func (f *fakeTerminal) Release(ctx context.Context, id string) error {
 		return ctx.Err() // release must run on a live context
 	}
 	f.record("release " + id)
+	f.mu.Lock()
 	f.released = true
+	f.mu.Unlock()
 	return nil
 }
 

@@ -58,6 +58,8 @@ func annotations(title string, ro, destructive, idem, open bool) *mcp.ToolAnnota
 func (s *service) registerClassic(srv *mcp.Server) {
 	srv.AddTool(&mcp.Tool{Name: "shell", Description: classicShellDescription, InputSchema: json.RawMessage(shellSchema)}, s.handler(s.shellClassic))
 	srv.AddTool(&mcp.Tool{Name: "text_editor", Description: textEditorDescription, InputSchema: json.RawMessage(textEditorSchema)}, s.handler(s.textEditor))
+	s.registerAnalyze(srv, Classic)
+	s.registerImages(srv, Classic)
 }
 
 func (s *service) registerEditor(srv *mcp.Server) {
@@ -71,6 +73,8 @@ func (s *service) registerEditor(srv *mcp.Server) {
 		OutputSchema: json.RawMessage(shellOutputSchema), Annotations: annotations("Shell", false, true, false, true)}, s.handler(s.shellEditor))
 	srv.AddTool(&mcp.Tool{Name: "tree", Description: treeDescription, InputSchema: json.RawMessage(treeSchema),
 		Annotations: annotations("Tree", true, false, true, false)}, s.handler(s.treeTool))
+	s.registerAnalyze(srv, Editor)
+	s.registerImages(srv, Editor)
 }
 
 // editorShellDescription is goose's G2 text naming the shell that will run.

@@ -1,0 +1,90 @@
+package developer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/goose-acp/goose-acp/developer/analyze"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const analyzeSchema = `{"type":"object","required":["path"],"properties":{
+"path":{"type":"string","description":"Absolute path. Step 1: Directory for overview. Step 2: File for details. Step 3: Directory with focus param for call graphs"},
+"focus":{"type":["string","null"],"description":"Symbol name for call graph analysis (case-sensitive)"},
+"follow_depth":{"type":"integer","format":"uint32","minimum":0,"default":2,"description":"0=where defined, 1=direct callers/callees, 2+=transitive chains"},
+"max_depth":{"type":"integer","format":"uint32","minimum":0,"default":3,"description":"0=unlimited (warning: fails on binary files)"},
+"force":{"type":"boolean","default":false,"description":"Allow large outputs without size warning"}}}`
+
+type analyzeArgs struct {
+	Path        string  `json:"path"`
+	Focus       *string `json:"focus"`
+	FollowDepth *int    `json:"follow_depth"`
+	MaxDepth    *int    `json:"max_depth"`
+	Force       bool    `json:"force"`
+}
+
+func (s *service) registerAnalyze(srv *mcp.Server, surface Surface) {
+	tool := &mcp.Tool{Name: "analyze", Description: analyze.ToolDescription, InputSchema: json.RawMessage(analyzeSchema)}
+	if surface == Editor {
+		tool.Annotations = annotations("Analyze", true, false, true, false)
+		srv.AddTool(tool, s.handler(s.analyzeEditor))
+		return
+	}
+	srv.AddTool(tool, s.handler(s.analyzeClassic))
+}
+
+// runAnalyze applies the path policy, .gooseignore and goose's defaults.
+func (s *service) runAnalyze(ctx context.Context, cc callContext, raw json.RawMessage) (string, error) {
+	var a analyzeArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return "", err
+	}
+	if a.Path == "" {
+		return "", invalidParams("%s", analyze.ErrEmptyPath.Error())
+	}
+	p, err := s.paths.resolve(a.Path, cc.workingDir)
+	if err != nil {
+		return "", invalidParams("%s", err.Error())
+	}
+	rules := s.ignores.rulesFor(cc.workingDir)
+	req := analyze.Request{
+		Path: p, FollowDepth: analyze.DefaultFollowDepth, MaxDepth: analyze.DefaultMaxDepth,
+		Force: a.Force, WorkingDir: cc.workingDir, Ignored: rules.ignored,
+	}
+	if a.Focus != nil {
+		req.Focus = *a.Focus
+	}
+	if a.FollowDepth != nil {
+		req.FollowDepth = *a.FollowDepth
+	}
+	if a.MaxDepth != nil {
+		req.MaxDepth = *a.MaxDepth
+	}
+	out, err := analyze.Analyze(ctx, req)
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.Is(err, analyze.ErrIgnored):
+		return "", internalError("%s", err.Error())
+	case errors.Is(err, analyze.ErrNotFound), errors.Is(err, analyze.ErrEmptyPath):
+		return "", invalidParams("%s", err.Error())
+	}
+	return "", internalError("%s", err.Error())
+}
+
+func (s *service) analyzeClassic(ctx context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	out, err := s.runAnalyze(ctx, cc, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{forAssistant(out), forUser(out, 0)}}, nil
+}
+
+func (s *service) analyzeEditor(ctx context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	out, err := s.runAnalyze(ctx, cc, raw)
+	if err != nil {
+		return toolError("Error: %s", errorText(err)), nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{text(out)}}, nil
+}
