@@ -1,0 +1,113 @@
+package anthropic
+
+import (
+	"iter"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+func text(s string) conversation.Content { return conversation.Text(s) }
+
+func thinkingContent(t, sig string) conversation.Content { return conversation.Thinking(t, sig) }
+
+func redactedThinking(data string) conversation.Content { return conversation.RedactedThinking(data) }
+
+func toolRequestError(id, msg string) conversation.Content {
+	return conversation.ToolRequestError(id, msg)
+}
+
+// toolRequest parses accumulated input_json_delta fragments with goose's
+// lenient parser (empty is {}, non-objects are wrapped as {"value": …});
+// unparsable input becomes a tool request error the model can read, with
+// goose's anthropic wording.
+func toolRequest(id, name string, args []byte) conversation.Content {
+	if len(args) == 0 {
+		return conversation.ToolRequestContent(id, name, map[string]any{})
+	}
+	obj, err := provider.ParseToolArguments(string(args))
+	if err != nil {
+		return toolRequestError(id, "Could not parse tool arguments: "+string(args))
+	}
+	return conversation.ToolRequestContent(id, name, obj)
+}
+
+// chunk wraps one content item in a partial assistant message carrying
+// the stream's message id.
+func (s *streamState) chunk(c conversation.Content) provider.Chunk {
+	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c)
+	if s.msgID != "" {
+		m = m.WithID(s.msgID)
+	}
+	return provider.Chunk{Message: &m}
+}
+
+// usageAcc holds Anthropic's usage components; input excludes cache tokens
+// on the wire and includes them in goose's accounting.
+type usageAcc struct {
+	input, output, cacheRead, cacheWrite int64
+}
+
+func startUsage(u sdk.Usage) usageAcc {
+	return usageAcc{input: u.InputTokens, output: u.OutputTokens, cacheRead: u.CacheReadInputTokens, cacheWrite: u.CacheCreationInputTokens}
+}
+
+// mergeDelta applies message_delta usage, which is cumulative: fields the
+// delta reports win, as in goose's merge_delta_usage.
+func (a *usageAcc) mergeDelta(d sdk.MessageDeltaUsage) {
+	if d.JSON.OutputTokens.Valid() {
+		a.output = d.OutputTokens
+	}
+	if !d.JSON.InputTokens.Valid() {
+		return
+	}
+	a.input = d.InputTokens
+	if d.JSON.CacheReadInputTokens.Valid() || d.JSON.CacheCreationInputTokens.Valid() {
+		a.cacheRead, a.cacheWrite = d.CacheReadInputTokens, d.CacheCreationInputTokens
+	}
+}
+
+func (a usageAcc) toUsage() provider.Usage {
+	in := clampInt(a.input + a.cacheRead + a.cacheWrite)
+	out := clampInt(a.output)
+	total := clampInt(int64(in) + int64(out))
+	return provider.Usage{InputTokens: &in, OutputTokens: &out, TotalTokens: &total}
+}
+
+func clampInt(n int64) int {
+	const maxInt32 = 1<<31 - 1
+	return int(min(n, maxInt32))
+}
+
+// collect drains a stream into one message, merging the chunks as
+// goose's Conversation::push does.
+func collect(seq iter.Seq2[provider.Chunk, error], created int64) (conversation.Message, provider.ProviderUsage, error) {
+	var conv conversation.Conversation
+	var usage provider.ProviderUsage
+	for c, err := range seq {
+		if err != nil {
+			return conversation.Message{}, provider.ProviderUsage{}, err
+		}
+		if c.Usage != nil {
+			usage = *c.Usage
+		}
+		if c.Message != nil {
+			m := *c.Message
+			if m.ID == nil {
+				m = m.WithID("")
+			}
+			conv.Push(m)
+		}
+	}
+	msg := conversation.NewMessage(conversation.RoleAssistant, created)
+	for _, m := range conv {
+		msg.ID = m.ID
+		msg.Content = append(msg.Content, m.Content...)
+	}
+	if msg.ID != nil && *msg.ID == "" {
+		msg.ID = nil
+	}
+	return msg, usage, nil
+}
