@@ -138,9 +138,17 @@ func (m *Manager) httpTransport(cfg config.ExtensionConfig, sse bool) (mcp.Trans
 	}
 	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
 	if sse {
-		return &mcp.SSEClientTransport{Endpoint: cfg.URI, HTTPClient: client}, nil
+		return detached{&mcp.SSEClientTransport{Endpoint: cfg.URI, HTTPClient: client}}, nil
 	}
 	return &mcp.StreamableClientTransport{Endpoint: cfg.URI, HTTPClient: client, MaxRetries: 1}, nil
+}
+
+// detached connects with a context that outlives the connect timeout:
+// the SSE transport ties its long-lived GET stream to the Connect context.
+type detached struct{ mcp.Transport }
+
+func (d detached) Connect(ctx context.Context) (mcp.Connection, error) {
+	return d.Transport.Connect(context.WithoutCancel(ctx))
 }
 
 type headerTransport struct {

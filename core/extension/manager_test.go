@@ -1,0 +1,255 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+)
+
+func newManager(t *testing.T, opts Options) *Manager {
+	t.Helper()
+	if opts.Builtins == nil {
+		opts.Builtins = map[string]BuiltinFactory{"t": func(context.Context, Env) (*mcp.Server, error) { return testServer(), nil }}
+	}
+	m := New(opts)
+	t.Cleanup(func() { _ = m.Close() })
+	return m
+}
+
+func stdioConfig(name string) config.ExtensionConfig {
+	exe, _ := os.Executable()
+	return config.ExtensionConfig{Type: config.ExtensionStdio, Name: name, Cmd: exe, Args: []string{"-test.run=^$"},
+		Envs: map[string]string{serverEnv: "1"}}
+}
+
+func toolNames(ts []Tool) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestBuiltinToolsAndCall(t *testing.T) {
+	m := newManager(t, Options{SessionID: "s1", WorkingDir: "/w"})
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t", AvailableTools: []string{"echo", "meta"}}); err != nil {
+		t.Fatal(err)
+	}
+	tools := m.Tools(context.Background())
+	if toolNames(tools) != "t__echo,t__meta" {
+		t.Fatalf("tools = %s", toolNames(tools))
+	}
+	if !tools[0].ReadOnly() || tools[1].ReadOnly() {
+		t.Fatal("readOnlyHint lost")
+	}
+	res, err := m.Call(context.Background(), "call-1", "t__meta", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].Text; got != `{"auth":"","cid":"call-1","progress":"call-1","sid":"s1","wd":"/w"}` {
+		t.Fatalf("meta = %s", got)
+	}
+	if _, err := m.Call(context.Background(), "c", "t__spawn", nil); !errors.Is(err, ErrToolNotAvailable) || !strings.Contains(err.Error(), "Tool 'spawn' is not available for extension 't'") {
+		t.Fatalf("filtered tool: %v", err)
+	}
+	if _, err := m.Call(context.Background(), "c", "nounderscore", nil); err == nil || !strings.Contains(err.Error(), "Invalid tool name format: 'nounderscore'") {
+		t.Fatalf("bad name: %v", err)
+	}
+	infos := m.Extensions()
+	if len(infos) != 1 || infos[0].Instructions != "Use the test tools." {
+		t.Fatalf("infos = %+v", infos)
+	}
+}
+
+func TestStdioExtension(t *testing.T) {
+	m := newManager(t, Options{Secret: func(k string) (string, bool) { return "s3cret", k == "API_KEY" }})
+	cfg := stdioConfig("Std IO!")
+	cfg.EnvKeys = []string{"API_KEY"}
+	if err := m.Add(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Call(context.Background(), "c", "stdio___env", map[string]any{"Name": "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Content[0].Text != "s3cret" {
+		t.Fatalf("env = %q", res.Content[0].Text)
+	}
+	// The child's process group dies with the extension.
+	res, err = m.Call(context.Background(), "c", "stdio___spawn", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(res.Content[0].Text)
+	if err := m.Remove("Std IO!"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d survived", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestStdioEnvRefusals(t *testing.T) {
+	m := newManager(t, Options{})
+	bad := stdioConfig("bad")
+	bad.Envs["LD_PRELOAD"] = "/evil.so"
+	if err := m.Add(context.Background(), bad); !errors.Is(err, ErrDisallowedEnv) || !strings.Contains(err.Error(), "environment variable LD_PRELOAD not allowed to be overwritten") {
+		t.Fatalf("err = %v", err)
+	}
+	missing := stdioConfig("missing")
+	missing.EnvKeys = []string{"NOPE"}
+	if err := m.Add(context.Background(), missing); !errors.Is(err, ErrMissingSecret) {
+		t.Fatalf("err = %v", err)
+	}
+	results := m.AddAll(context.Background(), []config.ExtensionConfig{bad, stdioConfig("good")})
+	if results[0].Success || !results[1].Success {
+		t.Fatalf("results = %+v", results)
+	}
+}
+
+func TestCancelSendsCancelled(t *testing.T) {
+	m := newManager(t, Options{})
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := m.Call(ctx, "c", "t__block", nil); err == nil {
+		t.Fatal("blocked call returned no error")
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Fatal("cancellation did not stop the call promptly")
+	}
+}
+
+func TestExtensionTimeout(t *testing.T) {
+	m := newManager(t, Options{})
+	one := int64(1)
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t", Timeout: &one}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Call(context.Background(), "c", "t__block", nil); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNotificationsForwarded(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	m := newManager(t, Options{Hooks: Hooks{Notify: func(id string, n Notification) {
+		mu.Lock()
+		got = append(got, id+" "+n.Method)
+		mu.Unlock()
+	}}})
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Call(context.Background(), "req-7", "t__notify", nil); err != nil {
+		t.Fatal(err)
+	}
+	// Notifications are delivered asynchronously; wait for it.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, ";") != "req-7 notifications/progress" {
+		t.Fatalf("notifications = %q", got)
+	}
+}
+
+func TestHTTPExtensions(t *testing.T) {
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testServer() }, nil)
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	sse := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return testServer() }, nil))
+	t.Cleanup(sse.Close)
+	m := newManager(t, Options{Getenv: func(k string) string { return map[string]string{"HOME_TOKEN": "env-tok"}[k] }})
+	cfgs := []config.ExtensionConfig{
+		{Type: config.ExtensionStreamableHTTP, Name: "web", URI: srv.URL, Envs: map[string]string{"TOKEN": "abc"}, Headers: map[string]string{"Authorization": "Bearer ${TOKEN}/$HOME_TOKEN"}},
+		{Type: config.ExtensionSSE, Name: "legacy", URI: sse.URL},
+	}
+	for _, r := range m.AddAll(context.Background(), cfgs) {
+		if !r.Success {
+			t.Fatalf("%s: %s", r.Name, r.Error)
+		}
+	}
+	res, err := m.Call(context.Background(), "c", "web__meta", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	_ = json.Unmarshal([]byte(res.Content[0].Text), &meta)
+	if meta["auth"] != "Bearer abc/env-tok" {
+		t.Fatalf("meta = %v", meta)
+	}
+	if res, err := m.Call(context.Background(), "c", "legacy__echo", map[string]any{"a": 1}); err != nil || res.Content[0].Text != `echo:{"a":1}` {
+		t.Fatalf("sse call: %v %+v", err, res)
+	}
+}
+
+func TestFrontendAndInlinePython(t *testing.T) {
+	m := newManager(t, Options{})
+	fe := config.ExtensionConfig{Type: config.ExtensionFrontend, Name: "ui", Tools: []json.RawMessage{json.RawMessage(`{"name":"pick","description":"Pick.","inputSchema":{"type":"object"}}`)}}
+	if err := m.Add(context.Background(), fe); err != nil {
+		t.Fatal(err)
+	}
+	tools := m.Tools(context.Background())
+	if len(tools) != 1 || tools[0].Name != "ui__pick" || !tools[0].Frontend {
+		t.Fatalf("tools = %+v", tools)
+	}
+	if _, err := m.Call(context.Background(), "c", "ui__pick", nil); !errors.Is(err, ErrFrontendTool) {
+		t.Fatalf("err = %v", err)
+	}
+	if m.Extensions()[0].Instructions != FrontendInstructions {
+		t.Fatal("frontend instructions")
+	}
+	t.Setenv("PATH", t.TempDir())
+	err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionInlinePython, Name: "py", Code: "print(1)"})
+	if !errors.Is(err, ErrUvxMissing) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNames(t *testing.T) {
+	if got := Normalize("My Ext 🚀"); got != "myext_" {
+		t.Fatalf("normalize = %q", got)
+	}
+	keys := []string{"cli", "cli__ent", "__cli"}
+	for name, want := range map[string]string{"cli__ent__tool": "cli__ent", "cli__x": "cli", "__cli__ent____tool": "__cli"} {
+		k, _, err := splitToolName(name, keys)
+		if err != nil || k != want {
+			t.Errorf("%s: %q %v", name, k, err)
+		}
+	}
+	taken := map[string]bool{"dev": true}
+	k := uniqueKey("dev", func(s string) bool { return taken[s] })
+	if len(k) != len("dev_")+6 || !strings.HasPrefix(k, "dev_") {
+		t.Fatalf("collision key = %q", k)
+	}
+}
