@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// processesWithEnv returns the pids whose environment holds marker.
+func processesWithEnv(t *testing.T, marker string) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []string
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err == nil && bytes.Contains(env, []byte(marker)) {
+			out = append(out, filepath.Base(d))
+		}
+	}
+	return out
+}
+
+// TestCancelDeveloperShell runs `sleep 30` through the real developer
+// server and cancels the turn: Reply returns within 2 s and no process of
+// the call is left.
+func TestCancelDeveloperShell(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks leftover processes through /proc (linux only)")
+	}
+	marker := fmt.Sprintf("GOOSE_ACP_CANCEL_MARK=%d", time.Now().UnixNano())
+	h := newHarnessWith(t, nil, func(o *Options) {
+		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
+			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
+		}
+	}, calls(call("sh", "developer__shell", map[string]any{"command": marker + " sleep 30"})))
+	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for limit := time.Now().Add(10 * time.Second); len(processesWithEnv(t, marker)) == 0 && time.Now().Before(limit); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	out, _ := h.reply(ctx, "sleep please", nil)
+	elapsed := time.Since(start)
+	if out.StopReason != Cancelled {
+		t.Fatalf("stop = %v", out.StopReason)
+	}
+	if elapsed > 2*time.Second {
+		t.Fatalf("cancel took %v", elapsed)
+	}
+	deadline := time.Now().Add(time.Second)
+	for {
+		left := processesWithEnv(t, marker)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left after cancel: %v", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
