@@ -111,8 +111,11 @@ const (
 // DedupWindow is 10s, Policy is the zero Policy, ReadFile is nil (open-file
 // of recipe files fails).
 type RouterOptions struct {
-	Sink        Sink
-	Policy      Policy
+	Sink   Sink
+	Policy Policy
+	// PolicyFunc, when set, is called for every extension link instead of
+	// using Policy (goose re-reads the allowlist on every request).
+	PolicyFunc  func() Policy
 	Now         func() time.Time
 	ReadFile    FileReader
 	DedupWindow time.Duration
@@ -151,6 +154,9 @@ func (r *Router) Deliver(entry Entry, args []string) (*Result, Status) {
 		return (&Result{}).fail(nerr), StatusRejected
 	}
 	res := Parse(link, r.opts.Policy)
+	if res.Route == RouteExtension && r.opts.PolicyFunc != nil {
+		res = Parse(link, r.opts.PolicyFunc())
+	}
 	if !res.OK {
 		return res, StatusRejected
 	}

@@ -134,6 +134,26 @@ func TestRouterBuffersUntilReady(t *testing.T) {
 	}
 }
 
+func TestRouterPolicyFunc(t *testing.T) {
+	rec := &recorder{}
+	calls := 0
+	r := NewRouter(RouterOptions{Sink: rec.sink, PolicyFunc: func() Policy {
+		calls++
+		return Policy{Allowlist: []string{"uvx ok"}}
+	}})
+	r.RendererReady()
+	if res, st := r.Deliver(EntryOpenURL, []string{"goose://extension?name=a&cmd=uvx&arg=evil"}); st != StatusRejected || res.Outcome != ExtensionBlocked {
+		t.Fatalf("got %s %s", st, res.Outcome)
+	}
+	if _, st := r.Deliver(EntryOpenURL, []string{"goose://extension?name=a&cmd=uvx&arg=ok"}); st != StatusDispatched {
+		t.Fatalf("got %s", st)
+	}
+	r.Deliver(EntryOpenURL, []string{"goose://sessions/x"})
+	if calls != 2 {
+		t.Fatalf("policy consulted %d times, want 2 (extension links only)", calls)
+	}
+}
+
 func TestRouterDispatchFailure(t *testing.T) {
 	rec := &recorder{fail: true}
 	r := NewRouter(RouterOptions{Sink: rec.sink})
