@@ -60,6 +60,7 @@ func (s *service) registerClassic(srv *mcp.Server) {
 	srv.AddTool(&mcp.Tool{Name: "text_editor", Description: textEditorDescription, InputSchema: json.RawMessage(textEditorSchema)}, s.handler(s.textEditor))
 	s.registerAnalyze(srv, Classic)
 	s.registerImages(srv, Classic)
+	s.registerScreen(srv)
 }
 
 func (s *service) registerEditor(srv *mcp.Server) {
