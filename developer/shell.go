@@ -70,6 +70,9 @@ func (s *service) shellTimeout(a shellArgs) time.Duration {
 // streaming each line as an MCP log notification and an Emitter event.
 func (s *service) execLocal(ctx context.Context, cc callContext, command string, timeout time.Duration) (*runResult, error) {
 	spec := selectShell(runtime.GOOS, s.getenv, exec.LookPath)
+	if err := spec.checkCommand(command); err != nil {
+		return nil, err
+	}
 	overrides := shellEnvOverrides(runtime.GOOS, cc.sessionID, s.opts.BashEnvFile, spec)
 	if s.opts.LoginShellPath {
 		if p := s.loginPath(spec); p != "" {

@@ -1,6 +1,7 @@
 package developer
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -111,4 +112,16 @@ func splitShellArgs(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// errCmdNewline is goose's guard: cmd.exe runs only the first line of a
+// multi-line command and still exits 0, silently dropping the rest.
+const errCmdNewline = "cmd.exe silently truncates commands at newlines — only the first line executes, with exit code 0. Use `&` to chain commands on one line (e.g. `echo a & echo b`), or set GOOSE_SHELL=powershell."
+
+// checkCommandForShell rejects commands the chosen shell would mangle.
+func (sp shellSpec) checkCommand(command string) error {
+	if sp.Flavor == "cmd" && strings.ContainsAny(command, "\r\n") {
+		return errors.New(errCmdNewline)
+	}
+	return nil
 }

@@ -89,3 +89,14 @@ func TestShellEnv(t *testing.T) {
 		t.Errorf("windows keys are case-insensitive: %q", win)
 	}
 }
+
+func TestCmdRejectsNewlines(t *testing.T) {
+	if err := specFor("cmd", "windows").checkCommand("echo a\necho b"); err == nil || err.Error() != errCmdNewline {
+		t.Fatalf("cmd: %v", err)
+	}
+	for _, sp := range []shellSpec{specFor("pwsh", "windows"), specFor("/bin/bash", "linux")} {
+		if err := sp.checkCommand("echo a\necho b"); err != nil {
+			t.Fatalf("%s: %v", sp.Path, err)
+		}
+	}
+}
