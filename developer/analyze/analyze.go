@@ -24,6 +24,12 @@ const (
 // Analyze returns goose's LARGE OUTPUT WARNING instead of the analysis.
 const OutputLineLimit = 1000
 
+// LargeOutputWarningPrefix starts the text Analyze returns instead of an
+// over-long analysis. goose sends that warning as one plain text content,
+// while a real analysis goes out twice (assistant, and user at priority 0),
+// so the tool layer tells them apart with strings.HasPrefix.
+const LargeOutputWarningPrefix = "LARGE OUTPUT WARNING\n"
+
 // Request is one analyze call.
 type Request struct {
 	// Path is the file or directory; relative paths are resolved against
@@ -177,7 +183,7 @@ func largeOutputWarning(path, focus string, lines int) string {
 	if focus != "" {
 		focusArg = " focus=\"" + focus + "\""
 	}
-	return fmt.Sprintf("LARGE OUTPUT WARNING\n\n"+
+	return fmt.Sprintf(LargeOutputWarningPrefix+"\n"+
 		"The analysis would produce %d lines (~%d tokens).\n"+
 		"This exceeds the %d line limit.\n\n"+
 		"To proceed anyway, add 'force: true' to your parameters:\n"+

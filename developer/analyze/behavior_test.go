@@ -89,7 +89,7 @@ func TestLargeOutputWarning(t *testing.T) {
 		"This exceeds the 1000 line limit.\n\nTo proceed anyway, add 'force: true' to your parameters:\n"+
 		"analyze path=\"%s\" force=true\n\nOr narrow your scope by:\n• Analyzing a subdirectory instead\n"+
 		"• Using focus mode: focus=\"symbol_name\"\n• Reducing depth: max_depth=1", lines, lines*10, dir)
-	if got != want {
+	if got != want || !strings.HasPrefix(got, LargeOutputWarningPrefix) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	forced, err := Analyze(context.Background(), Request{Path: dir, MaxDepth: 3, Force: true})

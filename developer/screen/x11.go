@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -215,8 +216,9 @@ func (x *x11) atom(name string) (xproto.Atom, error) {
 	return r.Atom, nil
 }
 
-// monitors are RandR's active monitors, or the whole root window when RandR
-// 1.5 is not available.
+// monitors are RandR's active monitors with the primary one first (goose's
+// display 0 is the main display), or the whole root window when RandR 1.5
+// is not available.
 func (x *x11) monitors() []image.Rectangle {
 	whole := []image.Rectangle{image.Rect(0, 0, int(x.screen.WidthInPixels), int(x.screen.HeightInPixels))}
 	if err := randr.Init(x.conn); err != nil {
@@ -226,8 +228,18 @@ func (x *x11) monitors() []image.Rectangle {
 	if err != nil || len(r.Monitors) == 0 {
 		return whole
 	}
-	out := make([]image.Rectangle, len(r.Monitors))
-	for i, m := range r.Monitors {
+	mons := slices.Clone(r.Monitors)
+	slices.SortStableFunc(mons, func(a, b randr.MonitorInfo) int {
+		switch {
+		case a.Primary && !b.Primary:
+			return -1
+		case b.Primary && !a.Primary:
+			return 1
+		}
+		return 0
+	})
+	out := make([]image.Rectangle, len(mons))
+	for i, m := range mons {
 		out[i] = image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height))
 	}
 	return out
