@@ -1,0 +1,154 @@
+package ollama
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// chatResponse is one /api/chat NDJSON line.
+type chatResponse struct {
+	Model   string `json:"model"`
+	Message struct {
+		Content   string         `json:"content"`
+		Thinking  string         `json:"thinking"`
+		ToolCalls []chatToolCall `json:"tool_calls"`
+	} `json:"message"`
+	Done            bool   `json:"done"`
+	DoneReason      string `json:"done_reason"`
+	PromptEvalCount *int   `json:"prompt_eval_count"`
+	EvalCount       *int   `json:"eval_count"`
+	Error           string `json:"error"`
+}
+
+// maxLine bounds one NDJSON line (a large tool call's arguments).
+const maxLine = 16 << 20
+
+// readStream yields a chunk per thinking, text and tool-call delta, and the
+// usage from the final "done" line.
+func (p *Provider) readStream(ctx context.Context, body io.Reader, yield func(provider.Chunk, error) bool) {
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	s := streamState{p: p, id: p.opts.NewID(), created: p.opts.Now().Unix()}
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		chunks, done, err := s.line(line)
+		for _, c := range chunks {
+			if !yield(c, nil) {
+				return
+			}
+		}
+		if err != nil {
+			yield(provider.Chunk{}, err)
+			return
+		}
+		if done {
+			return
+		}
+	}
+	if err := sc.Err(); err != nil {
+		yield(provider.Chunk{}, p.transportError(ctx, err))
+		return
+	}
+	if ctx.Err() != nil {
+		yield(provider.Chunk{}, p.transportError(ctx, ctx.Err()))
+		return
+	}
+	yield(provider.Chunk{}, p.errorf(provider.KindNetwork, errors.New("stream ended before the final done message")))
+}
+
+type streamState struct {
+	p       *Provider
+	id      string
+	created int64
+}
+
+// line handles one NDJSON object; done reports the final line.
+func (s *streamState) line(line []byte) ([]provider.Chunk, bool, error) {
+	var r chatResponse
+	if err := json.Unmarshal(line, &r); err != nil {
+		return nil, false, s.p.errorf(provider.KindServer, fmt.Errorf("invalid stream line %.200q: %w", line, err))
+	}
+	if r.Error != "" {
+		return nil, false, provider.ClassifyStreamError(s.p.opts.Name, normalizeErrorBody(line))
+	}
+	var out []provider.Chunk
+	if r.Message.Thinking != "" {
+		out = append(out, s.chunk(conversation.Thinking(r.Message.Thinking, "")))
+	}
+	if r.Message.Content != "" {
+		out = append(out, s.chunk(conversation.Text(r.Message.Content)))
+	}
+	for _, tc := range r.Message.ToolCalls {
+		out = append(out, s.chunk(s.toolRequest(tc)))
+	}
+	if !r.Done {
+		return out, false, nil
+	}
+	out = append(out, provider.Chunk{Usage: &provider.ProviderUsage{Model: r.Model, Usage: usage(r)}})
+	return out, true, nil
+}
+
+// toolRequest accepts arguments as a JSON object or as a JSON string
+// holding one; unparsable arguments become an error the model can read.
+func (s *streamState) toolRequest(tc chatToolCall) conversation.Content {
+	id := tc.ID
+	if id == "" {
+		id = s.p.opts.NewID()
+	}
+	raw := string(tc.Function.Arguments)
+	var str string
+	if json.Unmarshal(tc.Function.Arguments, &str) == nil {
+		raw = str
+	}
+	return provider.ToolRequest(id, tc.Function.Name, raw)
+}
+
+func (s *streamState) chunk(c conversation.Content) provider.Chunk {
+	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c).WithID(s.id)
+	return provider.Chunk{Message: &m}
+}
+
+// usage reads prompt_eval_count / eval_count; a missing count stays nil.
+func usage(r chatResponse) provider.Usage {
+	u := provider.Usage{InputTokens: r.PromptEvalCount, OutputTokens: r.EvalCount}
+	if u.InputTokens != nil && u.OutputTokens != nil {
+		u.TotalTokens = provider.Int(*u.InputTokens + *u.OutputTokens)
+	}
+	return u
+}
+
+// collect drains a stream into one message, merging the chunks as goose's
+// Conversation::push does.
+func collect(seq iter.Seq2[provider.Chunk, error], created int64) (conversation.Message, provider.ProviderUsage, error) {
+	var conv conversation.Conversation
+	var pu provider.ProviderUsage
+	for c, err := range seq {
+		if err != nil {
+			return conversation.Message{}, provider.ProviderUsage{}, err
+		}
+		if c.Usage != nil {
+			pu = *c.Usage
+		}
+		if c.Message != nil {
+			conv.Push(*c.Message)
+		}
+	}
+	msg := conversation.NewMessage(conversation.RoleAssistant, created)
+	for _, m := range conv {
+		msg.ID = m.ID
+		msg.Content = append(msg.Content, m.Content...)
+	}
+	return msg, pu, nil
+}
