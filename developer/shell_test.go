@@ -229,3 +229,12 @@ func TestShellEditorStubsFailLoudly(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestLoginShellPathProbe(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "fake-login-sh")
+	os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1 $2 $3\" = '-l -i -c' ] || exit 3\necho 'motd noise'\necho '/login/bin:/usr/bin'\necho\n"), 0o755)
+	svc := newService(Options{Getenv: func(string) string { return "" }})
+	if got := svc.loginPath(specFor(script, "linux")); got != "/login/bin:/usr/bin" {
+		t.Fatalf("login PATH = %q", got)
+	}
+}
