@@ -1,0 +1,296 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/permission"
+)
+
+// loadAgent makes sure the agent has the session loaded, resuming it with
+// its saved (or the configured) extensions, as goosed's get_agent does.
+func (s *Server) loadAgent(ctx context.Context, id string) error {
+	if _, _, err := s.opts.Agent.Model(id); !errors.Is(err, agent.ErrSessionNotLoaded) {
+		return nil
+	}
+	_, _, err := s.opts.Agent.ResumeSession(ctx, id, agent.StartOptions{UseConfiguredExtensions: true})
+	return err
+}
+
+// tokens tracks a session's TokenState during a turn.
+type tokens struct {
+	s     *Server
+	id    string
+	state TokenState
+}
+
+func (t *tokens) refresh(ctx context.Context) {
+	if sess, err := t.s.opts.Store.Get(ctx, t.id, false); err == nil {
+		t.state = tokenStateOf(sess)
+	}
+}
+
+// translate turns an agent event into goosed's MessageEvent; usage events
+// only update the token state.
+func (t *tokens) translate(ctx context.Context, ev agent.Event) (wireEvent, bool) {
+	switch e := ev.(type) {
+	case agent.MessageEvent:
+		return messageEvent(e.Message, t.state), true
+	case agent.NotificationEvent:
+		return notificationEvent(e), true
+	case agent.HistoryReplacedEvent:
+		return updateConversationEvent(e.Conversation), true
+	case agent.UsageEvent:
+		t.refresh(ctx)
+	}
+	return wireEvent{}, false
+}
+
+// hasElicitationResponse reports a user message answering an elicitation.
+func hasElicitationResponse(m conversation.Message) bool {
+	for _, c := range m.Content {
+		if c.ActionRequired != nil && c.ActionRequired.Data.ActionType == conversation.ActionElicitationResponse {
+			return true
+		}
+	}
+	return false
+}
+
+type sessionReplyRequest struct {
+	RequestID            string                  `json:"request_id"`
+	UserMessage          *conversation.Message   `json:"user_message"`
+	OverrideConversation *[]conversation.Message `json:"override_conversation"`
+}
+
+func (q sessionReplyRequest) check() error {
+	if q.UserMessage == nil {
+		return errors.New("missing field `user_message`")
+	}
+	return required("request_id", q.RequestID)
+}
+
+// sessionReply submits a turn; its events go to the session's bus.
+func (s *Server) sessionReply(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var q sessionReplyRequest
+	if err := decodeJSON(r, &q); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := uuid.Parse(q.RequestID); err != nil {
+		s.writeError(w, r, badRequest("request_id must be a valid UUID"))
+		return
+	}
+	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
+		s.writeError(w, r, notFound("Session %s not found", id))
+		return
+	}
+	if hasElicitationResponse(*q.UserMessage) {
+		if err := s.loadAgent(r.Context(), id); err != nil {
+			s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
+			return
+		}
+		if _, err := s.opts.Agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
+			s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"request_id": q.RequestID})
+		return
+	}
+	b := s.bus(id)
+	ctx, ok := b.register(s.ctx, q.RequestID)
+	if !ok {
+		s.writeError(w, r, badRequest("Session already has an active request. Cancel it first."))
+		return
+	}
+	s.turns.Add(1)
+	go func() {
+		defer s.turns.Done()
+		defer b.done(q.RequestID)
+		s.runBusTurn(ctx, b, id, q.RequestID, *q.UserMessage, q.OverrideConversation)
+	}()
+	writeJSON(w, http.StatusOK, map[string]string{"request_id": q.RequestID})
+}
+
+// runBusTurn runs one turn, publishing every event and a final Finish; a
+// turn that cannot start publishes only an Error.
+func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID string, msg conversation.Message, override *[]conversation.Message) {
+	b.turn.Lock()
+	defer b.turn.Unlock()
+	publish := func(ev wireEvent) { b.publish(requestID, ev) }
+	if err := s.loadAgent(ctx, id); err != nil {
+		publish(errorEvent("Failed to get session agent: " + err.Error()))
+		return
+	}
+	if override != nil {
+		if err := s.opts.Store.ReplaceConversation(ctx, id, *override); err != nil {
+			s.log.Warn("replacing conversation", "session", id, "error", err)
+		}
+	}
+	tk := &tokens{s: s, id: id}
+	tk.refresh(ctx)
+	_, err := s.opts.Agent.Reply(ctx, id, msg, func(ev agent.Event) {
+		if we, ok := tk.translate(ctx, ev); ok {
+			publish(we)
+		}
+	})
+	if err != nil {
+		publish(errorEvent(err.Error()))
+		return
+	}
+	tk.refresh(context.WithoutCancel(ctx))
+	publish(finishEvent(tk.state))
+}
+
+// sessionEvents is the long-lived per-session SSE stream: ActiveRequests
+// (no id), replay after Last-Event-ID, live events, comment pings.
+func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
+		writeEmpty(w, http.StatusNotFound)
+		return
+	}
+	var lastID uint64
+	hasLast := false
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
+			lastID, hasLast = n, true
+		}
+	}
+	b := s.bus(id)
+	sub := b.subscribe(lastID, hasLast)
+	sse := startSSE(w)
+	if sub.tooFar {
+		_ = sse.write([]byte("id: 0\n" + string(sseData(errorEvent(TooFarBehindText).busJSON("")))))
+		return
+	}
+	if sub.closedUp {
+		return
+	}
+	defer b.unsubscribe(sub.sub)
+	if len(sub.active) > 0 {
+		if sse.write(sseData(activeRequestsEvent(sub.active).json())) != nil {
+			return
+		}
+	}
+	for _, e := range sub.replay {
+		if sse.write(e.frame) != nil {
+			return
+		}
+	}
+	s.streamLive(r.Context(), sse, sub.sub)
+}
+
+// streamLive forwards live events and pings until the client leaves, the
+// subscriber lags (its channel closes) or the server closes.
+func (s *Server) streamLive(ctx context.Context, sse *sseWriter, sub *subscriber) {
+	ping := time.NewTicker(s.opts.PingInterval)
+	defer ping.Stop()
+	var n uint64
+	buf := make([]byte, 0, 64)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.ctx.Done():
+			return
+		case <-ping.C:
+			buf = append(buf[:0], ": ping "...)
+			buf = strconv.AppendUint(buf, n, 10)
+			buf = append(buf, "\n\n"...)
+			n++
+			if sse.write(buf) != nil {
+				return
+			}
+		case e, ok := <-sub.ch:
+			if !ok {
+				return
+			}
+			if sse.writeNoFlush(e.frame) != nil {
+				return
+			}
+			// Write what is already queued before one flush.
+			for more := true; more; {
+				select {
+				case e, ok := <-sub.ch:
+					if !ok {
+						_ = sse.flush()
+						return
+					}
+					if sse.writeNoFlush(e.frame) != nil {
+						return
+					}
+				default:
+					more = false
+				}
+			}
+			if sse.flush() != nil {
+				return
+			}
+		}
+	}
+}
+
+type cancelRequest struct {
+	RequestID string `json:"request_id"`
+}
+
+func (q cancelRequest) check() error { return required("request_id", q.RequestID) }
+
+// sessionCancel cancels a request: 404 when the session has no bus, 200
+// otherwise (even for an unknown id); Finish is still published.
+func (s *Server) sessionCancel(w http.ResponseWriter, r *http.Request) {
+	var q cancelRequest
+	if err := decodeJSON(r, &q); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, ok := s.existingBus(r.PathValue("id"))
+	if !ok {
+		writeEmpty(w, http.StatusNotFound)
+		return
+	}
+	b.cancel(q.RequestID)
+	writeEmpty(w, http.StatusOK)
+}
+
+type confirmRequest struct {
+	ID            string `json:"id"`
+	Action        string `json:"action"`
+	SessionID     string `json:"sessionId"`
+	PrincipalType string `json:"principalType"`
+}
+
+func (q confirmRequest) check() error {
+	return required("id", q.ID, "action", q.Action, "sessionId", q.SessionID)
+}
+
+// toolConfirmation delivers the user's decision to the waiting tool call.
+func (s *Server) toolConfirmation(w http.ResponseWriter, r *http.Request) {
+	var q confirmRequest
+	if err := decodeJSON(r, &q); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	d, err := permission.ParseDecision(q.Action)
+	if err != nil {
+		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: action: %w", err))
+		return
+	}
+	if q.PrincipalType != "" && q.PrincipalType != "Tool" && q.PrincipalType != "Extension" {
+		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: principalType: unknown variant %q", q.PrincipalType))
+		return
+	}
+	if err := s.opts.Agent.Confirm(q.SessionID, q.ID, d); err != nil {
+		// goosed answers 200 whether or not a tool was waiting.
+		s.log.Warn("tool confirmation not delivered", "session", q.SessionID, "id", q.ID, "error", err)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{})
+}

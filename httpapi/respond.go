@@ -1,0 +1,139 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/schedule"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// apiError is an error with the HTTP status goosed answers for it; the body
+// is goosed's ErrorResponse {"message": …}.
+type apiError struct {
+	status int
+	msg    string
+	err    error
+}
+
+func (e *apiError) Error() string { return e.msg }
+func (e *apiError) Unwrap() error { return e.err }
+
+func errorf(status int, format string, args ...any) *apiError {
+	err := fmt.Errorf(format, args...)
+	return &apiError{status: status, msg: err.Error(), err: errors.Unwrap(err)}
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return errorf(http.StatusBadRequest, format, args...)
+}
+
+func notFound(format string, args ...any) *apiError {
+	return errorf(http.StatusNotFound, format, args...)
+}
+
+// statusOf maps core errors to goosed's status codes.
+func statusOf(err error) int {
+	var ae *apiError
+	var mb *http.MaxBytesError
+	switch {
+	case errors.As(err, &ae):
+		return ae.status
+	case errors.As(err, &mb):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, session.ErrNotFound), errors.Is(err, config.ErrNotFound), errors.Is(err, schedule.ErrJobNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, session.ErrInvalidImport), errors.Is(err, session.ErrInvalidUpdate),
+		errors.Is(err, session.ErrInvalidMessage), errors.Is(err, agent.ErrSessionBusy):
+		return http.StatusBadRequest
+	case errors.Is(err, schedule.ErrJobExists):
+		return http.StatusConflict
+	case errors.Is(err, schedule.ErrInvalidCron):
+		return http.StatusBadRequest
+	case errors.Is(err, agent.ErrSessionNotLoaded), errors.Is(err, agent.ErrNoProvider), errors.Is(err, agent.ErrUnknownExtension):
+		return http.StatusFailedDependency
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError answers err as goosed's ErrorResponse.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	if status >= 500 {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+	}
+	writeJSON(w, status, map[string]string{"message": err.Error()})
+}
+
+// writeJSON writes v as JSON (without HTML escaping, like serde_json).
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprintf(w, `{"message":%q}`, "encoding response: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// writeText writes a text/plain body.
+func writeText(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text))
+}
+
+// writeEmpty answers a status with no body (goosed's bare StatusCode).
+func writeEmpty(w http.ResponseWriter, status int) { w.WriteHeader(status) }
+
+// decodeJSON reads the body like axum's Json extractor: 415 without a JSON
+// content type, 413 past the body limit, 400 for malformed JSON, 422 for
+// JSON of the wrong shape.
+func decodeJSON(r *http.Request, v any) error {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !bytes.HasSuffix([]byte(mt), []byte("+json"))) {
+		return errorf(http.StatusUnsupportedMediaType, "Expected request with `Content-Type: application/json`")
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return &apiError{status: http.StatusRequestEntityTooLarge, msg: "Failed to buffer the request body: length limit exceeded", err: err}
+		}
+		return badRequest("Failed to buffer the request body: %w", err)
+	}
+	if !json.Valid(buf.Bytes()) {
+		return badRequest("Failed to parse the request body as JSON")
+	}
+	if err := json.Unmarshal(buf.Bytes(), v); err != nil {
+		return errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: %w", err)
+	}
+	if c, ok := v.(interface{ check() error }); ok {
+		if err := c.check(); err != nil {
+			return errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: %w", err)
+		}
+	}
+	return nil
+}
+
+// required reports the first empty required string field (name, value
+// pairs), as serde's "missing field" error.
+func required(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return fmt.Errorf("missing field `%s`", pairs[i])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/subtle"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/schedule"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Body limits goosed applies (axum DefaultBodyLimit).
+const (
+	ReplyBodyLimit   = 50 << 20
+	ImportBodyLimit  = 25 << 20
+	DefaultBodyLimit = 2 << 20
+)
+
+// DefaultPingInterval is goosed's SSE heartbeat period.
+const DefaultPingInterval = 500 * time.Millisecond
+
+// Options configure a Server. Agent and Store are required; a nil Config
+// makes the /config routes answer 503 JSON errors.
+type Options struct {
+	Agent       *agent.Agent
+	Store       session.Store
+	Config      *config.Config
+	Permissions *config.Permissions
+	// Providers lists provider metadata for /config/providers.
+	Providers func() []provider.Metadata
+	// NewProvider builds a provider (for /config/providers/{name}/models,
+	// /config/check_provider and /config/set_provider validation).
+	NewProvider agent.ProviderFactory
+	// Scheduler backs /schedule/*; nil → those routes answer 503.
+	Scheduler *schedule.Scheduler
+
+	SecretKey                    string
+	ConfigDir, DataDir, StateDir string
+	Version                      string
+	Logger                       *slog.Logger
+	Clock                        func() time.Time
+	// ACP serves one ACP connection (GET /acp over WebSocket); nil → 404.
+	ACP func(ctx context.Context, in io.Reader, out io.Writer) error
+	// PingInterval is the SSE heartbeat period (default 500 ms).
+	PingInterval time.Duration
+}
+
+// Server is goosed's HTTP API. It implements http.Handler.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	handler http.Handler
+	mux     *http.ServeMux
+
+	// ctx is cancelled by Close; every background turn derives from it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	turns  sync.WaitGroup
+
+	busMu sync.Mutex
+	buses map[string]*eventBus
+}
+
+// New returns a Server with every route mounted.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.PingInterval <= 0 {
+		opts.PingInterval = DefaultPingInterval
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: map[string]*eventBus{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	for _, r := range s.routes() {
+		s.mux.Handle(r.method+" "+r.path, limitBody(r.limit, r.handler))
+	}
+	s.handler = cors(s.auth(s.mux))
+	return s
+}
+
+// Handler returns the server as an http.Handler (middleware included).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close cancels every in-flight turn started through the events API and
+// waits for them to finish.
+func (s *Server) Close() error {
+	s.cancel()
+	s.busMu.Lock()
+	for _, b := range s.buses {
+		b.cancelAll()
+	}
+	s.busMu.Unlock()
+	s.turns.Wait()
+	return nil
+}
+
+// authExempt are the paths goosed's check_token lets through (matched
+// exactly); the proxy routes check ?secret= themselves.
+var authExempt = map[string]bool{
+	"/status": true, "/features": true, "/mcp-ui-proxy": true, "/mcp-app-proxy": true, "/mcp-app-guest": true,
+}
+
+// auth is goosed's check_token: X-Secret-Key compared in constant time,
+// 401 with an empty body otherwise.
+func (s *Server) auth(next http.Handler) http.Handler {
+	secret := []byte(s.opts.SecretKey)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if authExempt[r.URL.Path] || (r.URL.Path == "/acp" && s.querySecretOK(r)) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		got := []byte(r.Header.Get("X-Secret-Key"))
+		if len(secret) == 0 || subtle.ConstantTimeCompare(got, secret) != 1 {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// querySecretOK checks ?secret= (browsers cannot set headers on a
+// WebSocket handshake or an iframe URL).
+func (s *Server) querySecretOK(r *http.Request) bool {
+	got := []byte(r.URL.Query().Get("secret"))
+	return len(s.opts.SecretKey) > 0 && subtle.ConstantTimeCompare(got, []byte(s.opts.SecretKey)) == 1
+}
+
+// cors is tower-http's CorsLayer with any origin, method and header:
+// preflights are answered here (before auth), other responses get
+// Access-Control-Allow-Origin: *.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Add("Vary", "origin, access-control-request-method, access-control-request-headers")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "*")
+			h.Set("Access-Control-Allow-Headers", "*")
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps the request body; reading past it fails and decodeJSON
+// answers 413.
+func limitBody(n int64, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+		}
+		h.ServeHTTP(w, r)
+	})
+}

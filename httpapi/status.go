@@ -1,0 +1,209 @@
+package httpapi
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) { writeText(w, http.StatusOK, "ok") }
+
+// features are goosed's compile-time features; goose-acp has neither.
+func (s *Server) features(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"features": map[string]bool{"local-inference": false, "code-mode": false}})
+}
+
+// systemInfo is goosed's SystemInfo.
+type systemInfo struct {
+	AppVersion        string   `json:"app_version"`
+	OS                string   `json:"os"`
+	OSVersion         string   `json:"os_version"`
+	Architecture      string   `json:"architecture"`
+	Provider          *string  `json:"provider"`
+	Model             *string  `json:"model"`
+	EnabledExtensions []string `json:"enabled_extensions"`
+}
+
+func (s *Server) systemInfo(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.collectSystemInfo())
+}
+
+func (s *Server) collectSystemInfo() systemInfo {
+	info := systemInfo{AppVersion: s.opts.Version, OS: rustOS(runtime.GOOS), OSVersion: osVersion(),
+		Architecture: rustArch(runtime.GOARCH), EnabledExtensions: []string{}}
+	if c := s.opts.Config; c != nil {
+		if v, err := c.GetString("GOOSE_PROVIDER"); err == nil {
+			info.Provider = &v
+		}
+		if v, err := c.GetString("GOOSE_MODEL"); err == nil {
+			info.Model = &v
+		}
+		entries, _ := c.Extensions()
+		for _, e := range entries {
+			if e.Enabled {
+				info.EnabledExtensions = append(info.EnabledExtensions, e.Config.Name)
+			}
+		}
+		sort.Strings(info.EnabledExtensions)
+	}
+	return info
+}
+
+// rustOS and rustArch give std::env::consts names.
+func rustOS(goos string) string {
+	if goos == "darwin" {
+		return "macos"
+	}
+	return goos
+}
+
+func rustArch(goarch string) string {
+	switch goarch {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	case "386":
+		return "x86"
+	}
+	return goarch
+}
+
+// osVersion reads VERSION_ID from /etc/os-release where there is one.
+func osVersion() string {
+	f, err := os.Open("/etc/os-release")
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VERSION_ID="); ok {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return "unknown"
+}
+
+// diagnostics answers a zip with the session, system info, config.yaml
+// and the newest log files, as goosed's bug-report bundle.
+func (s *Server) diagnostics(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("session_id")
+	data, err := s.buildDiagnostics(r, id)
+	if err != nil {
+		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to generate diagnostics: %w", err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="diagnostics_%s.zip"`, id))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
+}
+
+// maxDiagnosticLogs bounds how many log files go into the bundle.
+const maxDiagnosticLogs = 10
+
+func (s *Server) buildDiagnostics(r *http.Request, id string) ([]byte, error) {
+	export, err := s.opts.Store.Export(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, data []byte) error {
+		f, err := zw.Create(name)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		return err
+	}
+	if err := add("session.json", export); err != nil {
+		return nil, err
+	}
+	sys, _ := json.MarshalIndent(s.collectSystemInfo(), "", "  ")
+	if err := add("system.txt", sys); err != nil {
+		return nil, err
+	}
+	if s.opts.Config != nil {
+		if b, err := os.ReadFile(s.opts.Config.Path()); err == nil {
+			if err := add("config.yaml", b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, p := range newestLogs(filepath.Join(s.opts.StateDir, "logs"), maxDiagnosticLogs) {
+		if err := addFile(zw, p, filepath.Join(s.opts.StateDir, "logs")); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func addFile(zw *zip.Writer, path, base string) error {
+	rel, err := filepath.Rel(base, path)
+	if err != nil {
+		return err
+	}
+	src, err := os.Open(path)
+	if err != nil {
+		return nil // rotated away meanwhile
+	}
+	defer src.Close()
+	dst, err := zw.Create(filepath.ToSlash(filepath.Join("logs", rel)))
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, io.LimitReader(src, 10<<20))
+	return err
+}
+
+// newestLogs returns up to n regular files under dir, newest first.
+func newestLogs(dir string, n int) []string {
+	if dir == "" || dir == "logs" {
+		return nil
+	}
+	type file struct {
+		path string
+		mod  int64
+	}
+	var files []file
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			files = append(files, file{p, info.ModTime().UnixNano()})
+		}
+		return nil
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].mod > files[j].mod })
+	var out []string
+	for i := 0; i < len(files) && i < n; i++ {
+		out = append(out, files[i].path)
+	}
+	return out
+}
+
+// telemetryEvent accepts and drops UI telemetry: goose-acp sends none.
+func (s *Server) telemetryEvent(w http.ResponseWriter, r *http.Request) {
+	var body map[string]any
+	if err := decodeJSON(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.log.Debug("telemetry event dropped", "event", body["event_name"])
+	writeEmpty(w, http.StatusAccepted)
+}
