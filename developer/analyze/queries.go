@@ -74,6 +74,9 @@ var specs = map[string]*langSpec{
 		functionKinds: []string{"function_item", "impl_item"},
 		rustImpl:      true,
 	},
+	// goose's JavaScript query lists only function and class declarations;
+	// methods and arrow functions bound to names are added here so classes
+	// and modern modules are not shown as empty.
 	"javascript": {
 		grammar: grammars.JavascriptLanguage,
 		elements: `
