@@ -183,15 +183,17 @@ func exitCodeOf(cmd *exec.Cmd, waitErr error, killed bool) *int {
 }
 
 // readSegments splits a stream on "\n", keeping terminators, and replaces
-// invalid UTF-8 (goose reads lossy).
+// invalid UTF-8 (goose reads lossy). A line longer than the reader's buffer
+// is passed on in buffer-sized pieces, so one endless line cannot grow
+// memory without bound.
 func readSegments(r io.Reader, stream string, clean func(string) string, out chan<- lineMsg) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		seg, err := br.ReadString('\n')
-		if seg != "" {
-			out <- lineMsg{stream: stream, text: clean(strings.ToValidUTF8(seg, "\uFFFD"))}
+		seg, err := br.ReadSlice('\n')
+		if len(seg) > 0 {
+			out <- lineMsg{stream: stream, text: clean(strings.ToValidUTF8(string(seg), "\uFFFD"))}
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return
 		}
 	}

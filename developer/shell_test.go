@@ -238,3 +238,12 @@ func TestLoginShellPathProbe(t *testing.T) {
 		t.Fatalf("login PATH = %q", got)
 	}
 }
+
+func TestShellHandlesOneHugeLine(t *testing.T) {
+	h := newHarness(t, Options{Surface: Editor})
+	res := h.mustCall(t, "shell", map[string]any{"command": "head -c 300000 /dev/zero | tr '\\0' a"})
+	got := texts(res)
+	if len(got) != 2 || len(got[0]) != 10_000 || !strings.HasPrefix(got[1], "[Output exceeded 50000 byte limit (300000 bytes total).") {
+		t.Fatalf("preview %d bytes, notice %q", len(got[0]), got[1:])
+	}
+}
