@@ -247,3 +247,46 @@ func TestShellHandlesOneHugeLine(t *testing.T) {
 		t.Fatalf("preview %d bytes, notice %q", len(got[0]), got[1:])
 	}
 }
+
+func TestShellOutputLoggingNotifications(t *testing.T) {
+	srv, svc := newServerWithService(Options{WorkingDir: t.TempDir()})
+	t.Cleanup(svc.outDir.remove)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan map[string]any, 8)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			if r.Params.Logger == "shell_tool" {
+				got <- r.Params.Data.(map[string]any)
+			}
+		},
+	}).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	// On protocol 2026-07-28 the level travels in each request's _meta.
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"command": "echo '  hi  '; echo; sleep 0.1; echo x >&2"},
+		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for len(lines) < 2 {
+		select {
+		case d := <-got:
+			if d["type"] != "shell_output" {
+				t.Fatalf("data = %v", d)
+			}
+			lines = append(lines, d["stream"].(string)+":"+d["output"].(string))
+		case <-time.After(5 * time.Second):
+			t.Fatalf("notifications so far: %q", lines)
+		}
+	}
+	if strings.Join(lines, "|") != "stdout:hi|stderr:x" {
+		t.Fatalf("lines = %q", lines)
+	}
+}
