@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
@@ -70,6 +71,9 @@ type sessionState struct {
 	named        bool
 	repetition   *permission.RepetitionInspector
 	final        *finalOutputTool
+	// callTool runs an extension tool (the manager's Call; benchmarks
+	// swap in an instant tool to measure the loop alone).
+	callTool func(ctx context.Context, id, name string, args map[string]any) (conversation.CallToolResult, error)
 
 	confirms  waitSet[permission.Decision]
 	frontends waitSet[frontendResult]
@@ -165,6 +169,7 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Logger: a.log, TempDir: a.opts.TempDir,
 		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(),
 	})
+	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, sess, opts)
 	results := s.mgr.AddAll(ctx, cfgs)
 	if err := a.saveSessionState(ctx, s); err != nil {

@@ -154,7 +154,7 @@ func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
 	if c.Name == FinalOutputToolName && t.s.final != nil {
 		return t.s.final.call(c.Args)
 	}
-	res, err := t.s.mgr.Call(ctx, c.ID, c.Name, c.Args)
+	res, err := t.s.callTool(ctx, c.ID, c.Name, c.Args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return conversation.Err[conversation.CallToolResult](CancelledToolText)
