@@ -213,7 +213,11 @@ func (s *Server) availableCommands(sessionID string) []AvailableCommand {
 		{Name: "compact", Description: "Compact the conversation to free context"},
 		{Name: "clear", Description: "Clear the conversation history"},
 	}
-	for _, c := range s.opts.Agent.SlashCommands(sessionID) {
+	cmds, err := s.opts.Agent.SlashCommands(sessionID)
+	if err != nil {
+		s.log.Debug("no slash commands", "session", sessionID, "err", err)
+	}
+	for _, c := range cmds {
 		if c.Name == "compact" || c.Name == "clear" {
 			continue
 		}

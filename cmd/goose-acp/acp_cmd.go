@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/goose-acp/goose-acp/acp"
+)
+
+// runACP serves the Agent Client Protocol on stdin/stdout: what editors
+// spawn. Logs go to stderr or --log-file; stdout carries only frames.
+func runACP(env *environment, args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintf(env.stderr, "goose-acp: unexpected arguments %q\n", args)
+		return 2
+	}
+	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 2
+	}
+	defer closeLog()
+	rt, err := openRuntime(env.ctx, env, log)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer rt.Close()
+	stopHTTP, err := startHTTPAlongside(env, rt)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer stopHTTP()
+	opts := rt.acpOptions()
+	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
+		log.Error("acp server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// acpOptions are the ACP adapter's options over this runtime.
+func (rt *runtime) acpOptions() acp.Options {
+	return acp.Options{
+		Agent:           rt.agent,
+		Store:           rt.store,
+		Config:          acpConfig{rt.cfg},
+		Providers:       rt.providers.list,
+		DefaultProvider: rt.stringSetting("GOOSE_PROVIDER"),
+		DefaultModel:    rt.stringSetting("GOOSE_MODEL"),
+		DefaultMode:     rt.stringSetting("GOOSE_MODE"),
+		Version:         buildVersion(),
+		Logger:          rt.log,
+	}
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/session/sqlite"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// runtime is the one core both adapters share: configuration, the session
+// store, providers and the agent.
+type runtime struct {
+	log       *slog.Logger
+	paths     config.Paths
+	cfg       *config.Config
+	store     *sqlite.Store
+	perms     *config.Permissions
+	providers *providerSet
+	agent     *agent.Agent
+}
+
+// openRuntime loads configuration once and builds the core. Nothing here
+// contacts a provider: that happens on the first turn.
+func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runtime, error) {
+	home, _ := os.UserHomeDir()
+	if h := env.getenv("HOME"); h != "" {
+		home = h
+	}
+	paths, err := config.ResolvePaths(env.getenv, home)
+	if err != nil {
+		return nil, fmt.Errorf("resolve goose paths: %w", err)
+	}
+	cfg, err := config.Open(config.Options{Paths: paths, Getenv: env.getenv, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	perms, err := config.OpenPermissions(paths.PermissionFile())
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(paths.SessionsDB()), 0o755); err != nil {
+		return nil, fmt.Errorf("create sessions directory: %w", err)
+	}
+	store, err := sqlite.Open(ctx, paths.SessionsDB(), sqlite.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	rt := &runtime{log: log, paths: paths, cfg: cfg, store: store, perms: perms}
+	rt.providers = newProviderSet(cfg, env.getenv, paths, log)
+	rt.agent = agent.New(agent.Options{
+		Store:         store,
+		Providers:     rt.providers.create,
+		Config:        configReader{cfg},
+		Permissions:   permission.FromConfig(perms),
+		Builtins:      map[string]extension.BuiltinFactory{"developer": localDeveloper},
+		Logger:        log,
+		DataDir:       paths.Data,
+		ConfigDir:     paths.Config,
+		Getenv:        env.getenv,
+		ClientVersion: buildVersion(),
+	})
+	return rt, nil
+}
+
+// Close stops every session's extensions and closes the store.
+func (rt *runtime) Close() error {
+	err := rt.agent.Close()
+	rt.agent.Wait()
+	return errors.Join(err, rt.store.Close())
+}
+
+// localDeveloper is the developer extension on local disk and processes.
+func localDeveloper(_ context.Context, env extension.Env) (*mcp.Server, error) {
+	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger}), nil
+}
+
+// configReader adapts config.Config to agent.ConfigReader.
+type configReader struct{ cfg *config.Config }
+
+func (c configReader) Get(key string) (any, bool) {
+	v, err := c.cfg.Get(key)
+	return v, err == nil
+}
+
+func (c configReader) Secret(key string) (string, bool) {
+	v, err := c.cfg.GetSecret(key)
+	if err != nil || v == nil {
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		s = fmt.Sprint(v)
+	}
+	return s, s != ""
+}
+
+// stringSetting reads a string config value (env override included).
+func (rt *runtime) stringSetting(key string) string {
+	v, err := rt.cfg.GetString(key)
+	if err != nil {
+		return ""
+	}
+	return v
+}

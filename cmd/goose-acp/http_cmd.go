@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/httpapi"
+)
+
+// runAgent is goosed-compatible: `goose-acp agent` reads GOOSE_HOST,
+// GOOSE_PORT, GOOSE_TLS, GOOSE_TLS_CERT_PATH/KEY_PATH and
+// GOOSE_SERVER__SECRET_KEY, prints GOOSED_CERT_FINGERPRINT= on stdout as
+// goosed does (the desktop waits for that line), and stops gracefully on
+// SIGINT/SIGTERM.
+func runAgent(env *environment, args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintf(env.stderr, "goose-acp agent: unexpected arguments %q\n", args)
+		return 2
+	}
+	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 2
+	}
+	defer closeLog()
+	rt, err := openRuntime(env.ctx, env, log)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer rt.Close()
+	host, port := envOr(env.getenv, "GOOSE_HOST", "127.0.0.1"), envOr(env.getenv, "GOOSE_PORT", "3000")
+	useTLS := !isFalse(env.getenv("GOOSE_TLS"))
+	secret := env.getenv("GOOSE_SERVER__SECRET_KEY")
+	if secret == "" {
+		secret = randomSecret()
+	}
+	srv, cert, err := rt.httpServer(env, secret, useTLS)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer srv.Close()
+	if cert != nil {
+		fmt.Fprintf(env.stdout, "GOOSED_CERT_FINGERPRINT=%s\n", fingerprintOf(cert))
+	}
+	log.Info("goosed API listening", "addr", net.JoinHostPort(host, port), "tls", useTLS)
+	if err := httpapi.ListenAndServe(env.ctx, net.JoinHostPort(host, port), srv.Handler(), cert); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	return 0
+}
+
+// httpServer builds the goosed API over this runtime; cert is nil without TLS.
+func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (*httpapi.Server, *tls.Certificate, error) {
+	var cert *tls.Certificate
+	if useTLS {
+		c, _, err := httpapi.LoadOrCreateCert(rt.paths.Config, env.getenv("GOOSE_TLS_CERT_PATH"), env.getenv("GOOSE_TLS_KEY_PATH"))
+		if err != nil {
+			return nil, nil, err
+		}
+		cert = &c
+	}
+	srv := httpapi.New(httpapi.Options{
+		Agent: rt.agent, Store: rt.store, Config: rt.cfg, Permissions: rt.perms,
+		Providers: rt.providers.list, NewProvider: rt.providers.create,
+		SecretKey: secret, ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,
+		Version: buildVersion(), Logger: rt.log,
+		ACP: func(ctx context.Context, in io.Reader, out io.Writer) error {
+			return acp.Serve(ctx, in, out, rt.acpOptions())
+		},
+	})
+	return srv, cert, nil
+}
+
+// startHTTPAlongside serves the goosed API next to ACP for --http ADDR. It
+// never writes to stdout (that is the ACP channel) and keeps serving when
+// stdin closes... until the process exits.
+func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
+	addr := env.opts.httpAddr
+	if addr == "" {
+		return func() {}, nil
+	}
+	if err := checkLoopback(addr, env.opts.allowRemote); err != nil {
+		return nil, err
+	}
+	secret := env.getenv("GOOSE_SERVER__SECRET_KEY")
+	if secret == "" {
+		var err error
+		if secret, err = writeSecretFile(rt.paths.State); err != nil {
+			return nil, err
+		}
+	}
+	srv, cert, err := rt.httpServer(env, secret, env.opts.tls)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--http %s: %w", addr, err)
+	}
+	if cert != nil {
+		rt.log.Info("goosed API listening", "addr", ln.Addr().String(), "tls", true, "fingerprint", fingerprintOf(cert))
+	} else {
+		rt.log.Info("goosed API listening", "addr", ln.Addr().String(), "tls", false)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(env.ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := httpapi.Serve(ctx, ln, srv.Handler(), cert); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			rt.log.Error("goosed API stopped", "err", err)
+		}
+	}()
+	return func() { cancel(); <-done; srv.Close() }, nil
+}
+
+// checkLoopback refuses a non-loopback --http address unless allowed, and
+// a bare ":port" (which would listen on every interface).
+func checkLoopback(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %w", addr, err)
+	}
+	if allowRemote {
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("--http %q is not a loopback address; pass --allow-remote to serve beyond this machine (the secret key is still required)", addr)
+}
+
+// writeSecretFile creates a random secret and stores it (mode 0600) where
+// the user can read it, rather than printing it.
+func writeSecretFile(stateDir string) (string, error) {
+	secret := randomSecret()
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(stateDir, "http-secret-key")
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return secret, nil
+}
+
+func randomSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func fingerprintOf(cert *tls.Certificate) string {
+	if len(cert.Certificate) == 0 {
+		return ""
+	}
+	return httpapi.Fingerprint(cert.Certificate[0])
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func isFalse(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "0", "no", "off":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/registry"
+)
+
+// providerSet builds providers from goose's configuration.
+type providerSet struct {
+	cfg *config.Config
+	reg *registry.Registry
+}
+
+func newProviderSet(cfg *config.Config, getenv func(string) string, paths config.Paths, log *slog.Logger) *providerSet {
+	reader := configReader{cfg}
+	reg := registry.New(registry.Options{
+		Get: reader.Get,
+		Secret: func(key string) (string, error) {
+			if v, ok := reader.Secret(key); ok {
+				return v, nil
+			}
+			return "", fmt.Errorf("%s is not set", key)
+		},
+		CustomDir: filepath.Join(paths.Config, "custom_providers"),
+		Logger:    log,
+	})
+	return &providerSet{cfg: cfg, reg: reg}
+}
+
+// create is the agent's ProviderFactory: an empty name means the
+// configured default (GOOSE_PROVIDER, with lead/worker when configured).
+func (p *providerSet) create(_ context.Context, name string, mc model.Config) (provider.Provider, error) {
+	if name == "" && mc.ModelName == "" {
+		return p.reg.FromConfig()
+	}
+	if name == "" {
+		var err error
+		if name, err = p.cfg.GetString("GOOSE_PROVIDER"); err != nil || name == "" {
+			return nil, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (and GOOSE_MODEL) in config.yaml or the environment")
+		}
+	}
+	return p.reg.Create(name, mc)
+}
+
+// list is every known provider's metadata (for config options).
+func (p *providerSet) list() []provider.Metadata { return p.reg.Providers() }
