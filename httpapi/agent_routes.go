@@ -42,6 +42,13 @@ func (s *Server) agentStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opts := agent.StartOptions{WorkingDir: q.WorkingDir, Type: session.TypeUser, UseConfiguredExtensions: true}
+	// A new session takes the current GOOSE_MODE (a fresh session row
+	// already says "auto", which would win inside the agent).
+	if s.opts.Config != nil {
+		if mode, err := s.opts.Config.GetString("GOOSE_MODE"); err == nil && mode != "" {
+			opts.Mode = &mode
+		}
+	}
 	if q.ExtensionOverrides != nil {
 		opts.UseConfiguredExtensions = false
 		opts.Extensions = *q.ExtensionOverrides
