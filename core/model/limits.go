@@ -104,7 +104,7 @@ func FromSettings(modelName string, o LimitOptions) Config {
 	limit := ContextLimit(modelName, o)
 	c := Config{ModelName: modelName, ContextLimit: &limit}
 	if v, ok := lookup(o.Lookup, "GOOSE_TEMPERATURE"); ok {
-		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 32); err == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
 			c.Temperature = &f
 		}
 	}

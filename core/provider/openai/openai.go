@@ -54,6 +54,9 @@ type Options struct {
 	// reasoning models; NoStreamOptions omits stream_options.
 	MaxTokensOnly   bool
 	NoStreamOptions bool
+	// NoStreaming sends non-streaming requests (services that cannot
+	// stream); the reply still arrives through Stream, as one message.
+	NoStreaming bool
 	// Timeout bounds a whole request (goose's OPENAI_TIMEOUT, default 600 s).
 	Timeout    time.Duration
 	HTTPClient *http.Client
@@ -163,6 +166,10 @@ func (p *Provider) modelFor(req provider.Request) model.Config {
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
 		cfg := p.modelFor(req)
+		if p.opts.NoStreaming {
+			p.streamOnce(ctx, cfg, req, yield)
+			return
+		}
 		body, err := p.requestBody(cfg, req, true)
 		if err != nil {
 			yield(provider.Chunk{}, err)

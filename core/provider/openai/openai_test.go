@@ -297,3 +297,27 @@ func TestUsageEstimatedWhenServerSendsNone(t *testing.T) {
 		t.Fatal("stream_options must be omitted")
 	}
 }
+
+func TestNonStreamingService(t *testing.T) {
+	s := start(t, providertest.Turn{Thinking: []string{"hm"}, Text: []string{"he", "llo"},
+		ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "shell", Arguments: `{"command":"ls"}`}, {ID: "c2", Name: "bad name", Arguments: "{}"}},
+		Usage:     &providertest.Usage{Input: 4, Output: 6}})
+	p := newTestProvider(t, s, func(o *Options) { o.NoStreaming = true })
+	conv, chunks, err := run(p, userHi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(conv[0].Content)
+	want := `[{"type":"thinking","thinking":"hm","signature":""},{"type":"text","text":"hello"},` +
+		`{"type":"toolRequest","id":"c1","toolCall":{"status":"success","value":{"name":"shell","arguments":{"command":"ls"}}}},` +
+		`{"type":"toolRequest","id":"c2","toolCall":{"status":"error","error":"The provided function name 'bad name' had invalid characters, it must match this regex [a-zA-Z0-9_-]+"}}]`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	if u := chunks[len(chunks)-1].Usage; u == nil || *u.Usage.TotalTokens != 10 {
+		t.Fatalf("usage %+v", u)
+	}
+	if strings.Contains(string(s.Requests()[0].Body), `"stream"`) {
+		t.Fatalf("non-streaming request must not ask to stream: %s", s.Requests()[0].Body)
+	}
+}

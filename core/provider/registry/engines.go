@@ -1,0 +1,102 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/anthropic"
+	"github.com/goose-acp/goose-acp/core/provider/openai"
+)
+
+// entry is one creatable provider.
+type entry struct {
+	metadata provider.Metadata
+	build    func(r *Registry, cfg model.Config) (provider.Provider, error)
+}
+
+// entries lists built-in providers, then custom ones (a custom provider
+// cannot shadow a built-in name).
+func (r *Registry) entries() []entry {
+	var out []entry
+	for _, p := range openai.Presets() {
+		out = append(out, presetEntry(p))
+	}
+	out = append(out, entry{metadata: anthropic.Metadata(), build: buildAnthropic})
+	taken := map[string]bool{}
+	for _, e := range out {
+		taken[e.metadata.Name] = true
+	}
+	for _, cp := range r.customProviders() {
+		if taken[cp.Name] {
+			r.log.Warn("custom provider ignored: name is built in", "name", cp.Name)
+			continue
+		}
+		taken[cp.Name] = true
+		out = append(out, customEntry(cp))
+	}
+	return out
+}
+
+func presetEntry(p openai.Preset) entry {
+	return entry{metadata: p.Metadata, build: func(r *Registry, cfg model.Config) (provider.Provider, error) {
+		get := r.settings(p.Metadata)
+		for _, k := range p.Metadata.ConfigKeys {
+			if _, ok := get(k.Name); k.Required && k.Default == nil && !ok {
+				return nil, missing(p.Metadata.Name, k.Name)
+			}
+		}
+		o, err := p.Options(get)
+		if err != nil {
+			return nil, err
+		}
+		return r.newOpenAI(o, cfg)
+	}}
+}
+
+func (r *Registry) newOpenAI(o openai.Options, cfg model.Config) (provider.Provider, error) {
+	o.Model, o.HTTPClient, o.Logger = cfg, r.opts.HTTPClient, r.log
+	return openai.New(o)
+}
+
+func buildAnthropic(r *Registry, cfg model.Config) (provider.Provider, error) {
+	get := r.settings(anthropic.Metadata())
+	key, ok := get("ANTHROPIC_API_KEY")
+	if !ok {
+		return nil, missing(anthropic.Name, "ANTHROPIC_API_KEY")
+	}
+	host, _ := get("ANTHROPIC_HOST")
+	return anthropic.New(anthropic.Options{BaseURL: host, APIKey: key, Model: cfg,
+		HTTPClient: r.opts.HTTPClient, Logger: r.log, Param: r.Value})
+}
+
+// errNoEngine reports a custom provider whose engine this build lacks.
+var errNoEngine = errors.New("unsupported engine")
+
+func customEntry(cp CustomProvider) entry {
+	return entry{metadata: cp.Metadata(), build: func(r *Registry, cfg model.Config) (provider.Provider, error) {
+		key := ""
+		if cp.needsAuth() {
+			k, ok := r.secret(cp.APIKeyEnv)
+			if !ok {
+				return nil, missing(cp.Name, cp.APIKeyEnv)
+			}
+			key = k
+		}
+		switch cp.Engine {
+		case EngineOpenAI:
+			o, err := cp.openAIOptions()
+			if err != nil {
+				return nil, err
+			}
+			o.APIKey = key
+			return r.newOpenAI(o, cfg)
+		case EngineAnthropic:
+			return anthropic.New(anthropic.Options{BaseURL: strings.TrimRight(cp.BaseURL, "/"), APIKey: key, Model: cfg,
+				HTTPClient: r.opts.HTTPClient, Logger: r.log, Param: r.Value, Name: cp.Name, Headers: cp.Headers})
+		}
+		return nil, fmt.Errorf("%s: %w %q", cp.Name, errNoEngine, cp.Engine)
+	}}
+}
