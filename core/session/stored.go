@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -110,6 +111,9 @@ func decodeMetadata(s *string) conversation.Metadata {
 // (other types, annotations, _meta, bad JSON) reports false and takes the
 // general path.
 func decodeTextOnly(s string) ([]conversation.Content, bool) {
+	if text, ok := decodeSingleText(s); ok {
+		return []conversation.Content{conversation.Text(text)}, true
+	}
 	var items []struct {
 		Type string  `json:"type"`
 		Text *string `json:"text"`
@@ -130,6 +134,59 @@ func decodeTextOnly(s string) ([]conversation.Content, bool) {
 		out[i] = conversation.Text(*it.Text)
 	}
 	return out, true
+}
+
+// singleTextPrefix and singleTextSuffix frame the content EncodeMessage
+// writes for a one-text message.
+const (
+	singleTextPrefix = `[{"type":"text","text":`
+	singleTextSuffix = `}]`
+)
+
+// decodeSingleText reads exactly [{"type":"text","text":"…"}] (no spaces,
+// as EncodeMessage writes it) by decoding only the string literal.
+func decodeSingleText(s string) (string, bool) {
+	body, ok := strings.CutPrefix(s, singleTextPrefix)
+	if !ok {
+		return "", false
+	}
+	lit, ok := strings.CutSuffix(body, singleTextSuffix)
+	if !ok || len(lit) < 2 || lit[0] != '"' || stringLiteralEnd(lit) != len(lit) {
+		return "", false
+	}
+	if inner := lit[1 : len(lit)-1]; plainJSONString(inner) {
+		return inner, true // nothing to unescape
+	}
+	var text string
+	if err := json.Unmarshal([]byte(lit), &text); err != nil {
+		return "", false
+	}
+	return text, true
+}
+
+// plainJSONString reports whether s, the inside of a JSON string literal,
+// decodes to itself: no escapes, no control characters, valid UTF-8.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
+// stringLiteralEnd returns the index just past the JSON string literal that
+// starts s (s[0] is '"'), or -1.
+func stringLiteralEnd(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // storedMetadata maps the four metadata_json texts EncodeMessage (and goose)

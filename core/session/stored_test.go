@@ -26,6 +26,14 @@ func TestDecodeTextOnlyMatchesGeneralDecoder(t *testing.T) {
 		{`[{"type":"text","text":"a"}][]`, false},
 		{`{"type":"text","text":"a"}`, false},
 		{`[{"type":"text","text":"half`, false},
+		{`[{"type":"text","text":"a\"}]`, false},
+		{`[{"type":"text","text":"a\\"}]`, true},
+		{`[{"type":"text","text":"a"},{"type":"text","text":"b"}]`, true},
+		{`[{"type":"text","text":"a","x":"b"}]`, false},
+		{`[{"type":"text","text":"\u00e9\n\t"}]`, true},
+		{"[{\"type\":\"text\",\"text\":\"tab\there\"}]", false},
+		{"[{\"type\":\"text\",\"text\":\"bad \xff utf8\"}]", true},
+		{`[{"type":"text","text":"plain école"}]`, true},
 	} {
 		got, ok := decodeTextOnly(tc.in)
 		if ok != tc.fast {

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -16,15 +17,16 @@ const sortKeySQL = `COALESCE(datetime(s.updated_at), '')`
 
 // List pages through sessions newest first: updated_at DESC, then id DESC.
 func (s *Store) List(ctx context.Context, opts session.ListOptions) (session.Page, error) {
-	page, err := s.list(ctx, opts)
+	page, err := s.list(ctx, opts, nil)
 	if err != nil {
 		return session.Page{}, fmt.Errorf("list sessions: %w", err)
 	}
 	return page, nil
 }
 
-func (s *Store) list(ctx context.Context, opts session.ListOptions) (session.Page, error) {
-	where, args, err := listFilter(opts)
+// list runs List; ids, when not nil, further keeps only those sessions.
+func (s *Store) list(ctx context.Context, opts session.ListOptions, ids []string) (session.Page, error) {
+	where, args, err := listFilter(opts, ids)
 	if err != nil {
 		return session.Page{}, err
 	}
@@ -71,7 +73,7 @@ func (s *Store) list(ctx context.Context, opts session.ListOptions) (session.Pag
 	return out, nil
 }
 
-func listFilter(opts session.ListOptions) (string, []any, error) {
+func listFilter(opts session.ListOptions, ids []string) (string, []any, error) {
 	types := opts.Types
 	if len(types) == 0 {
 		types = session.DefaultListTypes
@@ -86,6 +88,14 @@ func listFilter(opts session.ListOptions) (string, []any, error) {
 	if opts.WorkingDir != "" {
 		conds = append(conds, "s.working_dir = ?")
 		args = append(args, opts.WorkingDir)
+	}
+	if ids != nil {
+		conds = append(conds, "s.id IN (SELECT value FROM json_each(?))")
+		b, err := json.Marshal(ids)
+		if err != nil {
+			return "", nil, err
+		}
+		args = append(args, string(b))
 	}
 	if opts.Cursor != "" {
 		c, err := session.DecodeCursor(opts.Cursor)

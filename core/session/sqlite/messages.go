@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -107,27 +108,34 @@ func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) erro
 	return nil
 }
 
-// conversation loads the session's messages in goose's order. Rows with
-// other roles are skipped as goose skips them; a row whose content does not
-// parse is skipped with a warning so the rest of the session stays readable.
+// conversation loads the session's messages in goose's order (created
+// timestamp, then row id). Rows with other roles are skipped as goose skips
+// them; a row whose content does not parse is skipped with a warning so the
+// rest of the session stays readable.
 func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conversation.Message, error) {
-	rows, err := q.QueryContext(ctx, `SELECT COALESCE(message_id, ''), role, content_json, created_timestamp, metadata_json
-		FROM messages WHERE session_id = ? ORDER BY created_timestamp, id`, id)
+	// No ORDER BY: SQLite would drag every content_json through its sorter.
+	// The index hands rows over in row id order; Go sorts the small keys.
+	rows, err := q.QueryContext(ctx, `SELECT id, COALESCE(message_id, ''), role, content_json, created_timestamp, metadata_json
+		FROM messages WHERE session_id = ?`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var stored []session.StoredMessage
+	var rowIDs []int64
 	for rows.Next() {
 		var row session.StoredMessage
-		if err := rows.Scan(&row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
+		var rowID int64
+		if err := rows.Scan(&rowID, &row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
 			return nil, err
 		}
 		stored = append(stored, row)
+		rowIDs = append(rowIDs, rowID)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	sortByCreated(stored, rowIDs)
 	out := make([]conversation.Message, 0, len(stored))
 	for _, d := range decodeRows(stored) {
 		if d.err != nil {
@@ -139,4 +147,24 @@ func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conve
 		}
 	}
 	return out, nil
+}
+
+// sortByCreated puts rows in goose's ORDER BY created_timestamp, id.
+func sortByCreated(stored []session.StoredMessage, rowIDs []int64) {
+	order := make([]int, len(stored))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		x, y := order[a], order[b]
+		if stored[x].Created != stored[y].Created {
+			return stored[x].Created < stored[y].Created
+		}
+		return rowIDs[x] < rowIDs[y]
+	})
+	sorted := make([]session.StoredMessage, len(stored))
+	for i, j := range order {
+		sorted[i] = stored[j]
+	}
+	copy(stored, sorted)
 }

@@ -33,7 +33,14 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]session.
 	if err != nil {
 		return nil, fmt.Errorf("search sessions: %w", err)
 	}
-	page, err := s.list(ctx, session.ListOptions{})
+	if len(snips) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(snips))
+	for id := range snips {
+		ids = append(ids, id)
+	}
+	page, err := s.list(ctx, session.ListOptions{}, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search sessions: %w", err)
 	}

@@ -56,11 +56,25 @@ func insertSession(ctx context.Context, q querier, now time.Time, ns session.New
 
 // Get returns a session; withMessages also loads its conversation.
 func (s *Store) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
-	out, err := s.get(ctx, s.db, id, withMessages)
+	out, err := s.snapshotGet(ctx, id, withMessages)
 	if err != nil {
 		return session.Session{}, fmt.Errorf("get session: %w", err)
 	}
 	return out, nil
+}
+
+// snapshotGet reads the session row and its messages in one read
+// transaction, so both come from the same WAL snapshot.
+func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	if !withMessages {
+		return s.get(ctx, s.db, id, false)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return session.Session{}, fmt.Errorf("begin read: %w", err)
+	}
+	defer tx.Rollback()
+	return s.get(ctx, tx, id, true)
 }
 
 func (s *Store) get(ctx context.Context, q querier, id string, withMessages bool) (session.Session, error) {

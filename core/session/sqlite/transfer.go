@@ -28,7 +28,7 @@ func (s *Store) Fork(ctx context.Context, id string) (session.Session, error) {
 
 // Export returns the session with its conversation in goose's export JSON.
 func (s *Store) Export(ctx context.Context, id string) ([]byte, error) {
-	sess, err := s.get(ctx, s.db, id, true)
+	sess, err := s.snapshotGet(ctx, id, true)
 	if err != nil {
 		return nil, fmt.Errorf("export session: %w", err)
 	}
