@@ -2,9 +2,13 @@ package developer
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,9 +74,17 @@ func TestImageTools(t *testing.T) {
 	if got := texts(res)[0]; !strings.HasPrefix(got, "Loaded image from shot.png (") || !strings.HasSuffix(got, ", image/jpeg, 1024x256).") {
 		t.Fatalf("read_image: %q", got)
 	}
-	res = e.mustCall(t, "read_image", map[string]any{"source": "https://example.com/a.png"})
-	if !res.IsError || texts(res)[0] != "Error: "+ErrRemoteImage.Error() {
-		t.Fatalf("remote: %q", texts(res))
+	res = e.mustCall(t, "read_image", map[string]any{"source": "shot.png", "crop": map[string]any{"x": 0, "y": 0, "width": 100, "height": 50}})
+	if got := texts(res)[0]; !strings.HasSuffix(got, ", image/jpeg, 100x50). Cropped from 2048x512 to 100x50.") {
+		t.Fatalf("crop: %q", got)
+	}
+	res = e.mustCall(t, "read_image", map[string]any{"source": "shot.png", "crop": map[string]any{"x": 2000, "y": 0, "width": 100, "height": 50}})
+	if got := texts(res)[0]; got != "Error: crop rectangle 100x50 at 2000,0 exceeds image bounds 2048x512" {
+		t.Fatalf("crop bounds: %q", got)
+	}
+	res = e.mustCall(t, "read_image", map[string]any{"source": ""})
+	if got := texts(res)[0]; got != "Error: source cannot be empty" {
+		t.Fatalf("empty: %q", got)
 	}
 }
 
@@ -129,5 +141,65 @@ func TestScreenCaptureUnderXvfb(t *testing.T) {
 	res = h.mustCall(t, "list_windows", map[string]any{})
 	if !strings.HasPrefix(texts(res)[0], "Available windows:") {
 		t.Fatalf("list_windows: %q", texts(res))
+	}
+}
+
+func TestReadImageFromURL(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "img.png")
+	writePNG(t, p, 64, 32)
+	pngData, _ := os.ReadFile(p)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/img.png", func(w http.ResponseWriter, _ *http.Request) { w.Write(pngData) })
+	mux.HandleFunc("/to-file", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
+	mux.HandleFunc("/big", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(maxImageBytes+10))
+		w.Write(make([]byte, maxImageBytes+10))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	blocked := newHarness(t, Options{Surface: Editor})
+	res := blocked.mustCall(t, "read_image", map[string]any{"source": srv.URL + "/img.png"})
+	if got := texts(res)[0]; got != "Error: refusing to fetch image from non-public address for host 127.0.0.1: loopback, private, link-local, and cloud-metadata targets are blocked" {
+		t.Fatalf("loopback: %q", got)
+	}
+	res = blocked.mustCall(t, "read_image", map[string]any{"source": "http://localhost:" + strings.Split(srv.URL, ":")[2] + "/img.png"})
+	if got := texts(res)[0]; !strings.Contains(got, "refusing to fetch image from non-public address for host localhost") {
+		t.Fatalf("resolved loopback: %q", got)
+	}
+
+	open := newHarness(t, Options{Surface: Editor})
+	open.svc.allowAddr = func(netip.Addr) bool { return true }
+	res = open.mustCall(t, "read_image", map[string]any{"source": srv.URL + "/img.png"})
+	if got := texts(res)[0]; res.IsError || !strings.HasSuffix(got, ", image/jpeg, 64x32).") {
+		t.Fatalf("fetch: %q", got)
+	}
+	for path, want := range map[string]string{
+		"/to-file": "Error: refusing to follow redirect to file scheme",
+		"/loop":    "Error: too many redirects while fetching image (max 5)",
+		"/big":     fmt.Sprintf("Error: image is too large: %d bytes exceeds 20971520 byte limit", maxImageBytes+10),
+	} {
+		res = open.mustCall(t, "read_image", map[string]any{"source": srv.URL + path})
+		if got := texts(res)[0]; got != want {
+			t.Fatalf("%s: %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestPublicAddr(t *testing.T) {
+	cases := map[string]bool{
+		"8.8.8.8": true, "1.1.1.1": true, "2606:4700::1111": true,
+		"127.0.0.1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false, "169.254.169.254": false,
+		"0.0.0.0": false, "255.255.255.255": false, "100.64.0.1": false, "192.0.0.8": false, "198.18.0.1": false,
+		"192.0.2.1": false, "::1": false, "fc00::1": false, "fe80::1": false, "2001:db8::1": false, "::ffff:127.0.0.1": false,
+		"224.0.0.1": false,
+	}
+	for ip, want := range cases {
+		if got := publicAddr(netip.MustParseAddr(ip)); got != want {
+			t.Errorf("publicAddr(%s) = %v, want %v", ip, got, want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -77,6 +78,8 @@ type service struct {
 	outDir  lazyTempDir
 	// callIndex rotates the editor shell's 8 saved-output slots.
 	callIndex atomic.Uint64
+	// allowAddr overrides read_image's SSRF rule in tests (nil = publicAddr).
+	allowAddr func(netip.Addr) bool
 }
 
 func newService(opts Options) *service {

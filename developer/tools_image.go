@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/developer/imageproc"
@@ -15,32 +16,21 @@ import (
 
 const imageProcessorSchema = `{"type":"object","required":["path"],"properties":{"path":{"type":"string","description":"Absolute path to the image file to process"}}}`
 
-const readImageSchema = `{"type":"object","required":["source"],"properties":{"source":{"type":"string","description":"Local file path (or file: URL) of the image to load."}}}`
+const readImageSchema = `{"type":"object","required":["source"],"properties":{
+"source":{"type":"string","description":"Local file path or http(s) URL of the image to load."},
+"crop":{"type":["object","null"],"description":"Crop rectangle in pixels measured from the top-left corner; use to zoom in","required":["x","y","width","height"],
+"properties":{"x":{"type":"integer","minimum":0},"y":{"type":"integer","minimum":0},"width":{"type":"integer","minimum":0},"height":{"type":"integer","minimum":0}}}}}`
 
-const readImageDescription = "Read an image from a local file path and return it as image content for the model to inspect. The image is resized to at most 1024 px and sent as JPEG."
-
-// ErrRemoteImage is returned for http(s) sources: this build reads local
-// images only, so remote fetches (and their SSRF exposure) never happen.
-var ErrRemoteImage = fmt.Errorf("reading images from http(s) URLs is not supported; download the image to a local file and pass its path")
+const readImageDescription = "Read an image from a local file path or http(s) URL and return it as image content for the model to inspect. Supports png, jpeg, gif, and webp."
 
 func (s *service) registerImages(srv *mcp.Server, surface Surface) {
 	if surface == Editor {
 		srv.AddTool(&mcp.Tool{Name: "read_image", Description: readImageDescription, InputSchema: json.RawMessage(readImageSchema),
-			Annotations: annotations("Read Image", true, false, true, false)}, s.handler(s.readImage))
+			Annotations: annotations("Read Image", false, false, true, true)}, s.handler(s.readImage))
 		return
 	}
 	srv.AddTool(&mcp.Tool{Name: "image_processor", Description: imageproc.ToolDescription, InputSchema: json.RawMessage(imageProcessorSchema)},
 		s.handler(s.imageProcessor))
-}
-
-// loadImage resolves and checks a local image path, then prepares it.
-func (s *service) loadImage(raw string, cc callContext) (string, imageproc.Image, error) {
-	p, err := s.resolveFile(raw, cc)
-	if err != nil {
-		return "", imageproc.Image{}, err
-	}
-	img, err := imageproc.FromFile(p)
-	return p, img, err
 }
 
 func (s *service) imageProcessor(_ context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
@@ -50,44 +40,139 @@ func (s *service) imageProcessor(_ context.Context, cc callContext, raw json.Raw
 	if err := decodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	p, img, err := s.loadImage(a.Path, cc)
+	p, err := s.resolveFile(a.Path, cc)
+	if err != nil {
+		return nil, internalError("%s", err.Error())
+	}
+	img, err := imageproc.FromFile(p)
 	if err != nil {
 		return nil, internalError("%s", err.Error())
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		forAssistant(imageproc.SuccessMessage(p)),
-		&mcp.ImageContent{Data: img.Data, MIMEType: img.MimeType, Annotations: &mcp.Annotations{Priority: 0}},
+		&mcp.ImageContent{Data: img.Data, MIMEType: img.MimeType},
 	}}, nil
 }
 
-func (s *service) readImage(_ context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
+type cropArgs struct {
+	X, Y          int
+	Width, Height int
+}
+
+// readImageOutput is read_image's structuredContent.
+type readImageOutput struct {
+	Source         string    `json:"source"`
+	MimeType       string    `json:"mimeType"`
+	Width          int       `json:"width"`
+	Height         int       `json:"height"`
+	Bytes          int       `json:"bytes"`
+	OriginalWidth  int       `json:"originalWidth"`
+	OriginalHeight int       `json:"originalHeight"`
+	Crop           *cropArgs `json:"crop"`
+}
+
+func (s *service) readImage(ctx context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var a struct {
-		Source string `json:"source"`
+		Source string    `json:"source"`
+		Crop   *cropArgs `json:"crop"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return toolError("Error: %s", errorText(err)), nil
 	}
-	src := strings.TrimSpace(a.Source)
-	switch {
-	case src == "":
-		return toolError("Error: source cannot be empty"), nil
-	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
-		return toolError("Error: %v", ErrRemoteImage), nil
-	case strings.HasPrefix(src, "file:"):
-		u, err := url.Parse(src)
-		if err != nil || u.Path == "" {
-			return toolError("Error: invalid file URL %q", src), nil
-		}
-		src = u.Path
-	}
-	_, img, err := s.loadImage(src, cc)
+	data, err := s.imageBytes(ctx, cc, strings.TrimSpace(a.Source))
 	if err != nil {
 		return toolError("Error: %s", errorText(err)), nil
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	src, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return toolError("Error: failed to decode image: %v", err), nil
 	}
-	msg := fmt.Sprintf("Loaded image from %s (%d bytes, %s, %dx%d).", a.Source, len(img.Data), img.MimeType, cfg.Width, cfg.Height)
-	return &mcp.CallToolResult{Content: []mcp.Content{text(msg), &mcp.ImageContent{Data: img.Data, MIMEType: img.MimeType}}}, nil
+	if format != "png" && format != "jpeg" && format != "gif" && format != "webp" {
+		return toolError("Error: unsupported image format; supported formats are png, jpeg, gif, and webp"), nil
+	}
+	orig := src.Bounds()
+	note := ""
+	if a.Crop != nil {
+		if src, err = cropImage(src, *a.Crop); err != nil {
+			return toolError("Error: %v", err), nil
+		}
+		note = fmt.Sprintf(" Cropped from %dx%d to %dx%d.", orig.Dx(), orig.Dy(), a.Crop.Width, a.Crop.Height)
+	}
+	img, err := imageproc.FromImage(src)
+	if err != nil {
+		return toolError("Error: %v", err), nil
+	}
+	w, h := imageproc.TargetSize(src.Bounds().Dx(), src.Bounds().Dy())
+	msg := fmt.Sprintf("Loaded image from %s (%d bytes, %s, %dx%d).%s", a.Source, len(img.Data), img.MimeType, w, h, note)
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{text(msg), &mcp.ImageContent{Data: img.Data, MIMEType: img.MimeType}},
+		StructuredContent: readImageOutput{Source: a.Source, MimeType: img.MimeType, Width: w, Height: h, Bytes: len(img.Data),
+			OriginalWidth: orig.Dx(), OriginalHeight: orig.Dy(), Crop: a.Crop},
+	}, nil
+}
+
+// imageBytes loads an http(s) URL through the SSRF-guarded fetcher, or a
+// local path (or file: URL) through the path policy and .gooseignore.
+func (s *service) imageBytes(ctx context.Context, cc callContext, source string) ([]byte, error) {
+	switch {
+	case source == "":
+		return nil, fmt.Errorf("source cannot be empty")
+	case strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://"):
+		allow := s.allowAddr
+		if allow == nil {
+			allow = publicAddr
+		}
+		return imageFetcher{allow: allow}.fetch(ctx, source)
+	case strings.HasPrefix(source, "file:"):
+		u, err := url.Parse(source)
+		if err != nil || u.Path == "" {
+			return nil, fmt.Errorf("invalid file URL %q", source)
+		}
+		source = u.Path
+	}
+	p, err := s.resolveFile(source, cc)
+	if err != nil {
+		return nil, err
+	}
+	p = screenshotFix(p)
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxImageBytes {
+		return nil, fmt.Errorf("image is too large: %d bytes exceeds %d byte limit", fi.Size(), maxImageBytes)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read image file: %w", err)
+	}
+	return b, nil
+}
+
+// cropImage validates goose's crop rules and returns the sub-image.
+func cropImage(src image.Image, c cropArgs) (image.Image, error) {
+	b := src.Bounds()
+	if c.Width <= 0 || c.Height <= 0 {
+		return nil, fmt.Errorf("crop width and height must be greater than zero")
+	}
+	if c.X < 0 || c.Y < 0 || c.X+c.Width > b.Dx() || c.Y+c.Height > b.Dy() {
+		return nil, fmt.Errorf("crop rectangle %dx%d at %d,%d exceeds image bounds %dx%d", c.Width, c.Height, c.X, c.Y, b.Dx(), b.Dy())
+	}
+	r := image.Rect(b.Min.X+c.X, b.Min.Y+c.Y, b.Min.X+c.X+c.Width, b.Min.Y+c.Y+c.Height)
+	if si, ok := src.(interface {
+		SubImage(image.Rectangle) image.Image
+	}); ok {
+		return si.SubImage(r), nil
+	}
+	return nil, fmt.Errorf("crop is not supported for this image type")
+}
+
+// screenshotFix retries a missing macOS screenshot name with U+202F before
+// AM/PM (goose's fix), only when the fixed name exists.
+func screenshotFix(p string) string {
+	if _, err := os.Lstat(p); err == nil {
+		return p
+	}
+	if fixed := imageproc.NormalizeScreenshotPath(p); fixed != p {
+		if _, err := os.Lstat(fixed); err == nil {
+			return fixed
+		}
+	}
+	return p
 }
