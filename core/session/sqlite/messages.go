@@ -108,36 +108,52 @@ func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) erro
 	return nil
 }
 
-// conversation loads the session's messages in goose's order (created
-// timestamp, then row id). Rows with other roles are skipped as goose skips
-// them; a row whose content does not parse is skipped with a warning so the
-// rest of the session stays readable.
+const conversationSQL = `SELECT id, COALESCE(message_id, ''), role, content_json, created_timestamp, metadata_json
+	FROM messages WHERE session_id = ?`
+
+// conversation loads the session's messages in goose's order through
+// database/sql (used inside write transactions).
 func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conversation.Message, error) {
-	// No ORDER BY: SQLite would drag every content_json through its sorter.
-	// The index hands rows over in row id order; Go sorts the small keys.
-	rows, err := q.QueryContext(ctx, `SELECT id, COALESCE(message_id, ''), role, content_json, created_timestamp, metadata_json
-		FROM messages WHERE session_id = ?`, id)
+	rows, err := q.QueryContext(ctx, conversationSQL, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var stored []session.StoredMessage
-	var rowIDs []int64
+	var batch storedBatch
 	for rows.Next() {
 		var row session.StoredMessage
 		var rowID int64
 		if err := rows.Scan(&rowID, &row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
 			return nil, err
 		}
-		stored = append(stored, row)
-		rowIDs = append(rowIDs, rowID)
+		batch.add(rowID, row)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	sortByCreated(stored, rowIDs)
-	out := make([]conversation.Message, 0, len(stored))
-	for _, d := range decodeRows(stored) {
+	return s.assemble(id, batch), nil
+}
+
+// storedBatch is a conversation's rows as read, with their row ids.
+type storedBatch struct {
+	rows   []session.StoredMessage
+	rowIDs []int64
+}
+
+func (b *storedBatch) add(rowID int64, row session.StoredMessage) {
+	b.rows = append(b.rows, row)
+	b.rowIDs = append(b.rowIDs, rowID)
+}
+
+// assemble orders and decodes rows. The query has no ORDER BY: SQLite would
+// drag every content_json through its sorter, while the index already hands
+// rows over in row id order and Go sorts the small keys. Rows with other
+// roles are skipped as goose skips them; a row whose content does not parse
+// is skipped with a warning so the rest of the session stays readable.
+func (s *Store) assemble(id string, b storedBatch) []conversation.Message {
+	sortByCreated(b.rows, b.rowIDs)
+	out := make([]conversation.Message, 0, len(b.rows))
+	for _, d := range decodeRows(b.rows) {
 		if d.err != nil {
 			s.log.Warn("skipping unreadable message", "session", id, "err", d.err)
 			continue
@@ -146,7 +162,7 @@ func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conve
 			out = append(out, d.msg)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sortByCreated puts rows in goose's ORDER BY created_timestamp, id.

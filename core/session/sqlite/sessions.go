@@ -63,20 +63,6 @@ func (s *Store) Get(ctx context.Context, id string, withMessages bool) (session.
 	return out, nil
 }
 
-// snapshotGet reads the session row and its messages in one read
-// transaction, so both come from the same WAL snapshot.
-func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (session.Session, error) {
-	if !withMessages {
-		return s.get(ctx, s.db, id, false)
-	}
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return session.Session{}, fmt.Errorf("begin read: %w", err)
-	}
-	defer tx.Rollback()
-	return s.get(ctx, tx, id, true)
-}
-
 func (s *Store) get(ctx context.Context, q querier, id string, withMessages bool) (session.Session, error) {
 	var r sessionRow
 	var count int

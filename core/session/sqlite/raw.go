@@ -1,0 +1,77 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// snapshotGet reads a session (and its messages) from one WAL snapshot: a
+// read transaction on a dedicated connection. Messages are read with the
+// SQLite statement API directly, skipping database/sql's per-column copies;
+// a long conversation loads markedly faster.
+func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	if !withMessages {
+		return s.get(ctx, s.db, id, false)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return session.Session{}, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+		return session.Session{}, fmt.Errorf("begin read: %w", err)
+	}
+	// A read transaction has nothing to keep; ending it releases the snapshot.
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	out, err := s.get(ctx, conn, id, false)
+	if err != nil {
+		return session.Session{}, err
+	}
+	conv, err := s.rawConversation(ctx, conn, id)
+	if err != nil {
+		return session.Session{}, err
+	}
+	out.Conversation, out.MessageCount = conv, len(conv)
+	return out, nil
+}
+
+func (s *Store) rawConversation(ctx context.Context, conn *sql.Conn, id string) ([]conversation.Message, error) {
+	var batch storedBatch
+	err := conn.Raw(func(dc any) error {
+		c := dc.(driver.Conn).Raw()
+		defer c.SetInterrupt(c.SetInterrupt(ctx))
+		stmt, _, err := c.Prepare(conversationSQL)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		if err := stmt.BindText(1, id); err != nil {
+			return err
+		}
+		for stmt.Step() {
+			row := session.StoredMessage{
+				MessageID:   stmt.ColumnText(1),
+				Role:        stmt.ColumnText(2),
+				ContentJSON: stmt.ColumnText(3),
+				Created:     stmt.ColumnInt64(4),
+			}
+			if stmt.ColumnType(5) != sqlite3.NULL {
+				md := stmt.ColumnText(5)
+				row.MetadataJSON = &md
+			}
+			batch.add(stmt.ColumnInt64(0), row)
+		}
+		return stmt.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load messages of %s: %w", id, err)
+	}
+	return s.assemble(id, batch), nil
+}
