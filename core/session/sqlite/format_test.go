@@ -188,3 +188,9 @@ func TestTwoStoresShareOneFile(t *testing.T) {
 		t.Errorf("%d distinct ids after 40 creates: %v", len(seen), seen)
 	}
 }
+
+func TestDefaultPath(t *testing.T) {
+	if got, want := sqlite.DefaultPath(filepath.Join("data", "goose")), filepath.Join("data", "goose", "sessions", "sessions.db"); got != want {
+		t.Errorf("DefaultPath = %s, want %s", got, want)
+	}
+}
