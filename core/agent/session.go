@@ -109,7 +109,7 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 		}
 	}
 	cfgs := a.startExtensions(opts)
-	return a.load(ctx, sess.ID, opts, cfgs)
+	return a.load(ctx, sess.ID, opts, cfgs, false)
 }
 
 // ResumeSession loads a stored session with the extensions it had (plus
@@ -140,10 +140,12 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 			return nil, nil, err
 		}
 	}
-	return a.load(ctx, id, opts, cfgs)
+	return a.load(ctx, id, opts, cfgs, true)
 }
 
-func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []config.ExtensionConfig) (*session.Session, []extension.Result, error) {
+// load makes a stored session live. A resumed session keeps its saved
+// mode, provider and model; a new one takes them from opts and config.
+func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []config.ExtensionConfig, resume bool) (*session.Session, []extension.Result, error) {
 	sess, err := a.opts.Store.Get(ctx, id, false)
 	if err != nil {
 		return nil, nil, err
@@ -153,7 +155,11 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 	s.confirms.init()
 	s.frontends.init()
 	s.elicits.init()
-	s.mode = a.initialMode(opts.Mode, sess.GooseMode)
+	saved := sess
+	if !resume {
+		saved.GooseMode, saved.ProviderName, saved.ModelConfig = "", nil, nil
+	}
+	s.mode = a.initialMode(opts.Mode, saved.GooseMode)
 	s.maxTurns = a.maxTurns(opts)
 	if opts.Recipe != nil && len(opts.Recipe.ResponseSchema) > 0 {
 		if s.final, err = newFinalOutputTool(opts.Recipe.ResponseSchema); err != nil {
@@ -170,7 +176,7 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(),
 	})
 	s.callTool = s.mgr.Call
-	a.selectProvider(ctx, s, sess, opts)
+	a.selectProvider(ctx, s, saved, opts)
 	results := s.mgr.AddAll(ctx, cfgs)
 	if err := a.saveSessionState(ctx, s); err != nil {
 		s.close()
