@@ -54,7 +54,7 @@ type fakeProvider struct {
 }
 
 func (f *fakeProvider) Metadata() provider.Metadata { return provider.Metadata{Name: "fake"} }
-func (f *fakeProvider) ModelConfig() model.Config  { return model.Config{ModelName: "fake-model"} }
+func (f *fakeProvider) ModelConfig() model.Config   { return model.Config{ModelName: "fake-model"} }
 func (f *fakeProvider) FetchModels(context.Context) ([]string, error) {
 	return []string{"fake-model", "fake-large"}, nil
 }

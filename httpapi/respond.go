@@ -54,7 +54,7 @@ func statusOf(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, schedule.ErrJobExists):
 		return http.StatusConflict
-	case errors.Is(err, schedule.ErrInvalidCron):
+	case errors.Is(err, schedule.ErrInvalidCron), errors.Is(err, schedule.ErrNotRunning), errors.Is(err, schedule.ErrJobRunning):
 		return http.StatusBadRequest
 	case errors.Is(err, agent.ErrSessionNotLoaded), errors.Is(err, agent.ErrNoProvider), errors.Is(err, agent.ErrUnknownExtension):
 		return http.StatusFailedDependency
