@@ -131,13 +131,19 @@ func TestEventsReplayAfterReconnect(t *testing.T) {
 	again := e.openEvents(id, "2")
 	for i := 3; i <= len(all); i++ {
 		f, ev := again.nextEvent(t)
+		if ev["type"] == "ActiveRequests" { // the request may still be deregistering
+			f, ev = again.nextEvent(t)
+		}
 		if f.ID != strconv.Itoa(i) || ev["type"] != all[i-1]["type"] {
 			t.Fatalf("replayed %s %v, want id %d %v", f.ID, ev["type"], i, all[i-1]["type"])
 		}
 	}
 	// Without Last-Event-ID everything buffered is replayed.
 	fresh := e.openEvents(id, "")
-	f, _ := fresh.nextEvent(t)
+	f, ev := fresh.nextEvent(t)
+	if ev["type"] == "ActiveRequests" {
+		f, _ = fresh.nextEvent(t)
+	}
 	if f.ID != "1" {
 		t.Fatalf("fresh stream starts at %s", f.ID)
 	}

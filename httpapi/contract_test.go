@@ -433,7 +433,7 @@ func TestContract(t *testing.T) {
 
 	// Every implemented spec route was exercised.
 	for _, r := range e.srv.routes() {
-		if isUnavailable(r.method, r.path) {
+		if isUnavailable(r.method, r.path) || r.path == "/acp" { // /acp is not a goosed route
 			continue
 		}
 		if !ct.seen[r.method+" "+r.path] {

@@ -68,6 +68,7 @@ func (s *Server) routes() []route {
 		{"POST", "/config/check_provider", 0, hf(s.checkProvider)},
 		{"POST", "/config/providers/{name}/cleanup", 0, hf(s.cleanupProvider)},
 		{"POST", "/telemetry/event", 0, hf(s.telemetryEvent)},
+		{"GET", "/acp", 0, hf(s.acpWebSocket)},
 	}
 	rs = append(rs, s.recipeRoutes()...)
 	rs = append(rs, s.scheduleRoutes()...)

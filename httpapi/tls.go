@@ -13,6 +13,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"math/big"
 	"net"
 	"net/http"
@@ -137,7 +139,10 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, cert *tls.Certi
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return base }}
+		BaseContext: func(net.Listener) context.Context { return base },
+		// Never the process's stderr default logger (handshake noise from
+		// clients that pin another certificate).
+		ErrorLog: log.New(io.Discard, "", 0)}
 	srv.RegisterOnShutdown(cancelBase)
 	if cert != nil {
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}, MinVersion: tls.VersionTLS12}
