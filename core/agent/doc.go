@@ -21,8 +21,8 @@
 // notifications), NotificationEvent (an MCP notification during the tool
 // call RequestID), ModelChangeEvent, HistoryReplacedEvent (after
 // compaction or /clear), and UsageEvent (after every provider usage report;
-// ACP usage_update). Generated session names arrive through Options.OnTitle
-// (ACP session_info_update), because naming runs after Reply returns.
+// ACP usage_update) and TitleEvent (a generated session name; names that
+// are ready only after the turn ended go to Options.OnTitle instead).
 //
 // Reply returns when the turn is over. Outcome.StopReason tells EndTurn,
 // Cancelled (ctx cancelled: the provider stream and every running tool

@@ -42,8 +42,8 @@ type UsageEvent struct {
 }
 
 // TitleEvent reports a generated session name (ACP session_info_update).
-// It is delivered through Options-independent TitleHook, since naming runs
-// in the background after Reply returns.
+// Naming runs in the background: a name ready while the turn still runs
+// arrives as this event; one ready later goes to Options.OnTitle.
 type TitleEvent struct{ Title string }
 
 func (MessageEvent) isEvent()         {}

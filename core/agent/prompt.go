@@ -69,10 +69,11 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 		base = buf.String()
 	}
 	extras := a.promptExtras(s, mode, wd)
+	base = strings.TrimRight(sanitize(base), "\n")
 	if len(extras) == 0 {
-		return sanitize(base)
+		return base
 	}
-	return sanitize(base) + "\n\n# Additional Instructions:\n\n" + strings.Join(extras, "\n\n")
+	return base + "\n\n# Additional Instructions:\n\n" + strings.Join(extras, "\n\n")
 }
 
 func (a *Agent) promptExtras(s *sessionState, mode permission.Mode, wd string) []string {

@@ -67,6 +67,11 @@ func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 		a.log.Warn("saving session name failed", "session", id, "error", err)
 		return
 	}
+	// During a turn the title goes out with the turn's events; after it,
+	// through OnTitle.
+	if s, err := a.session(id); err == nil && s.outOfBand(TitleEvent{Title: name}) {
+		return
+	}
 	if a.opts.OnTitle != nil {
 		a.opts.OnTitle(id, name)
 	}
