@@ -1,0 +1,311 @@
+package google
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// thoughtSignatureKey is where a function call's thought signature lives
+// in the tool request's metadata (goose's THOUGHT_SIGNATURE_KEY).
+const thoughtSignatureKey = "thoughtSignature"
+
+// toolDone is goose's text for a tool result with no text.
+const toolDone = "Tool call is done."
+
+func generateConfig(cfg model.Config, req provider.Request) *genai.GenerateContentConfig {
+	gc := &genai.GenerateContentConfig{}
+	if req.System != "" {
+		gc.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: req.System}}}
+	}
+	if cfg.Temperature != nil {
+		t := float32(*cfg.Temperature)
+		gc.Temperature = &t
+	}
+	if cfg.MaxTokens != nil && *cfg.MaxTokens > 0 {
+		gc.MaxOutputTokens = int32(min(*cfg.MaxTokens, 1<<31-1))
+	}
+	if cfg.Reasoning != nil && *cfg.Reasoning {
+		gc.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+	}
+	if decls := functionDeclarations(req.Tools); len(decls) > 0 {
+		gc.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+	}
+	return gc
+}
+
+// formatMessages converts goose messages to Gemini contents as goose's
+// format_messages does. Thought signatures are echoed only from the last
+// assistant message on, as Gemini requires for the current turn.
+func formatMessages(msgs []conversation.Message) ([]*genai.Content, error) {
+	lastAssistant := -1
+	for i, m := range msgs {
+		if m.Role != conversation.RoleUser {
+			lastAssistant = i
+		}
+	}
+	names := map[string]string{}
+	var out []*genai.Content
+	for i, m := range msgs {
+		role := genai.RoleUser
+		if m.Role != conversation.RoleUser {
+			role = genai.RoleModel
+		}
+		withSig := lastAssistant >= 0 && i >= lastAssistant
+		var parts []*genai.Part
+		for _, c := range m.Content {
+			ps, err := formatContent(c, withSig, names)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, ps...)
+		}
+		if len(parts) > 0 {
+			out = append(out, &genai.Content{Role: role, Parts: parts})
+		}
+	}
+	return out, nil
+}
+
+func formatContent(c conversation.Content, withSig bool, names map[string]string) ([]*genai.Part, error) {
+	switch {
+	case c.Text != nil && c.Text.Text != "":
+		return []*genai.Part{{Text: c.Text.Text}}, nil
+	case c.Image != nil:
+		data, err := base64.StdEncoding.DecodeString(c.Image.Data)
+		if err != nil {
+			return nil, fmt.Errorf("image content is not valid base64: %w", err)
+		}
+		return []*genai.Part{{InlineData: &genai.Blob{MIMEType: c.Image.MimeType, Data: data}}}, nil
+	case c.ToolRequest != nil:
+		return []*genai.Part{functionCallPart(c.ToolRequest, withSig, names)}, nil
+	case c.ToolResponse != nil:
+		return functionResponseParts(c.ToolResponse, names), nil
+	case c.Thinking != nil:
+		p := &genai.Part{Text: c.Thinking.Thinking}
+		if withSig {
+			p.ThoughtSignature = decodeSignature(c.Thinking.Signature)
+		}
+		return []*genai.Part{p}, nil
+	}
+	return nil, nil
+}
+
+func functionCallPart(r *conversation.ToolRequest, withSig bool, names map[string]string) *genai.Part {
+	if !r.ToolCall.IsOK() {
+		return &genai.Part{Text: "Error: " + r.ToolCall.Error}
+	}
+	name := sanitizeFunctionName(r.ToolCall.Value.Name)
+	names[r.ID] = name
+	fc := &genai.FunctionCall{Name: name}
+	if len(r.ToolCall.Value.Arguments) > 0 {
+		fc.Args = r.ToolCall.Value.Arguments
+	}
+	p := &genai.Part{FunctionCall: fc}
+	if sig, ok := r.Metadata[thoughtSignatureKey].(string); ok && withSig {
+		p.ThoughtSignature = decodeSignature(sig)
+	}
+	return p
+}
+
+// functionResponseParts answers a call with its text (images go first as
+// inline data). The response is named after the call's function, which is
+// how Gemini pairs them.
+func functionResponseParts(r *conversation.ToolResponse, names map[string]string) []*genai.Part {
+	name := names[r.ID]
+	if name == "" {
+		name = r.ID
+	}
+	var parts []*genai.Part
+	text := ""
+	if r.ToolResult.IsOK() {
+		var texts []string
+		for _, tc := range r.ToolResult.Value.Content {
+			if !forAssistant(tc) {
+				continue
+			}
+			switch {
+			case tc.Type == "image":
+				if data, err := base64.StdEncoding.DecodeString(tc.Data); err == nil {
+					parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: tc.MimeType, Data: data}})
+				}
+			case tc.Type == "text":
+				texts = append(texts, tc.Text)
+			case tc.Type == "resource" && tc.Resource != nil && tc.Resource.Text != nil:
+				texts = append(texts, *tc.Resource.Text)
+			}
+		}
+		text = strings.Join(texts, "\n")
+		if text == "" {
+			text = toolDone
+		}
+	} else {
+		text = "Error: " + r.ToolResult.Error
+	}
+	return append(parts, &genai.Part{FunctionResponse: &genai.FunctionResponse{
+		Name: name, Response: map[string]any{"content": map[string]any{"text": text}}}})
+}
+
+func forAssistant(tc conversation.ToolContent) bool {
+	if tc.Annotations == nil || len(tc.Annotations.Audience) == 0 {
+		return true
+	}
+	for _, r := range tc.Annotations.Audience {
+		if r == conversation.RoleAssistant {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeSignature turns a stored (base64) thought signature back into
+// bytes; an undecodable one is dropped rather than sent corrupted.
+func decodeSignature(sig string) []byte {
+	if sig == "" {
+		return nil
+	}
+	b, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+var (
+	validFunctionName   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	invalidFunctionChar = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+)
+
+// sanitizeFunctionName replaces characters Gemini rejects with "_".
+func sanitizeFunctionName(name string) string {
+	return invalidFunctionChar.ReplaceAllString(name, "_")
+}
+
+// acceptedSchemaKeys are the JSON-schema keywords goose keeps for Gemini;
+// everything else (anyOf, additionalProperties, default, $schema, …) is
+// stripped, because Gemini rejects the whole request over one of them.
+var acceptedSchemaKeys = map[string]bool{
+	"type": true, "format": true, "description": true, "nullable": true, "enum": true,
+	"maxItems": true, "minItems": true, "properties": true, "required": true, "items": true,
+}
+
+// functionDeclarations declares each tool; parameters are sent only when
+// the schema has properties, as goose does.
+func functionDeclarations(tools []provider.Tool) []*genai.FunctionDeclaration {
+	out := make([]*genai.FunctionDeclaration, 0, len(tools))
+	for _, t := range tools {
+		d := &genai.FunctionDeclaration{Name: t.Name, Description: t.Description}
+		var schema map[string]any
+		dec := json.NewDecoder(bytes.NewReader(t.InputSchema))
+		dec.UseNumber()
+		if dec.Decode(&schema) == nil {
+			if props, ok := schema["properties"].(map[string]any); ok && len(props) > 0 {
+				d.Parameters = toSchema(filterSchema(schema, ""))
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// filterSchema is goose's process_map: keep accepted keywords (all keys
+// directly under "properties", which are property names), recurse into
+// objects, and default a missing type to "string".
+func filterSchema(m map[string]any, parent string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if !acceptedSchemaKeys[k] && parent != "properties" {
+			continue
+		}
+		if nested, ok := v.(map[string]any); ok {
+			v = filterSchema(nested, k)
+		}
+		out[k] = v
+	}
+	if _, ok := out["type"]; !ok && parent != "properties" {
+		out["type"] = "string"
+	}
+	return out
+}
+
+// toSchema converts a filtered schema to genai's typed Schema.
+func toSchema(m map[string]any) *genai.Schema {
+	s := &genai.Schema{}
+	s.Type, s.Nullable = schemaType(m["type"])
+	s.Format, _ = m["format"].(string)
+	s.Description, _ = m["description"].(string)
+	if b, ok := m["nullable"].(bool); ok {
+		s.Nullable = &b
+	}
+	if enum, ok := m["enum"].([]any); ok {
+		for _, e := range enum {
+			s.Enum = append(s.Enum, fmt.Sprint(e))
+		}
+	}
+	s.MaxItems, s.MinItems = int64Of(m["maxItems"]), int64Of(m["minItems"])
+	if props, ok := m["properties"].(map[string]any); ok {
+		s.Properties = make(map[string]*genai.Schema, len(props))
+		for name, p := range props {
+			if pm, ok := p.(map[string]any); ok {
+				s.Properties[name] = toSchema(pm)
+			}
+		}
+	}
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				s.Required = append(s.Required, name)
+			}
+		}
+	}
+	if items, ok := m["items"].(map[string]any); ok {
+		s.Items = toSchema(items)
+	}
+	return s
+}
+
+// schemaType maps "string" or ["string","null"] to Gemini's upper-case
+// type, marking the latter nullable.
+func schemaType(v any) (genai.Type, *bool) {
+	switch t := v.(type) {
+	case string:
+		return genai.Type(strings.ToUpper(t)), nil
+	case []any:
+		var typ genai.Type
+		nullable := false
+		for _, e := range t {
+			s, _ := e.(string)
+			if s == "null" {
+				nullable = true
+			} else if typ == "" && s != "" {
+				typ = genai.Type(strings.ToUpper(s))
+			}
+		}
+		if nullable {
+			return typ, &nullable
+		}
+		return typ, nil
+	}
+	return genai.TypeString, nil
+}
+
+func int64Of(v any) *int64 {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil
+	}
+	i, err := n.Int64()
+	if err != nil {
+		return nil
+	}
+	return &i
+}
