@@ -154,7 +154,7 @@ func runHeadless(env *environment, args []string) int {
 	h := &headlessRun{
 		agent: rt.agent, store: rt.store, prompt: in.prompt, recipe: in.recipe,
 		start:  in.startOptions(wd, f),
-		params: in.params, out: env.stdout, diag: env.stderr, quiet: f.quiet,
+		params: in.params, out: env.stdout, diag: env.stderr, quiet: f.quiet, getenv: env.getenv,
 	}
 	res, err := h.run(env.ctx)
 	if f.noSession && res.SessionID != "" {

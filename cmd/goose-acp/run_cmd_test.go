@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -352,5 +353,52 @@ func TestRecordSessionJSON(t *testing.T) {
 	}
 	if got["title"] != "T" || got["prompt"] != "P" || got["version"] != "1.0.0" {
 		t.Fatalf("recipe %v", got)
+	}
+}
+
+func TestRunRecipeRetryResetsAndSucceeds(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("the recipe's checks are POSIX shell commands")
+	}
+	dir := t.TempDir()
+	marker, failures := filepath.Join(dir, "marker"), filepath.Join(dir, "failures")
+	h := newRunHarness(t,
+		providertest.Turn{Text: []string{"first try"}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "developer__shell", Arguments: `{"command":"touch ` + marker + `"}`}}},
+		providertest.Turn{Text: []string{"second try"}},
+	)
+	path := writeRecipe(t, "retry.yaml", "title: Retry\ndescription: Retries\nprompt: Make the marker.\n"+
+		"extensions:\n  - type: builtin\n    name: developer\n"+
+		"retry:\n  max_retries: 2\n  checks:\n    - type: shell\n      command: test -f "+marker+"\n  on_failure: echo failed >> "+failures+"\n")
+	code, stdout, stderr := h.run(context.Background(), "", "--recipe", path)
+	if code != exitOK || stdout != "first try\nsecond try\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "Success checks failed; retrying from the start (attempt 1 of 2)\n") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if b, err := os.ReadFile(failures); err != nil || string(b) != "failed\n" {
+		t.Fatalf("on_failure ran: %q %v", b, err)
+	}
+	reqs := h.llm.Script.Requests()
+	if len(reqs) != 3 || strings.Contains(string(reqs[1]), "first try") {
+		t.Fatalf("the retry did not start from the initial conversation: %d requests, second %s", len(reqs), reqs[1])
+	}
+	conv := h.sessions(t)[0].Conversation
+	if len(conv) != 4 || conv[0].AsText() != "Make the marker." || conv[3].AsText() != "second try" {
+		t.Fatalf("stored conversation after the retry: %d messages", len(conv))
+	}
+}
+
+func TestRunRecipeRetriesExhausted(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("the recipe's checks are POSIX shell commands")
+	}
+	h := newRunHarness(t, providertest.Turn{Text: []string{"one"}}, providertest.Turn{Text: []string{"two"}})
+	path := writeRecipe(t, "retry.yaml", "title: Retry\ndescription: Retries\nprompt: Try.\nretry:\n  max_retries: 1\n  checks:\n    - type: shell\n      command: \"false\"\n")
+	code, stdout, stderr := h.run(context.Background(), "", "--recipe", path, "-q")
+	want := "one\ntwo\nMaximum retry attempts (1) exceeded. Unable to complete the task successfully.\n"
+	if code != exitFailed || stdout != want || stderr != "Error: "+errRetriesExhausted.Error()+"\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 }

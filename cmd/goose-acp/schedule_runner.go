@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -73,7 +74,7 @@ func (r *scheduleRunner) RunRecipe(ctx context.Context, job schedule.Job, _ stri
 		},
 		scheduleID: job.ID,
 		onSession:  func(id string) { r.recordRunning(job.ID, id) },
-		out:        io.Discard, diag: io.Discard, quiet: true,
+		out:        io.Discard, diag: io.Discard, quiet: true, getenv: os.Getenv,
 	}
 	applyRecipeSettings(&h.start, rec)
 	res, err := h.run(ctx)
@@ -98,11 +99,12 @@ func (r *scheduleRunner) recordRunning(jobID, sessionID string) {
 
 // Errors a headless run ends with (besides provider errors).
 var (
-	errInterrupted   = errors.New("interrupted")
-	errMaxTurns      = errors.New("stopped: the maximum number of turns was reached without finishing")
-	errNoFinalOutput = errors.New("the recipe's response schema was never satisfied: final_output was not called with valid output")
-	errRefusal       = errors.New("the model refused to answer")
-	errMaxTokens     = errors.New("the reply was cut off at the model's output token limit")
+	errInterrupted      = errors.New("interrupted")
+	errMaxTurns         = errors.New("stopped: the maximum number of turns was reached without finishing")
+	errNoFinalOutput    = errors.New("the recipe's response schema was never satisfied: final_output was not called with valid output")
+	errRefusal          = errors.New("the model refused to answer")
+	errMaxTokens        = errors.New("the reply was cut off at the model's output token limit")
+	errRetriesExhausted = errors.New("the recipe's success checks still failed after every retry")
 )
 
 // headlessRun runs one prompt to the end of its turn in a new session: what
@@ -121,6 +123,8 @@ type headlessRun struct {
 	onSession func(id string)
 	out, diag io.Writer
 	quiet     bool
+	// getenv reads retry timeouts (GOOSE_RECIPE_RETRY_TIMEOUT_SECONDS, …).
+	getenv func(string) string
 }
 
 // runResult is how a headless run ended.
@@ -147,13 +151,54 @@ func (h *headlessRun) run(ctx context.Context) (runResult, error) {
 		h.onSession(sess.ID)
 	}
 	p := &replyPrinter{agent: h.agent, sessionID: sess.ID, out: h.out, diag: h.diag, quiet: h.quiet, finalIDs: map[string]bool{}}
-	msg := conversation.UserText(time.Now().Unix(), h.prompt)
-	res.Outcome, err = h.agent.Reply(ctx, sess.ID, msg, p.handle)
-	p.endLine()
-	if err != nil {
-		return res, err
+	for attempts := 0; ; attempts++ {
+		msg := conversation.UserText(time.Now().Unix(), h.prompt)
+		res.Outcome, err = h.agent.Reply(ctx, sess.ID, msg, p.handle)
+		p.endLine()
+		if err != nil {
+			return res, err
+		}
+		if res.Outcome.StopReason != agent.EndTurn || h.recipe == nil || h.recipe.Retry == nil {
+			break
+		}
+		again, err := h.retry(ctx, sess.ID, attempts, p)
+		if err != nil || !again {
+			return res, err
+		}
 	}
 	return res, h.verdict(ctx, res.Outcome, p.finalCollected)
+}
+
+// retry is goose's recipe retry after a finished turn: run the success
+// checks; when they fail, give up after max_retries (goose's message) or
+// run on_failure, reset the conversation to its start and go again.
+func (h *headlessRun) retry(ctx context.Context, id string, attempts int, p *replyPrinter) (bool, error) {
+	cfg := *h.recipe.Retry
+	ok, err := recipe.RunChecks(ctx, cfg, h.getenv)
+	if err != nil {
+		return false, fmt.Errorf("running the recipe's success checks: %w", err)
+	}
+	if ok {
+		return false, h.verdict(ctx, agent.Outcome{StopReason: agent.EndTurn}, p.finalCollected)
+	}
+	if attempts >= cfg.MaxRetries {
+		text := recipe.MaxRetriesMessage(cfg.MaxRetries)
+		p.text("retry", text)
+		p.endLine()
+		if err := h.store.AppendMessage(context.WithoutCancel(ctx), id, conversation.AssistantText(time.Now().Unix(), text)); err != nil {
+			return false, err
+		}
+		return false, errRetriesExhausted
+	}
+	p.note("Success checks failed; retrying from the start (attempt %d of %d)", attempts+1, cfg.MaxRetries)
+	if err := recipe.RunOnFailure(ctx, cfg, h.getenv); err != nil {
+		return false, err
+	}
+	if err := h.store.ReplaceConversation(ctx, id, []conversation.Message{}); err != nil {
+		return false, fmt.Errorf("resetting the conversation for a retry: %w", err)
+	}
+	p.finalCollected = false
+	return true, nil
 }
 
 // recordSession stores what goose stores on a recipe or scheduled run's
