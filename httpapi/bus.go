@@ -21,10 +21,15 @@ type busEvent struct {
 	frame []byte // "id: <seq>\ndata: <json>\n\n"
 }
 
-// subscriber is one open GET /sessions/{id}/events stream. ch is closed
-// when the subscriber lags (or the bus is dropped).
+// subscriber is one open GET /sessions/{id}/events stream. When its
+// buffer is full it is marked lagged and woken: it then catches up from
+// the replay ring (goosed closes the stream instead and lets the client
+// replay; catching up server-side saves that round trip). ch is closed
+// when the bus is dropped.
 type subscriber struct {
-	ch chan busEvent
+	ch     chan busEvent
+	wake   chan struct{}
+	lagged bool // guarded by eventBus.mu
 }
 
 // eventBus is one session's event stream: sequence numbers from 1, a
@@ -76,11 +81,17 @@ func (b *eventBus) publish(requestID string, ev wireEvent) uint64 {
 		b.head = (b.head + 1) % ReplayCapacity
 	}
 	for sub := range b.subs {
+		if sub.lagged {
+			continue
+		}
 		select {
 		case sub.ch <- e:
 		default:
-			close(sub.ch)
-			delete(b.subs, sub)
+			sub.lagged = true
+			select {
+			case sub.wake <- struct{}{}:
+			default:
+			}
 		}
 	}
 	return seq
@@ -122,9 +133,29 @@ func (b *eventBus) subscribe(lastID uint64, hasLast bool) subscription {
 			replay = append(replay, e)
 		}
 	}
-	sub := &subscriber{ch: make(chan busEvent, SubscriberCapacity)}
+	sub := &subscriber{ch: make(chan busEvent, SubscriberCapacity), wake: make(chan struct{}, 1)}
 	b.subs[sub] = struct{}{}
 	return subscription{sub: sub, replay: replay, active: append([]string(nil), b.order...)}
+}
+
+// catchUp returns the buffered events after lastSeq for a lagged
+// subscriber and resumes live delivery; false when some of them were
+// already evicted (the stream must close and the client reload).
+func (b *eventBus) catchUp(sub *subscriber, lastSeq uint64) ([]busEvent, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := b.buffered()
+	if len(all) > 0 && all[0].seq > lastSeq+1 {
+		return nil, false
+	}
+	var out []busEvent
+	for _, e := range all {
+		if e.seq > lastSeq {
+			out = append(out, e)
+		}
+	}
+	sub.lagged = false
+	return out, true
 }
 
 func (b *eventBus) unsubscribe(sub *subscriber) {

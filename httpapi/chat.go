@@ -180,21 +180,34 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	var last uint64
 	for _, e := range sub.replay {
-		if sse.write(e.frame) != nil {
+		if sse.writeNoFlush(e.frame) != nil {
 			return
 		}
+		last = e.seq
 	}
-	s.streamLive(r.Context(), sse, sub.sub)
+	if sse.flush() != nil {
+		return
+	}
+	s.streamLive(r.Context(), sse, b, sub.sub, last)
 }
 
 // streamLive forwards live events and pings until the client leaves, the
-// subscriber lags (its channel closes) or the server closes.
-func (s *Server) streamLive(ctx context.Context, sse *sseWriter, sub *subscriber) {
+// bus is dropped, a lagged catch-up finds events evicted, or the server
+// closes. lastSeq skips events a catch-up already wrote.
+func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, sub *subscriber, lastSeq uint64) {
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
 	var n uint64
 	buf := make([]byte, 0, 64)
+	write := func(e busEvent) error {
+		if e.seq <= lastSeq {
+			return nil
+		}
+		lastSeq = e.seq
+		return sse.writeNoFlush(e.frame)
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -209,11 +222,33 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, sub *subscriber
 			if sse.write(buf) != nil {
 				return
 			}
-		case e, ok := <-sub.ch:
+		case <-sub.wake:
+			// Drain what is queued, then take the rest from the ring.
+			for drained := false; !drained; {
+				select {
+				case e, ok := <-sub.ch:
+					if !ok || write(e) != nil {
+						return
+					}
+				default:
+					drained = true
+				}
+			}
+			missed, ok := b.catchUp(sub, lastSeq)
 			if !ok {
+				s.log.Warn("event subscriber fell behind the replay buffer; closing so the client reloads")
 				return
 			}
-			if sse.writeNoFlush(e.frame) != nil {
+			for _, e := range missed {
+				if write(e) != nil {
+					return
+				}
+			}
+			if sse.flush() != nil {
+				return
+			}
+		case e, ok := <-sub.ch:
+			if !ok || write(e) != nil {
 				return
 			}
 			// Write what is already queued before one flush.
@@ -224,7 +259,7 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, sub *subscriber
 						_ = sse.flush()
 						return
 					}
-					if sse.writeNoFlush(e.frame) != nil {
+					if write(e) != nil {
 						return
 					}
 				default:

@@ -170,25 +170,44 @@ func TestEventsTooFarBehind(t *testing.T) {
 	}
 }
 
-func TestBusLaggingSubscriberIsClosed(t *testing.T) {
+func TestBusLaggingSubscriberCatchesUp(t *testing.T) {
 	b := newEventBus()
-	sub := b.subscribe(0, false)
-	for i := 0; i < SubscriberCapacity+1; i++ {
+	sub := b.subscribe(0, false).sub
+	for i := 0; i < SubscriberCapacity+44; i++ {
 		b.publish("r", pingEvent())
 	}
-	n := 0
-	for range sub.sub.ch {
-		n++
+	select {
+	case <-sub.wake:
+	default:
+		t.Fatal("a full subscriber was not woken")
 	}
-	if n != SubscriberCapacity {
-		t.Fatalf("lagging subscriber got %d events before closing, want %d", n, SubscriberCapacity)
+	var last uint64
+	for len(sub.ch) > 0 {
+		last = (<-sub.ch).seq
 	}
-	// Reconnecting from the last seen id loses nothing.
-	again := b.subscribe(uint64(n), true)
-	if len(again.replay) != 1 || again.replay[0].seq != uint64(n+1) {
-		t.Fatalf("replay %v", again.replay)
+	if last != SubscriberCapacity {
+		t.Fatalf("buffered up to %d, want %d", last, SubscriberCapacity)
 	}
-	b.unsubscribe(again.sub)
+	missed, ok := b.catchUp(sub, last)
+	if !ok || len(missed) != 44 || missed[0].seq != SubscriberCapacity+1 {
+		t.Fatalf("catch-up %v %d", ok, len(missed))
+	}
+	// Live delivery resumes after the catch-up.
+	b.publish("r", pingEvent())
+	if e := <-sub.ch; e.seq != SubscriberCapacity+45 {
+		t.Fatalf("live event %d", e.seq)
+	}
+	// Falling behind the replay ring cannot be caught up.
+	for i := 0; i < ReplayCapacity+SubscriberCapacity+10; i++ {
+		b.publish("r", pingEvent())
+	}
+	for len(sub.ch) > 0 {
+		last = (<-sub.ch).seq
+	}
+	if _, ok := b.catchUp(sub, last); ok {
+		t.Fatal("caught up across evicted events")
+	}
+	b.unsubscribe(sub)
 }
 
 func TestEventsDisconnectDuringApprovalKeepsTurn(t *testing.T) {

@@ -122,7 +122,9 @@ func (r cfgReader) Secret(k string) (string, bool) {
 // testEnv is a Server over a memory store, a config dir and the fake
 // provider, served by httptest.
 type testEnv struct {
-	t     *testing.T
+	t     testing.TB
+	once  sync.Once
+	stop  func()
 	srv   *Server
 	http  *httptest.Server
 	prov  *fakeProvider
@@ -148,7 +150,13 @@ func newTestEnv(t *testing.T, mode string, steps ...step) *testEnv {
 	return newTestEnvWith(t, mode, nil, steps...)
 }
 
-func newTestEnvWith(t *testing.T, mode string, edit func(*Options), steps ...step) *testEnv {
+// newBenchEnv is a testEnv for benchmarks (auto mode).
+func newBenchEnv(b *testing.B, steps ...step) *testEnv { return newTestEnvWith(b, "auto", nil, steps...) }
+
+// close stops the server now (cleanup does it otherwise).
+func (e *testEnv) close() { e.once.Do(e.stop) }
+
+func newTestEnvWith(t testing.TB, mode string, edit func(*Options), steps ...step) *testEnv {
 	t.Helper()
 	root := t.TempDir()
 	paths := config.Paths{Config: filepath.Join(root, "config"), Data: filepath.Join(root, "data"), State: filepath.Join(root, "state")}
@@ -188,12 +196,13 @@ func newTestEnvWith(t *testing.T, mode string, edit func(*Options), steps ...ste
 	s := New(opts)
 	hs := httptest.NewServer(s)
 	e := &testEnv{t: t, srv: s, http: hs, prov: prov, cfg: cfg, root: root, agent: a, store: store}
-	t.Cleanup(func() {
+	e.stop = func() {
 		hs.CloseClientConnections()
 		hs.Close()
 		_ = s.Close()
 		_ = a.Close()
-	})
+	}
+	t.Cleanup(e.close)
 	return e
 }
 

@@ -147,11 +147,12 @@ func (s *Server) querySecretOK(r *http.Request) bool {
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Add("Vary", "origin, access-control-request-method, access-control-request-headers")
+		// Canonical keys assigned directly: this runs on every request.
+		h["Access-Control-Allow-Origin"] = []string{"*"}
+		h["Vary"] = []string{"origin, access-control-request-method, access-control-request-headers"}
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			h.Set("Access-Control-Allow-Methods", "*")
-			h.Set("Access-Control-Allow-Headers", "*")
+			h["Access-Control-Allow-Methods"] = []string{"*"}
+			h["Access-Control-Allow-Headers"] = []string{"*"}
 			w.WriteHeader(http.StatusOK)
 			return
 		}
@@ -163,7 +164,7 @@ func cors(next http.Handler) http.Handler {
 // answers 413.
 func limitBody(n int64, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, n)
 		}
 		h.ServeHTTP(w, r)

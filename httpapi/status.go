@@ -15,7 +15,13 @@ import (
 	"strings"
 )
 
-func (s *Server) status(w http.ResponseWriter, r *http.Request) { writeText(w, http.StatusOK, "ok") }
+var okBody = []byte("ok")
+
+// status is the desktop's health check (polled every 100 ms at startup).
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	w.Header()["Content-Type"] = []string{"text/plain; charset=utf-8"}
+	_, _ = w.Write(okBody)
+}
 
 // features are goosed's compile-time features; goose-acp has neither.
 func (s *Server) features(w http.ResponseWriter, r *http.Request) {
