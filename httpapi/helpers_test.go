@@ -151,7 +151,9 @@ func newTestEnv(t *testing.T, mode string, steps ...step) *testEnv {
 }
 
 // newBenchEnv is a testEnv for benchmarks (auto mode).
-func newBenchEnv(b *testing.B, steps ...step) *testEnv { return newTestEnvWith(b, "auto", nil, steps...) }
+func newBenchEnv(b *testing.B, steps ...step) *testEnv {
+	return newTestEnvWith(b, "auto", nil, steps...)
+}
 
 // close stops the server now (cleanup does it otherwise).
 func (e *testEnv) close() { e.once.Do(e.stop) }
