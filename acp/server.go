@@ -28,6 +28,10 @@ type Options struct {
 	DefaultProvider, DefaultModel string
 	// DefaultMode is GOOSE_MODE (auto when empty).
 	DefaultMode string
+	// Builtins are the builtin extensions every new session gets on top of
+	// config.yaml's, as goose-acp-server's --builtin list. nil means
+	// ["developer"] (goose-acp-server's default); an empty slice means none.
+	Builtins []string
 	// LocalFiles is the fallback FileIO when the editor offers no fs
 	// (default developer.LocalFileIO).
 	LocalFiles developer.FileIO
@@ -64,6 +68,9 @@ type Server struct {
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Builtins == nil {
+		opts.Builtins = []string{"developer"}
 	}
 	if opts.LocalFiles == nil {
 		opts.LocalFiles = developer.LocalFileIO{}

@@ -79,13 +79,12 @@ func (s *Server) cancelTurn(id string) {
 	}
 }
 
-// builtins returns the developer server factory bound to this editor's
-// fs and terminal when it offers them; nil keeps the agent's default.
+// builtins returns the developer server factory bound to this editor: its
+// fs and terminal when it offers them (local disk and processes
+// otherwise), and the emitter that turns tool progress into
+// tool_call_updates.
 func (s *Server) builtins() map[string]extension.BuiltinFactory {
 	c := s.caps
-	if !c.FS.ReadTextFile && !c.FS.WriteTextFile && !c.Terminal && !s.wantsTerminalOutput() {
-		return nil
-	}
 	return map[string]extension.BuiltinFactory{
 		"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
 			opts := developer.Options{
@@ -101,8 +100,29 @@ func (s *Server) builtins() map[string]extension.BuiltinFactory {
 			if c.Terminal {
 				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID}
 			}
-			return developer.NewServer(opts), nil
+			srv := developer.NewServer(opts)
+			srv.AddReceivingMiddleware(s.inProgressOnCall(env.SessionID))
+			return srv, nil
 		},
+	}
+}
+
+// inProgressOnCall marks a tool call in_progress when the developer server
+// starts running it (after any approval), so the editor sees pending →
+// in_progress → completed/failed.
+func (s *Server) inProgressOnCall(sessionID string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+					id, _ := p.Meta[extension.MetaToolCallID].(string)
+					if as, err := s.lookup(sessionID); err == nil {
+						s.markInProgress(ctx, as, id)
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 		return nil, err
 	}
 	sess, results, err := s.opts.Agent.StartSession(ctx, agent.StartOptions{
-		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: exts,
+		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
 		UseConfiguredExtensions: true, Builtins: s.builtins(),
 	})
 	if err != nil {
@@ -187,6 +187,18 @@ func (s *Server) logExtensionResults(id string, results []extensionResult) {
 			s.log.Warn("extension failed to load", "session", id, "extension", r.Name, "err", r.Error)
 		}
 	}
+}
+
+// builtinExtensions are Options.Builtins as extension configs; the agent
+// skips any that config.yaml already enables.
+func (s *Server) builtinExtensions() []config.ExtensionConfig {
+	out := make([]config.ExtensionConfig, 0, len(s.opts.Builtins))
+	for _, name := range s.opts.Builtins {
+		timeout, bundled := int64(config.DefaultExtensionTimeout), true
+		out = append(out, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: name,
+			Timeout: &timeout, Bundled: &bundled})
+	}
+	return out
 }
 
 // mcpExtensions converts the editor's MCP servers to goose extensions.

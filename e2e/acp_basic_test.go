@@ -94,7 +94,7 @@ func TestMalformedLinesAreAnsweredAndTheAgentKeepsServing(t *testing.T) {
 }
 
 func TestCancelDuringStreamAnswersCancelled(t *testing.T) {
-	env := newAgentEnv(t, providertest.Turn{Text: []string{"partial "}, Hang: true})
+	env := newAgentEnv(t, slowTurn("partial "))
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
 	sess := c.newSession(env.Root)
@@ -153,4 +153,15 @@ func TestLoadReplaysHistoryBeforeResponding(t *testing.T) {
 	if resp.Modes == nil {
 		t.Fatalf("load response has no modes: %+v", resp)
 	}
+}
+
+// slowTurn streams first and then a chunk every 50 ms for about 10 s, so a
+// test can act after the first chunk arrived and before the turn ends.
+// (Hang blocks after the role chunk, before any text.)
+func slowTurn(first string) providertest.Turn {
+	text := []string{first}
+	for range 200 {
+		text = append(text, ".")
+	}
+	return providertest.Turn{Text: text, Delay: 50 * time.Millisecond}
 }

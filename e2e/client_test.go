@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -44,6 +45,8 @@ func newAgentEnv(t *testing.T, turns ...providertest.Turn) *agentEnv {
 		"GOOSE_DISABLE_SESSION_NAMING": "true",
 		"GOOSE_MODE":                   "auto",
 		"PATH":                         os.Getenv("PATH"),
+		// E2E_LOG_LEVEL=debug shows the agent's logs in failure output.
+		"GOOSE_LOG_LEVEL": cmp.Or(os.Getenv("E2E_LOG_LEVEL"), "warn"),
 	}}
 }
 

@@ -43,7 +43,7 @@ func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
 		providertest.Turn{Text: []string{"ran it"}},
 		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_read", Name: "developer__read", Arguments: string(args)}}},
 		providertest.Turn{Text: []string{"read it"}},
-		providertest.Turn{Text: []string{"wait"}, Hang: true},
+		slowTurn("wait"),
 	)
 	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "cancel", "list", "load")
 	cmd.Dir = dir
