@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"iter"
-
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -79,35 +77,4 @@ func (a usageAcc) toUsage() provider.Usage {
 func clampInt(n int64) int {
 	const maxInt32 = 1<<31 - 1
 	return int(min(n, maxInt32))
-}
-
-// collect drains a stream into one message, merging the chunks as
-// goose's Conversation::push does.
-func collect(seq iter.Seq2[provider.Chunk, error], created int64) (conversation.Message, provider.ProviderUsage, error) {
-	var conv conversation.Conversation
-	var usage provider.ProviderUsage
-	for c, err := range seq {
-		if err != nil {
-			return conversation.Message{}, provider.ProviderUsage{}, err
-		}
-		if c.Usage != nil {
-			usage = *c.Usage
-		}
-		if c.Message != nil {
-			m := *c.Message
-			if m.ID == nil {
-				m = m.WithID("")
-			}
-			conv.Push(m)
-		}
-	}
-	msg := conversation.NewMessage(conversation.RoleAssistant, created)
-	for _, m := range conv {
-		msg.ID = m.ID
-		msg.Content = append(msg.Content, m.Content...)
-	}
-	if msg.ID != nil && *msg.ID == "" {
-		msg.ID = nil
-	}
-	return msg, usage, nil
 }

@@ -157,7 +157,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 
 // Complete streams req and returns the whole reply as one message.
 func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversation.Message, provider.ProviderUsage, error) {
-	return collect(p.Stream(ctx, req), p.opts.Now().Unix())
+	return provider.Collect(ctx, p, req)
 }
 
 // FetchModels lists the model names (without the "models/" prefix),
@@ -183,28 +183,4 @@ func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-// collect drains a stream into one message, merging chunks as goose's
-// Conversation::push does.
-func collect(seq iter.Seq2[provider.Chunk, error], created int64) (conversation.Message, provider.ProviderUsage, error) {
-	var conv conversation.Conversation
-	var pu provider.ProviderUsage
-	for c, err := range seq {
-		if err != nil {
-			return conversation.Message{}, provider.ProviderUsage{}, err
-		}
-		if c.Usage != nil {
-			pu = *c.Usage
-		}
-		if c.Message != nil {
-			conv.Push(*c.Message)
-		}
-	}
-	msg := conversation.NewMessage(conversation.RoleAssistant, created)
-	for _, m := range conv {
-		msg.ID = m.ID
-		msg.Content = append(msg.Content, m.Content...)
-	}
-	return msg, pu, nil
 }

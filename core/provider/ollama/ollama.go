@@ -133,7 +133,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 
 // Complete streams req and returns the whole reply as one message.
 func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversation.Message, provider.ProviderUsage, error) {
-	return collect(p.Stream(ctx, req), p.opts.Now().Unix())
+	return provider.Collect(ctx, p, req)
 }
 
 // FetchModels lists the models pulled on the server (/api/tags), sorted.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -127,28 +126,4 @@ func usage(r chatResponse) provider.Usage {
 		u.TotalTokens = provider.Int(*u.InputTokens + *u.OutputTokens)
 	}
 	return u
-}
-
-// collect drains a stream into one message, merging the chunks as goose's
-// Conversation::push does.
-func collect(seq iter.Seq2[provider.Chunk, error], created int64) (conversation.Message, provider.ProviderUsage, error) {
-	var conv conversation.Conversation
-	var pu provider.ProviderUsage
-	for c, err := range seq {
-		if err != nil {
-			return conversation.Message{}, provider.ProviderUsage{}, err
-		}
-		if c.Usage != nil {
-			pu = *c.Usage
-		}
-		if c.Message != nil {
-			conv.Push(*c.Message)
-		}
-	}
-	msg := conversation.NewMessage(conversation.RoleAssistant, created)
-	for _, m := range conv {
-		msg.ID = m.ID
-		msg.Content = append(msg.Content, m.Content...)
-	}
-	return msg, pu, nil
 }
