@@ -2,7 +2,9 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -15,11 +17,24 @@ type Peer interface {
 	Notify(ctx context.Context, method string, params any) error
 }
 
-// rpcPeer adapts a jsonrpc2.Conn to Peer.
-type rpcPeer struct{ conn *jsonrpc2.Conn }
+// rpcPeer adapts a jsonrpc2.Conn to Peer. It picks the ids of its own
+// calls so that a call abandoned because ctx ended can be cancelled on the
+// client with $/cancel_request (ACP's cancellation cascade: a permission
+// prompt or terminal wait the turn no longer needs is withdrawn).
+type rpcPeer struct {
+	conn   *jsonrpc2.Conn
+	nextID *atomic.Uint64
+}
+
+func newRPCPeer(conn *jsonrpc2.Conn) rpcPeer { return rpcPeer{conn: conn, nextID: new(atomic.Uint64)} }
 
 func (p rpcPeer) Call(ctx context.Context, method string, params, result any) error {
-	return p.conn.Call(ctx, method, params, result)
+	id := jsonrpc2.ID{Num: p.nextID.Add(1)}
+	err := p.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		_ = p.conn.Notify(context.WithoutCancel(ctx), "$/cancel_request", map[string]any{"requestId": id.Num})
+	}
+	return err
 }
 
 func (p rpcPeer) Notify(ctx context.Context, method string, params any) error {

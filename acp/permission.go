@@ -35,6 +35,31 @@ func decisionFor(resp RequestPermissionResponse, err error) permission.Decision 
 	return permission.Cancel
 }
 
+func allowed(d permission.Decision) bool {
+	return d == permission.AllowOnce || d == permission.AlwaysAllow
+}
+
+// markDenied remembers a tool call the user refused (or that was cancelled)
+// so its result is reported failed: the agent answers it with a plain
+// "declined" text result, but for the editor the call did not happen.
+func (as *acpSession) markDenied(toolCallID string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.denied == nil {
+		as.denied = map[string]bool{}
+	}
+	as.denied[toolCallID] = true
+}
+
+// wasDenied reports (and forgets) a refused tool call.
+func (as *acpSession) wasDenied(toolCallID string) bool {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	d := as.denied[toolCallID]
+	delete(as.denied, toolCallID)
+	return d
+}
+
 // startPermission asks the editor in the background and hands the answer
 // to the agent; the ask is cancelled with the turn.
 func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversation.ActionData) {
@@ -53,6 +78,9 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 		decision := decisionFor(resp, err)
 		if err != nil {
 			s.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
+		}
+		if !allowed(decision) {
+			as.markDenied(d.ID)
 		}
 		if err := s.opts.Agent.Confirm(as.id, d.ID, decision); err != nil {
 			s.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)

@@ -124,6 +124,9 @@ func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversati
 	for _, u := range as.translator.MessageUpdates(m, false) {
 		if u.SessionUpdate == UpdateToolCallUpdate {
 			s.enrichResult(as, &u, m)
+			if as.wasDenied(u.ToolCallID) {
+				u.Status = "failed"
+			}
 		}
 		s.notify(ctx, as.id, u)
 	}

@@ -83,8 +83,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		s.log.Warn("rejected client message", "code", code, "reason", reason)
 	}
 	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
-	conn := jsonrpc2.NewConn(ctx, stream, router)
-	s.peer = rpcPeer{conn}
+	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
+	s.peer = newRPCPeer(conn)
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -199,4 +199,9 @@ func (s *Server) closeAll() {
 	}
 }
 
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+// rpcLogger sends jsonrpc2's own messages (late or unknown responses) to
+// our logger at debug level instead of the global log package.
+type rpcLogger struct{ log *slog.Logger }
+
+func (l rpcLogger) Printf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
+

@@ -25,6 +25,8 @@ type acpSession struct {
 	cancelled  bool
 	// pending permission requests of the running turn, cancelled with it
 	permissions map[string]context.CancelFunc
+	// denied are tool calls whose permission was refused or cancelled
+	denied map[string]bool
 	// terminals are tool calls whose Zed terminal display has started
 	terminals map[string]bool
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,7 @@ type acpClient struct {
 	rawLines  []string
 	changed   chan struct{}
 	calls     []string
+	params    map[string][]json.RawMessage
 	onRequest map[string]func(params json.RawMessage) (any, error)
 }
 
@@ -115,7 +117,7 @@ func startAgent(t *testing.T, env *agentEnv, args ...string) *acpClient {
 		io.Writer
 		io.Closer
 	}{pr, stdin, stdin})
-	c.conn = jsonrpc2.NewConn(context.Background(), stream, orderedHandler{c})
+	c.conn = jsonrpc2.NewConn(context.Background(), stream, orderedHandler{c}, jsonrpc2.SetLogger(log.New(io.Discard, "", 0)))
 	t.Cleanup(c.close)
 	return c
 }
@@ -174,6 +176,10 @@ func (c *acpClient) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Re
 	}
 	c.mu.Lock()
 	c.calls = append(c.calls, req.Method)
+	if c.params == nil {
+		c.params = map[string][]json.RawMessage{}
+	}
+	c.params[req.Method] = append(c.params[req.Method], params)
 	h := c.onRequest[req.Method]
 	c.mu.Unlock()
 	if req.Method == "session/update" {
@@ -329,3 +335,122 @@ func (h orderedHandler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *js
 		_ = conn.Reply(ctx, req.ID, res)
 	}()
 }
+
+// promptBlocks sends a prompt made of blocks and returns the response.
+func (c *acpClient) promptBlocks(sessionID string, blocks ...acp.ContentBlock) acp.PromptResponse {
+	c.t.Helper()
+	var resp acp.PromptResponse
+	c.call("session/prompt", acp.PromptRequest{SessionID: sessionID, Prompt: blocks}, &resp)
+	return resp
+}
+
+// promptAsync sends a text prompt and returns a channel with its outcome.
+func (c *acpClient) promptAsync(sessionID, text string) <-chan promptResult {
+	done := make(chan promptResult, 1)
+	go func() {
+		var r promptResult
+		r.err = c.tryCall("session/prompt", acp.PromptRequest{SessionID: sessionID, Prompt: []acp.ContentBlock{{Type: "text", Text: text}}}, &r.resp)
+		done <- r
+	}()
+	return done
+}
+
+type promptResult struct {
+	resp acp.PromptResponse
+	err  error
+}
+
+// awaitPrompt waits up to d for an async prompt's outcome.
+func (c *acpClient) awaitPrompt(done <-chan promptResult, d time.Duration) acp.PromptResponse {
+	c.t.Helper()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			c.t.Fatalf("session/prompt: %v\nstderr:\n%s", r.err, c.stderr.String())
+		}
+		return r.resp
+	case <-time.After(d):
+		c.t.Fatalf("session/prompt did not answer within %v\nstderr:\n%s", d, c.stderr.String())
+	}
+	return acp.PromptResponse{}
+}
+
+// setMode switches the session's goose mode.
+func (c *acpClient) setMode(sessionID, mode string) {
+	c.t.Helper()
+	c.call("session/set_mode", acp.SetModeRequest{SessionID: sessionID, ModeID: mode}, nil)
+}
+
+// callsTo returns the params of every agent→client message with method.
+func (c *acpClient) callsTo(method string) []json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]json.RawMessage(nil), c.params[method]...)
+}
+
+// toolUpdates returns the tool_call and tool_call_update updates of one call.
+func (c *acpClient) toolUpdates(sessionID, toolCallID string) []acp.SessionUpdate {
+	var out []acp.SessionUpdate
+	for _, u := range c.updatesOf(sessionID) {
+		if u.ToolCallID == toolCallID && (u.SessionUpdate == acp.UpdateToolCall || u.SessionUpdate == acp.UpdateToolCallUpdate) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// finalStatus is the last status reported for a tool call.
+func (c *acpClient) finalStatus(sessionID, toolCallID string) string {
+	status := ""
+	for _, u := range c.toolUpdates(sessionID, toolCallID) {
+		if u.Status != "" {
+			status = u.Status
+		}
+	}
+	return status
+}
+
+// statuses lists the statuses a tool call went through, in order.
+func (c *acpClient) statuses(sessionID, toolCallID string) []string {
+	var out []string
+	for _, u := range c.toolUpdates(sessionID, toolCallID) {
+		if u.Status != "" && (len(out) == 0 || out[len(out)-1] != u.Status) {
+			out = append(out, u.Status)
+		}
+	}
+	return out
+}
+
+// dump renders a session's updates for failure messages.
+func (c *acpClient) dump(sessionID string) string {
+	var b bytes.Buffer
+	for _, u := range c.updatesOf(sessionID) {
+		line, _ := json.Marshal(u)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// answerPermissions answers every session/request_permission with outcome
+// (an optionId, or "cancelled") and records the requests.
+func (c *acpClient) answerPermissions(outcome string) {
+	c.on("session/request_permission", func(json.RawMessage) (any, error) {
+		if outcome == "cancelled" {
+			return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
+		}
+		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": outcome}}, nil
+	})
+}
+
+// toolCallTurn is a model turn calling one tool with JSON arguments.
+func toolCallTurn(id, name string, args any) providertest.Turn {
+	b, err := json.Marshal(args)
+	if err != nil {
+		panic(err)
+	}
+	return providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: id, Name: name, Arguments: string(b)}}}
+}
+
+// textTurn is a model turn answering with text.
+func textTurn(text string) providertest.Turn { return providertest.Turn{Text: []string{text}} }
