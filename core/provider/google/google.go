@@ -126,32 +126,10 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			yield(provider.Chunk{}, fmt.Errorf("google: %w", err))
 			return
 		}
-		ctx, hint := withRetryAfterHint(ctx)
 		p.log.Debug("gemini request", "model", cfg.ModelName, "messages", len(req.Messages), "tools", len(req.Tools))
-		s := &streamState{p: p, id: p.opts.NewID(), created: p.opts.Now().Unix()}
-		for resp, err := range p.client.Models.GenerateContentStream(ctx, cfg.ModelName, contents, generateConfig(cfg, req)) {
-			if err != nil {
-				yield(provider.Chunk{}, p.classify(ctx, err, hint))
-				return
-			}
-			for _, c := range s.response(resp) {
-				if !yield(c, nil) {
-					return
-				}
-			}
-		}
-		if ctx.Err() != nil {
-			yield(provider.Chunk{}, ctx.Err())
-			return
-		}
-		for _, c := range s.finish() {
-			if !yield(c, nil) {
-				return
-			}
-		}
-		if !s.finished {
-			yield(provider.Chunk{}, p.errorf(provider.KindNetwork, errors.New("stream ended before a finish reason")))
-		}
+		g := &guardedYield{yield: yield}
+		defer g.recoverSDKPanic(p)
+		p.stream(ctx, cfg.ModelName, contents, generateConfig(cfg, req), g.call)
 	}
 }
 

@@ -71,6 +71,27 @@ func TestStreamFunctionCalls(t *testing.T) {
 	}
 }
 
+// Gemini sends arguments as a JSON object; arguments that do not decode
+// (here: invalid JSON from a broken proxy) reach the model as an error on
+// the call.
+func TestInvalidArgumentsBecomeModelVisibleError(t *testing.T) {
+	srv := start(t, providertest.Turn{Text: []string{"Calling."},
+		ToolCalls: []providertest.ToolCall{{Name: "developer__shell", Arguments: `{"command": "ls`}},
+		Usage:     &providertest.Usage{Input: 3, Output: 2}})
+	chunks, err := drain(t, newProvider(t, srv, flash), userRequest("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := contents(chunks)
+	if len(got) != 2 || got[1].ToolRequest == nil || got[1].ToolRequest.ToolCall.IsOK() ||
+		got[1].ToolRequest.ID != "id-2" || !strings.HasPrefix(got[1].ToolRequest.ToolCall.Error, "Could not interpret tool use parameters for id id-2: ") {
+		t.Fatalf("content = %s, want the text then a tool request error", mustJSON(t, got))
+	}
+	if last := chunks[len(chunks)-1]; last.Usage == nil || *last.Usage.Usage.InputTokens != 3 {
+		t.Errorf("want the usage seen so far last, got %s", mustJSON(t, last))
+	}
+}
+
 func TestThoughtsAndSignatures(t *testing.T) {
 	t.Run("thought parts become thinking", func(t *testing.T) {
 		srv := start(t, providertest.Turn{Thinking: []string{"hmm ", "ok"}, ThinkingSignature: "c2lnLTE=", Text: []string{"Answer"}})
@@ -115,8 +136,8 @@ func TestStreamErrors(t *testing.T) {
 			provider.KindServer, 500, "internal failure"},
 		{"cut mid-stream", providertest.Turn{Text: []string{"a", "b", "c"}, CutAfter: 2},
 			provider.KindNetwork, 0, ""},
-		{"invalid JSON arguments make a malformed chunk", providertest.Turn{ToolCalls: []providertest.ToolCall{{Name: "x", Arguments: `{"a":`}}},
-			provider.KindServer, 0, "malformed stream chunk"},
+		{"undecodable chunk", providertest.Turn{Text: []string{"a"}, ErrorBody: `{"candidates":"oops"}`},
+			provider.KindServer, 0, "invalid stream chunk"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,5 +214,17 @@ func TestFetchModels(t *testing.T) {
 func TestNewRequiresKey(t *testing.T) {
 	if _, err := New(Options{}); !errors.Is(err, ErrMissingAPIKey) {
 		t.Fatalf("err = %v, want ErrMissingAPIKey", err)
+	}
+}
+
+func TestConsumerPanicIsNotSwallowed(t *testing.T) {
+	srv := start(t, providertest.Turn{Text: []string{"a"}})
+	defer func() {
+		if r := recover(); r != "consumer bug" {
+			t.Fatalf("recovered %v, want the consumer's own panic", r)
+		}
+	}()
+	for range newProvider(t, srv, flash).Stream(context.Background(), userRequest("hi")) {
+		panic("consumer bug")
 	}
 }

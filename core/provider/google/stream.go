@@ -17,6 +17,73 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
+// stream runs one streamGenerateContent call.
+func (p *Provider) stream(ctx context.Context, modelName string, contents []*genai.Content, gc *genai.GenerateContentConfig, yield func(provider.Chunk, error) bool) {
+	ctx, hint := withRetryAfterHint(ctx)
+	s := &streamState{p: p, id: p.opts.NewID(), created: p.opts.Now().Unix()}
+	for resp, err := range p.client.Models.GenerateContentStream(ctx, modelName, contents, gc) {
+		if err != nil && ctx.Err() == nil && isChunkDecodeError(err) && strings.Contains(err.Error(), "functionCall") {
+			// A function call whose arguments do not decode: the model is
+			// told on the call itself. genai ends the stream after an
+			// undecodable chunk, so this is the reply's last item.
+			s.finished = true
+			if !yield(s.malformedCall(err), nil) {
+				return
+			}
+			continue
+		}
+		if err != nil {
+			yield(provider.Chunk{}, p.classify(ctx, err, hint))
+			return
+		}
+		for _, c := range s.response(resp) {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		yield(provider.Chunk{}, ctx.Err())
+		return
+	}
+	for _, c := range s.finish() {
+		if !yield(c, nil) {
+			return
+		}
+	}
+	if !s.finished {
+		yield(provider.Chunk{}, p.errorf(provider.KindNetwork, errors.New("stream ended before a finish reason")))
+	}
+}
+
+// guardedYield remembers whether the consumer is running, so a panic
+// inside genai (it type-asserts server JSON, e.g. a non-array
+// "candidates") becomes an error while the consumer's own panics pass.
+type guardedYield struct {
+	yield   func(provider.Chunk, error) bool
+	inYield bool
+	done    bool
+}
+
+func (g *guardedYield) call(c provider.Chunk, err error) bool {
+	g.inYield = true
+	ok := g.yield(c, err)
+	g.inYield = false
+	g.done = !ok || err != nil
+	return ok
+}
+
+func (g *guardedYield) recoverSDKPanic(p *Provider) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if g.inYield || g.done {
+		panic(r)
+	}
+	g.yield(provider.Chunk{}, p.errorf(provider.KindServer, fmt.Errorf("invalid stream chunk: genai failed on the response: %v", r)))
+}
+
 // streamState turns streamed GenerateContentResponses into goose chunks.
 type streamState struct {
 	p        *Provider
@@ -107,6 +174,24 @@ func (s *streamState) functionCall(fc *genai.FunctionCall, sig string) conversat
 	return c
 }
 
+// malformedCall reports a streamed function call genai could not decode
+// (arguments that are not a JSON object) as a tool request error the
+// model sees, so it can retry the call. goose drops such chunks silently.
+func (s *streamState) malformedCall(err error) provider.Chunk {
+	id := s.p.opts.NewID()
+	c := conversation.ToolRequestError(id, fmt.Sprintf("Could not interpret tool use parameters for id %s: %v", id, err))
+	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c).WithID(s.id)
+	return provider.Chunk{Message: &m}
+}
+
+// isChunkDecodeError tells a chunk genai could not decode (it reads on)
+// from a failed transport (the stream is over).
+func isChunkDecodeError(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &typ) || strings.HasPrefix(err.Error(), "iterateResponseStream: error unmarshalling")
+}
+
 // finish yields the last usage seen.
 func (s *streamState) finish() []provider.Chunk {
 	if s.usage == nil {
@@ -123,8 +208,8 @@ func (p *Provider) classify(ctx context.Context, err error, hint *retryAfterHint
 	}
 	var apiErr genai.APIError
 	if !errors.As(err, &apiErr) {
-		if strings.Contains(err.Error(), "iterateResponseStream") {
-			return p.errorf(provider.KindServer, fmt.Errorf("malformed stream chunk: %w", err))
+		if isChunkDecodeError(err) {
+			return p.errorf(provider.KindServer, fmt.Errorf("invalid stream chunk: %w", err))
 		}
 		return p.errorf(provider.KindNetwork, err)
 	}
