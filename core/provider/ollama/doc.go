@@ -6,5 +6,6 @@
 // package's typed tool schema drops JSON-Schema keywords (minimum, oneOf,
 // default, …), its client hides Retry-After and aborts the whole stream on
 // a tool call whose arguments are not an object, and it reads OLLAMA_* env
-// and key files on its own.
+// and key files on its own. Like goose, it also parses the XML-style tool
+// calls some models (qwen3-coder) write as text.
 package ollama

@@ -71,6 +71,7 @@ type streamState struct {
 	p       *Provider
 	id      string
 	created int64
+	xml     xmlFallback
 }
 
 // line handles one NDJSON object; done reports the final line.
@@ -86,14 +87,17 @@ func (s *streamState) line(line []byte) ([]provider.Chunk, bool, error) {
 	if r.Message.Thinking != "" {
 		out = append(out, s.chunk(conversation.Thinking(r.Message.Thinking, "")))
 	}
-	if r.Message.Content != "" {
-		out = append(out, s.chunk(conversation.Text(r.Message.Content)))
+	if visible := s.xml.add(r.Message.Content); visible != "" {
+		out = append(out, s.chunk(conversation.Text(visible)))
 	}
 	for _, tc := range r.Message.ToolCalls {
 		out = append(out, s.chunk(s.toolRequest(tc)))
 	}
 	if !r.Done {
 		return out, false, nil
+	}
+	for _, c := range s.xml.finish(s.p.opts.NewID) {
+		out = append(out, s.chunk(c))
 	}
 	out = append(out, provider.Chunk{Usage: &provider.ProviderUsage{Model: r.Model, Usage: usage(r)}})
 	return out, true, nil
