@@ -50,6 +50,11 @@ type fixture struct {
 
 func setup(t *testing.T, b backend, mode string, turns ...providertest.Turn) *fixture {
 	t.Helper()
+	return setupWith(t, b, mode, agent.StartOptions{}, turns...)
+}
+
+func setupWith(t *testing.T, b backend, mode string, opts agent.StartOptions, turns ...providertest.Turn) *fixture {
+	t.Helper()
 	srv := providertest.Start(b.format, providertest.NewScript(turns...))
 	t.Cleanup(srv.Close)
 	store := memory.New(func() time.Time { return time.Unix(1_700_000_000, 0) })
@@ -63,10 +68,9 @@ func setup(t *testing.T, b backend, mode string, turns ...providertest.Turn) *fi
 		TempDir: t.TempDir(),
 	})
 	t.Cleanup(func() { _ = a.Close() })
-	sess, res, err := a.StartSession(context.Background(), agent.StartOptions{
-		WorkingDir: t.TempDir(),
-		Extensions: []config.ExtensionConfig{{Type: config.ExtensionPlatform, Name: "todo"}},
-	})
+	opts.WorkingDir = t.TempDir()
+	opts.Extensions = []config.ExtensionConfig{{Type: config.ExtensionPlatform, Name: "todo"}}
+	sess, res, err := a.StartSession(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
