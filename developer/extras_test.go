@@ -119,7 +119,7 @@ func TestScreenCaptureUnderXvfb(t *testing.T) {
 		t.Skip("Xvfb not installed (Debian package xvfb); X11 capture path not exercised")
 	}
 	display := ":" + strconv.Itoa(90+os.Getpid()%100)
-	cmd := exec.Command(xvfb, display, "-screen", "0", "640x480x24", "-nolisten", "tcp")
+	cmd := exec.Command(xvfb, display, "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

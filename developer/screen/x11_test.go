@@ -75,7 +75,7 @@ func startXvfb(t *testing.T) string {
 		t.Skip("Xvfb is not installed (Debian: apt-get install xvfb); the X11 capture path is untested here")
 	}
 	display := fmt.Sprintf(":%d", freeDisplay(t))
-	cmd := exec.Command(bin, display, "-screen", "0", "640x480x24", "-nolisten", "tcp")
+	cmd := exec.Command(bin, display, "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
