@@ -38,6 +38,10 @@ type turn struct {
 	toolsVersion int64
 	system       string
 	recoveries   int
+	// initial is the conversation at the start of the loop; a recipe
+	// retry resets the agent's view to it.
+	initial []conversation.Message
+	retries int
 }
 
 func (t *turn) post(ev Event) bool { return t.q.push(ev) }
@@ -134,6 +138,7 @@ func (t *turn) start(input []conversation.Message) (Outcome, error) {
 }
 
 func (t *turn) loop() (Outcome, error) {
+	t.initial = append([]conversation.Message(nil), t.conv...)
 	maxTurns := t.s.maxTurns
 	for turns := 1; ; turns++ {
 		if t.ctx.Err() != nil {
@@ -169,6 +174,9 @@ func (t *turn) loop() (Outcome, error) {
 			}
 			if out, ok := t.s.finalOutput(); ok {
 				return t.finish(out)
+			}
+			if t.recipeRetry() == retryAgain {
+				continue
 			}
 			return Outcome{StopReason: EndTurn}, nil
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -25,6 +26,9 @@ type Recipe struct {
 	ResponseSchema json.RawMessage
 	MaxTurns       int
 	Extensions     []config.ExtensionConfig
+	// Retry, when set with max_retries > 0, runs the recipe's success
+	// checks whenever the model stops calling tools (goose's retry logic).
+	Retry *recipe.RetryConfig
 }
 
 // StartOptions configure a new or resumed session.
