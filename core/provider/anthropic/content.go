@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	sdk "github.com/anthropics/anthropic-sdk-go"
-
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
@@ -34,12 +32,14 @@ func toolRequest(id, name string, args []byte) conversation.Content {
 
 // chunk wraps one content item in a partial assistant message carrying
 // the stream's message id.
+// The id pointer is shared by the stream's chunks (ids are never mutated).
 func (s *streamState) chunk(c conversation.Content) provider.Chunk {
-	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c)
-	if s.msgID != "" {
-		m = m.WithID(s.msgID)
+	if s.idPtr == nil && s.msgID != "" {
+		id := s.msgID
+		s.idPtr = &id
 	}
-	return provider.Chunk{Message: &m}
+	return provider.Chunk{Message: &conversation.Message{ID: s.idPtr, Role: conversation.RoleAssistant, Created: s.created,
+		Content: []conversation.Content{c}, Metadata: conversation.VisibleToAll()}}
 }
 
 // usageAcc holds Anthropic's usage components; input excludes cache tokens
@@ -48,23 +48,32 @@ type usageAcc struct {
 	input, output, cacheRead, cacheWrite int64
 }
 
-func startUsage(u sdk.Usage) usageAcc {
-	return usageAcc{input: u.InputTokens, output: u.OutputTokens, cacheRead: u.CacheReadInputTokens, cacheWrite: u.CacheCreationInputTokens}
+// mergeStart takes message_start's usage.
+func (a *usageAcc) mergeStart(u wireUsage) {
+	a.input, a.output = deref(u.InputTokens), deref(u.OutputTokens)
+	a.cacheRead, a.cacheWrite = deref(u.CacheRead), deref(u.CacheCreation)
 }
 
 // mergeDelta applies message_delta usage, which is cumulative: fields the
 // delta reports win, as in goose's merge_delta_usage.
-func (a *usageAcc) mergeDelta(d sdk.MessageDeltaUsage) {
-	if d.JSON.OutputTokens.Valid() {
-		a.output = d.OutputTokens
+func (a *usageAcc) mergeDelta(d wireUsage) {
+	if d.OutputTokens != nil {
+		a.output = *d.OutputTokens
 	}
-	if !d.JSON.InputTokens.Valid() {
+	if d.InputTokens == nil {
 		return
 	}
-	a.input = d.InputTokens
-	if d.JSON.CacheReadInputTokens.Valid() || d.JSON.CacheCreationInputTokens.Valid() {
-		a.cacheRead, a.cacheWrite = d.CacheReadInputTokens, d.CacheCreationInputTokens
+	a.input = *d.InputTokens
+	if d.CacheRead != nil || d.CacheCreation != nil {
+		a.cacheRead, a.cacheWrite = deref(d.CacheRead), deref(d.CacheCreation)
 	}
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func (a usageAcc) toUsage() provider.Usage {

@@ -6,6 +6,8 @@
 // message_start … message_stop events into partial goose messages that share
 // the message id, with cache tokens counted into input usage as goose counts
 // them. It is the only importer of anthropic-sdk-go, which it uses for the
-// HTTP exchange and SSE event decoding (never the SDK's env/profile lookup
-// or retries: retry is provider.WithRetry's job).
+// HTTP exchange, API errors and SSE framing; events are decoded into small
+// local structs (cheaper than the SDK's unions, and "error" events are
+// classified by type). The SDK's env/profile credential lookup and its
+// retries are never used: retry is provider.WithRetry's job.
 package anthropic

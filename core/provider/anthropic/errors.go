@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
@@ -23,18 +22,11 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 	if !errors.As(err, &apiErr) {
 		return p.errorf(provider.KindNetwork, err)
 	}
-	raw := []byte(apiErr.RawJSON())
-	var e *provider.Error
-	if apiErr.StatusCode != http.StatusOK {
-		var header http.Header
-		if apiErr.Response != nil {
-			header = apiErr.Response.Header
-		}
-		e = provider.ClassifyHTTP(p.opts.Name, apiErr.StatusCode, raw, header)
-	} else {
-		// An "error" event inside a 200 stream: classify by its type.
-		e = &provider.Error{Kind: streamErrorKind(apiErr), Provider: p.opts.Name, Message: provider.ErrorMessage(raw)}
+	var header http.Header
+	if apiErr.Response != nil {
+		header = apiErr.Response.Header
 	}
+	e := provider.ClassifyHTTP(p.opts.Name, apiErr.StatusCode, []byte(apiErr.RawJSON()), header)
 	e.Err = apiErr
 	return e.Redact(p.opts.APIKey)
 }
@@ -44,18 +36,21 @@ func (p *Provider) errorf(kind provider.Kind, err error) error {
 	return e.Redact(p.opts.APIKey)
 }
 
-// streamErrorKind maps Anthropic error types sent as stream events.
-func streamErrorKind(e *sdk.Error) provider.Kind {
-	typ := string(e.Type())
-	if typ == "" {
-		var body struct {
-			Error struct {
-				Type string `json:"type"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal([]byte(e.RawJSON()), &body)
-		typ = body.Error.Type
+// streamError classifies an "error" event sent inside a 200 stream
+// ({"type":"error","error":{"type":…,"message":…}}) by its error type.
+func (p *Provider) streamError(data []byte) error {
+	var body struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
 	}
+	_ = json.Unmarshal(data, &body)
+	msg := provider.ErrorMessage(data)
+	e := &provider.Error{Kind: streamErrorKind(body.Error.Type, msg), Provider: p.opts.Name, Message: msg}
+	return e.Redact(p.opts.APIKey)
+}
+
+func streamErrorKind(typ, msg string) provider.Kind {
 	switch typ {
 	case "rate_limit_error":
 		return provider.KindRateLimit
@@ -63,8 +58,10 @@ func streamErrorKind(e *sdk.Error) provider.Kind {
 		return provider.KindAuth
 	case "billing_error":
 		return provider.KindCreditsExhausted
-	case "invalid_request_error", "request_too_large":
-		if provider.LooksLikeContextLength(e.RawJSON()) || strings.Contains(typ, "too_large") {
+	case "request_too_large":
+		return provider.KindContextLength
+	case "invalid_request_error":
+		if provider.LooksLikeContextLength(msg) {
 			return provider.KindContextLength
 		}
 		return provider.KindRequest

@@ -1,11 +1,8 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -17,11 +14,7 @@ func feed(t *testing.T, events ...string) (*streamState, []provider.Chunk, error
 	s := newStreamState(1)
 	var out []provider.Chunk
 	for _, raw := range events {
-		var ev sdk.MessageStreamEventUnion
-		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
-			t.Fatalf("event %s: %v", raw, err)
-		}
-		chunks, err := s.handle(ev)
+		chunks, err := s.handleRaw([]byte(raw))
 		out = append(out, chunks...)
 		if err != nil {
 			return s, out, err

@@ -5,42 +5,66 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// stream posts body and yields chunks as events arrive.
+// stream posts body and yields chunks as events arrive. The SDK sends the
+// request and frames the SSE events; events are decoded into the small
+// structs below, which keeps per-event cost low and lets an "error" event
+// be classified by its type.
 func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireRequest, yield func(provider.Chunk, error) bool) {
 	raw, err := json.Marshal(body)
 	if err != nil {
 		yield(provider.Chunk{}, fmt.Errorf("anthropic: encoding request: %w", err))
 		return
 	}
-	opts := []option.RequestOption{option.WithRequestBody("application/json", raw)}
+	var resp *http.Response
+	opts := []option.RequestOption{option.WithRequestBody("application/json", raw), option.WithResponseInto(&resp)}
 	for _, b := range betaHeaders(cfg, body.Thinking != nil) {
 		opts = append(opts, option.WithHeaderAdd("anthropic-beta", b))
 	}
 	s := p.messages.NewStreaming(ctx, sdk.MessageNewParams{}, opts...)
-	defer s.Close()
+	if err := s.Err(); err != nil || resp == nil {
+		if err == nil {
+			err = errors.New("no response")
+		}
+		yield(provider.Chunk{}, p.classify(ctx, err))
+		return
+	}
+	dec := ssestream.NewDecoder(resp)
+	defer dec.Close()
+	p.readEvents(ctx, dec, yield)
+}
 
+// readEvents runs the stream's events through a streamState.
+func (p *Provider) readEvents(ctx context.Context, dec ssestream.Decoder, yield func(provider.Chunk, error) bool) {
 	st := newStreamState(p.opts.Now().Unix())
-	for !st.stopped && s.Next() {
-		chunks, err := st.handle(s.Current())
+	st.name = p.opts.Name
+	for !st.stopped && dec.Next() {
+		ev := dec.Event()
+		if ev.Type == "error" {
+			yield(provider.Chunk{}, p.streamError(ev.Data))
+			return
+		}
+		chunks, err := st.handleRaw(ev.Data)
 		for _, c := range chunks {
 			if !yield(c, nil) {
 				return
 			}
 		}
 		if err != nil {
-			yield(provider.Chunk{}, p.errorf(provider.KindRequest, err))
+			yield(provider.Chunk{}, err)
 			return
 		}
 	}
-	if err := s.Err(); err != nil {
+	if err := dec.Err(); err != nil {
 		yield(provider.Chunk{}, p.classify(ctx, err))
 		return
 	}
@@ -52,6 +76,50 @@ func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireReques
 	if !st.stopped {
 		yield(provider.Chunk{}, p.errorf(provider.KindNetwork, errors.New("stream ended before message_stop")))
 	}
+}
+
+// event is one Messages API stream event; pointers mark what was sent.
+type event struct {
+	Type         string        `json:"type"`
+	Index        int64         `json:"index"`
+	Message      *eventMessage `json:"message"`
+	ContentBlock *eventBlock   `json:"content_block"`
+	Delta        *eventDelta   `json:"delta"`
+	Usage        *wireUsage    `json:"usage"`
+}
+
+type eventMessage struct {
+	ID    string    `json:"id"`
+	Model string    `json:"model"`
+	Usage wireUsage `json:"usage"`
+}
+
+type eventBlock struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Text      string `json:"text"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+	Data      string `json:"data"`
+}
+
+type eventDelta struct {
+	Type        string          `json:"type"`
+	Text        string          `json:"text"`
+	PartialJSON string          `json:"partial_json"`
+	Thinking    string          `json:"thinking"`
+	Signature   string          `json:"signature"`
+	StopReason  string          `json:"stop_reason"`
+	StopDetails json.RawMessage `json:"stop_details"`
+}
+
+// wireUsage is Anthropic's usage object; nil fields were not sent.
+type wireUsage struct {
+	InputTokens   *int64 `json:"input_tokens"`
+	OutputTokens  *int64 `json:"output_tokens"`
+	CacheRead     *int64 `json:"cache_read_input_tokens"`
+	CacheCreation *int64 `json:"cache_creation_input_tokens"`
 }
 
 // block is an open content block being accumulated.
@@ -66,8 +134,10 @@ type block struct {
 // streamState turns Messages API events into goose chunks, as goose's
 // response_to_streaming_message does.
 type streamState struct {
+	name       string // provider name for errors
 	created    int64
 	msgID      string
+	idPtr      *string
 	model      string
 	usage      usageAcc
 	hasUsage   bool
@@ -78,17 +148,29 @@ type streamState struct {
 }
 
 func newStreamState(created int64) *streamState {
-	return &streamState{created: created, open: map[int64]*block{}}
+	return &streamState{name: Name, created: created, open: map[int64]*block{}}
+}
+
+// handleRaw decodes and processes one event's data.
+func (s *streamState) handleRaw(data []byte) ([]provider.Chunk, error) {
+	var ev event
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, &provider.Error{Kind: provider.KindServer, Provider: s.name,
+			Message: fmt.Sprintf("invalid stream event %.200q: %v", data, err), Err: err}
+	}
+	return s.handle(ev)
 }
 
 // handle processes one event. A non-nil error ends the stream after the
 // returned chunks (a refusal).
-func (s *streamState) handle(ev sdk.MessageStreamEventUnion) ([]provider.Chunk, error) {
+func (s *streamState) handle(ev event) ([]provider.Chunk, error) {
 	switch ev.Type {
 	case "message_start":
-		s.msgID, s.model = ev.Message.ID, string(ev.Message.Model)
-		s.usage = startUsage(ev.Message.Usage)
-		s.hasUsage = true
+		if ev.Message != nil {
+			s.msgID, s.model = ev.Message.ID, ev.Message.Model
+			s.usage.mergeStart(ev.Message.Usage)
+			s.hasUsage = true
+		}
 	case "content_block_start":
 		return s.blockStart(ev), nil
 	case "content_block_delta":
@@ -103,8 +185,11 @@ func (s *streamState) handle(ev sdk.MessageStreamEventUnion) ([]provider.Chunk, 
 	return nil, nil
 }
 
-func (s *streamState) blockStart(ev sdk.MessageStreamEventUnion) []provider.Chunk {
+func (s *streamState) blockStart(ev event) []provider.Chunk {
 	cb := ev.ContentBlock
+	if cb == nil {
+		return nil
+	}
 	switch cb.Type {
 	case "tool_use":
 		s.openBlock(ev.Index, &block{kind: "tool_use", id: cb.ID, name: cb.Name})
@@ -125,8 +210,11 @@ func (s *streamState) openBlock(idx int64, b *block) {
 	s.order = append(s.order, idx)
 }
 
-func (s *streamState) blockDelta(ev sdk.MessageStreamEventUnion) []provider.Chunk {
+func (s *streamState) blockDelta(ev event) []provider.Chunk {
 	d := ev.Delta
+	if d == nil {
+		return nil
+	}
 	if d.Type == "text_delta" {
 		return []provider.Chunk{s.chunk(text(d.Text))}
 	}
@@ -160,38 +248,50 @@ func (s *streamState) blockStop(idx int64) []provider.Chunk {
 	return []provider.Chunk{s.chunk(toolRequest(b.id, b.name, b.args))}
 }
 
-func (s *streamState) messageDelta(ev sdk.MessageStreamEventUnion) ([]provider.Chunk, error) {
-	if ev.JSON.Usage.Valid() {
-		s.usage.mergeDelta(ev.Usage)
+func (s *streamState) messageDelta(ev event) ([]provider.Chunk, error) {
+	if ev.Usage != nil {
+		s.usage.mergeDelta(*ev.Usage)
 		s.hasUsage = true
 	}
 	d := ev.Delta
+	if d == nil {
+		return nil, nil
+	}
 	if s.stopReason == "" {
-		s.stopReason = string(d.StopReason)
+		s.stopReason = d.StopReason
 	}
 	details := ""
-	if d.JSON.StopDetails.Valid() {
-		details = d.StopDetails.RawJSON()
+	if len(d.StopDetails) > 0 && string(d.StopDetails) != "null" {
+		details = string(d.StopDetails)
 	}
 	if d.StopReason == "refusal" {
-		explanation := d.StopDetails.Explanation
-		if explanation == "" {
-			explanation = details
-		}
-		if explanation == "" {
-			explanation = "No additional details were provided."
-		}
 		var out []provider.Chunk
 		if u := s.usageChunk(); u != nil {
 			out = append(out, *u)
 			s.hasUsage = false
 		}
-		return out, fmt.Errorf("the model refused to respond: %s", explanation)
+		return out, &provider.Error{Kind: provider.KindRequest, Provider: s.name,
+			Message: "the model refused to respond: " + refusalExplanation(details)}
 	}
 	if details != "" {
 		return []provider.Chunk{s.chunk(text("The provider ended the response with: " + details))}, nil
 	}
 	return nil, nil
+}
+
+// refusalExplanation is stop_details.explanation, else the raw details,
+// else goose's fallback text.
+func refusalExplanation(details string) string {
+	var d struct {
+		Explanation string `json:"explanation"`
+	}
+	if json.Unmarshal([]byte(details), &d) == nil && d.Explanation != "" {
+		return d.Explanation
+	}
+	if details != "" {
+		return details
+	}
+	return "No additional details were provided."
 }
 
 // finish reports tool calls left open (their arguments are truncated) and

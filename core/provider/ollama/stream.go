@@ -118,9 +118,11 @@ func (s *streamState) toolRequest(tc chatToolCall) conversation.Content {
 	return provider.ToolRequest(id, tc.Function.Name, raw)
 }
 
+// chunk wraps one item in a partial assistant message; the id pointer is
+// shared by the stream's chunks (ids are never mutated).
 func (s *streamState) chunk(c conversation.Content) provider.Chunk {
-	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c).WithID(s.id)
-	return provider.Chunk{Message: &m}
+	return provider.Chunk{Message: &conversation.Message{ID: &s.id, Role: conversation.RoleAssistant, Created: s.created,
+		Content: []conversation.Content{c}, Metadata: conversation.VisibleToAll()}}
 }
 
 // usage reads prompt_eval_count / eval_count; a missing count stays nil.
