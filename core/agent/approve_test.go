@@ -193,3 +193,16 @@ func TestMaxTurns(t *testing.T) {
 		t.Fatalf("provider called %d times", h.prov.numRequests())
 	}
 }
+
+func TestRepetitionLimit(t *testing.T) {
+	same := map[string]any{"q": "x"}
+	h := newHarness(t, nil, calls(call("a", "tt__echo", same)), calls(call("b", "tt__echo", same)), say("stop"))
+	h.start(StartOptions{MaxToolRepetitions: 1})
+	h.reply(context.Background(), "go", nil)
+	conv := h.store.conversationOf(h.id)
+	first := conv[2].ToolResponses()[0].ToolResult.Value.Content[0].Text
+	second := conv[4].ToolResponses()[0].ToolResult.Value.Content[0].Text
+	if !strings.HasPrefix(first, "echo:") || second != DeclinedResponse {
+		t.Fatalf("first=%q second=%q", first, second)
+	}
+}

@@ -50,6 +50,10 @@ type StartOptions struct {
 	Builtins map[string]extension.BuiltinFactory
 	// MaxTurns overrides GOOSE_MAX_TURNS / the recipe (0: default 1000).
 	MaxTurns int
+	// MaxToolRepetitions limits identical consecutive tool calls (goose's
+	// max_tool_repetitions; 0 falls back to GOOSE_MAX_TOOL_REPETITIONS,
+	// unset means no limit).
+	MaxToolRepetitions int
 }
 
 // sessionState is a loaded session: its extensions, provider and mode,
@@ -155,7 +159,10 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 		return nil, nil, err
 	}
 	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe, named: sess.UserSetName || sess.Name != "",
-		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)}}
+		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
+	if s.repetition.Max <= 0 {
+		s.repetition.Max = a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)
+	}
 	s.confirms.init()
 	s.frontends.init()
 	s.elicits.init()
