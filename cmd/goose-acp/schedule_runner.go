@@ -69,7 +69,7 @@ func (r *scheduleRunner) RunRecipe(ctx context.Context, job schedule.Job, _ stri
 	h := &headlessRun{
 		agent: r.agent, store: r.store, prompt: prompt, recipe: rec, params: job.Parameters,
 		start: agent.StartOptions{
-			WorkingDir: job.RecipeDir(), Type: session.TypeScheduled, Name: schedule.SessionName(job.ID),
+			WorkingDir: scheduledWorkingDir(job), Type: session.TypeScheduled, Name: schedule.SessionName(job.ID),
 			Recipe: agentRecipe(rec), UseConfiguredExtensions: len(rec.Extensions) == 0,
 		},
 		scheduleID: job.ID,
@@ -82,6 +82,20 @@ func (r *scheduleRunner) RunRecipe(ctx context.Context, job schedule.Job, _ stri
 		_ = r.agent.CloseSession(res.SessionID)
 	}
 	return res.SessionID, err
+}
+
+// scheduledWorkingDir is the recipe's directory, or the process's working
+// directory when that is gone (recipes created through the API are copied
+// from a temporary file).
+func scheduledWorkingDir(job schedule.Job) string {
+	dir := job.RecipeDir()
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return dir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return dir
 }
 
 // recordRunning lets Inspect report the running job's session.
