@@ -113,12 +113,14 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 }
 
 // envelope is the part of a message we validate before jsonrpc2 sees it.
+// The members are raw (not pointers) so that a present JSON null ("result":
+// null, a valid empty result) is told apart from an absent member.
 type envelope struct {
-	JSONRPC string           `json:"jsonrpc"`
-	Method  *string          `json:"method"`
-	ID      *json.RawMessage `json:"id"`
-	Result  *json.RawMessage `json:"result"`
-	Error   *json.RawMessage `json:"error"`
+	JSONRPC string          `json:"jsonrpc"`
+	Method  *string         `json:"method"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 }
 
 // classify returns a non-zero code when line is not a message we accept, and
@@ -141,7 +143,12 @@ func classify(line []byte) (*json.RawMessage, int64, string) {
 		}
 		return nil, jsonrpc2.CodeInvalidRequest, "invalid JSON-RPC message: " + err.Error()
 	}
-	id := validID(env.ID)
+	// A broken response's id is never echoed: the client would take the
+	// error for the answer to its own request with that id.
+	var id *json.RawMessage
+	if len(env.Result) == 0 && len(env.Error) == 0 {
+		id = validID(env.ID)
+	}
 	if env.JSONRPC != "2.0" {
 		return id, jsonrpc2.CodeInvalidRequest, `"jsonrpc" must be "2.0"`
 	}
@@ -151,20 +158,20 @@ func classify(line []byte) (*json.RawMessage, int64, string) {
 		}
 		return nil, 0, ""
 	}
-	if env.ID != nil && (env.Result != nil || env.Error != nil) {
+	if len(env.ID) > 0 && (len(env.Result) > 0 || len(env.Error) > 0) {
 		return nil, 0, ""
 	}
 	return id, jsonrpc2.CodeInvalidRequest, "message is neither a request nor a response"
 }
 
 // validID keeps a string or number id to echo back; anything else is null.
-func validID(raw *json.RawMessage) *json.RawMessage {
-	if raw == nil || len(*raw) == 0 {
+func validID(raw json.RawMessage) *json.RawMessage {
+	if len(raw) == 0 {
 		return nil
 	}
-	switch (*raw)[0] {
+	switch raw[0] {
 	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return raw
+		return &raw
 	}
 	return nil
 }

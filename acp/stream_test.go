@@ -70,6 +70,7 @@ func TestStreamAnswersBadLinesAndKeepsServing(t *testing.T) {
 		{"not json", `{"jsonrpc":"2.0",`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":"parse error"}}`},
 		{"garbage", `hello`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":"parse error"}}`},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"echo"}]`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"batch requests are not supported"}}`},
+		{"broken response", `{"jsonrpc":"1.0","id":7,"result":{}}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"\"jsonrpc\" must be \"2.0\""}}`},
 		{"no method", `{"jsonrpc":"2.0","id":7}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request","data":"message is neither a request nor a response"}}`},
 		{"wrong version", `{"jsonrpc":"1.0","id":"a","method":"echo"}`, `{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Invalid Request","data":"\"jsonrpc\" must be \"2.0\""}}`},
 		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"echo","params":"` + strings.Repeat("x", 300) + `"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"message exceeds 256 bytes"}}`},
@@ -118,4 +119,22 @@ func jsonEqual(a, b string) bool {
 		return false
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// A client answering an agent call with "result": null (a valid empty
+// result, what many SDKs send for fs/write_text_file) must reach the
+// caller, not be rejected as "neither a request nor a response".
+func TestStreamAcceptsNullResult(t *testing.T) {
+	var out strings.Builder
+	s := NewStream(strings.NewReader(`{"jsonrpc":"2.0","id":3,"result":null}`+"\n"), &out, nil)
+	var msg map[string]any
+	if err := s.ReadObject(&msg); err != nil {
+		t.Fatalf("ReadObject: %v", err)
+	}
+	if _, ok := msg["result"]; !ok || msg["id"] != float64(3) {
+		t.Fatalf("read %v", msg)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("the stream answered a valid response: %s", out.String())
+	}
 }
