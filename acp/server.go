@@ -204,4 +204,3 @@ func (s *Server) closeAll() {
 type rpcLogger struct{ log *slog.Logger }
 
 func (l rpcLogger) Printf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
-
