@@ -7,5 +7,6 @@
 // default, …), its client hides Retry-After and aborts the whole stream on
 // a tool call whose arguments are not an object, and it reads OLLAMA_* env
 // and key files on its own. Like goose, it also parses the XML-style tool
-// calls some models (qwen3-coder) write as text.
+// calls some models (qwen3-coder) write as text, and it separates the inline
+// "<think>…</think>" reasoning Ollama returns when "think" is not set.
 package ollama

@@ -71,6 +71,7 @@ type streamState struct {
 	p       *Provider
 	id      string
 	created int64
+	think   thinkSplitter
 	xml     xmlFallback
 }
 
@@ -84,10 +85,15 @@ func (s *streamState) line(line []byte) ([]provider.Chunk, bool, error) {
 		return nil, false, provider.ClassifyStreamError(s.p.opts.Name, normalizeErrorBody(line))
 	}
 	var out []provider.Chunk
-	if r.Message.Thinking != "" {
-		out = append(out, s.chunk(conversation.Thinking(r.Message.Thinking, "")))
+	inlineThought, content := s.think.split(r.Message.Content)
+	if r.Done {
+		th, tx := s.think.flush()
+		inlineThought, content = inlineThought+th, content+tx
 	}
-	if visible := s.xml.add(r.Message.Content); visible != "" {
+	if thought := r.Message.Thinking + inlineThought; thought != "" {
+		out = append(out, s.chunk(conversation.Thinking(thought, "")))
+	}
+	if visible := s.xml.add(content); visible != "" {
 		out = append(out, s.chunk(conversation.Text(visible)))
 	}
 	for _, tc := range r.Message.ToolCalls {
