@@ -26,7 +26,8 @@ const (
 	CommandClear   = "clear"
 )
 
-// SlashCommands lists /compact, /clear and the extensions' prompts.
+// SlashCommands lists /compact, /clear, the recipe commands of
+// config.yaml's slash_commands and the extensions' prompts.
 func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 	s, err := a.session(sessionID)
 	if err != nil {
@@ -44,6 +45,9 @@ func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 			args = append(args, arg.Name)
 		}
 		extra = append(extra, Command{Name: p.Prompt.Name, Description: p.Prompt.Description, Hint: strings.Join(args, " ")})
+	}
+	for _, c := range a.recipeCommands() {
+		extra = append(extra, Command{Name: strings.ToLower(strings.TrimPrefix(c.Command, "/")), Description: "Run recipe " + c.RecipePath})
 	}
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
 	return append(out, extra...), nil
@@ -77,7 +81,11 @@ func (t *turn) command(msg conversation.Message) (bool, []conversation.Message, 
 		out, err := t.clear()
 		return true, nil, out, err
 	}
-	msgs, found, err := t.promptCommand(name, rest)
+	msgs, found, err := t.recipeCommand(name, rest)
+	if err != nil || found {
+		return false, msgs, Outcome{}, err
+	}
+	msgs, found, err = t.promptCommand(name, rest)
 	if err != nil {
 		return true, nil, Outcome{}, err
 	}

@@ -201,6 +201,10 @@ func (ts *testServer) factory(ctx context.Context, env extension.Env) (*mcp.Serv
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sampled:" + res.Content.(*mcp.TextContent).Text + ":" + res.Model}}}, nil
 	})
+	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Review code", Arguments: []*mcp.PromptArgument{{Name: "file"}}},
+		func(ctx context.Context, r *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Please review " + r.Params.Arguments["file"]}}}}, nil
+		})
 	return s, nil
 }
 
