@@ -20,6 +20,9 @@ const (
 
 // split returns the thinking and text parts of a content delta.
 func (t *thinkSplitter) split(delta string) (thinking, text string) {
+	if t.started && !t.in && t.pending == "" {
+		return "", delta // past any think block: the common case
+	}
 	s := t.pending + delta
 	t.pending = ""
 	var th, tx strings.Builder
