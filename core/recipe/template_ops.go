@@ -332,7 +332,7 @@ func applyFilter(name string, v any, args []any) (any, error) {
 	case "trim":
 		return strings.TrimSpace(s), nil
 	case "title":
-		return strings.Title(s), nil //nolint:staticcheck // Jinja title-cases words the same simple way.
+		return titleCase(s), nil
 	case "capitalize":
 		if s == "" {
 			return s, nil
@@ -389,6 +389,26 @@ func applyFilter(name string, v any, args []any) (any, error) {
 		return strings.ReplaceAll(s, "\n", "\n"+pad), nil
 	}
 	return nil, fmt.Errorf("unknown filter: filter %s is unknown", name)
+}
+
+// titleCase upper-cases the first letter of each word and lower-cases the
+// rest, like Jinja's title filter.
+func titleCase(s string) string {
+	rs := []rune(s)
+	start := true
+	for i, r := range rs {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start {
+				rs[i] = unicode.ToUpper(r)
+			} else {
+				rs[i] = unicode.ToLower(r)
+			}
+			start = false
+			continue
+		}
+		start = true
+	}
+	return string(rs)
 }
 
 func toJSONValue(v any) any {

@@ -28,6 +28,7 @@ func TestRender(t *testing.T) {
 		{"in list", `{% if r in ["x", "y"] %}yes{% endif %}`, map[string]string{"r": "y"}, "yes"},
 		{"not in", `{% if r not in ["x"] %}no{% endif %}`, map[string]string{"r": "y"}, "no"},
 		{"filters", "{{ name | upper }} {{ name|lower|trim }} {{ missing | default('d') }}", map[string]string{"name": " Ab "}, " AB  ab d"},
+		{"title and capitalize", "{{ 'hELLO wORLD' | title }}/{{ 'hELLO' | capitalize }}", nil, "Hello World/Hello"},
 		{"whitespace control", "a  {%- if true -%}  b  {%- endif -%}  c", nil, "abc"},
 		{"comment", "a{# hidden #}b", nil, "ab"},
 		{"raw", "{% raw %}{{ x }}{% endraw %}", nil, "{{ x }}"},
