@@ -1,0 +1,165 @@
+package e2e
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// httpGet calls the goosed API with the secret and decodes JSON into out.
+func httpCall(t *testing.T, method, url, secret, body string, out any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	req.Header.Set("X-Secret-Key", secret)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if out != nil && resp.StatusCode < 300 {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v (%s)", method, url, err, b)
+		}
+	}
+	return resp.StatusCode
+}
+
+// TestHTTPAlongsideACPSharesSessions: with --http, a session made in the
+// editor shows up (with its conversation) for the desktop and one made by
+// the desktop shows up in the editor's session/list; stdout stays ACP-only
+// and closing stdin does not stop the HTTP server.
+func TestHTTPAlongsideACPSharesSessions(t *testing.T) {
+	env := newAgentEnv(t, providertest.Turn{Text: []string{"hello from ", "the editor"}})
+	const secret = "alongside-secret"
+	env.Vars["GOOSE_SERVER__SECRET_KEY"] = secret
+	addr := freeAddr(t)
+	base := "http://" + addr
+	c := startAgent(t, env, "--http", addr, "--tls=false")
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(env.Root)
+	if resp := c.prompt(sess.SessionID, "hi"); resp.StopReason != "end_turn" {
+		t.Fatalf("prompt: %+v", resp)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(base + "/status")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("HTTP API never came up: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code := httpCall(t, "GET", base+"/sessions", "wrong", "", nil); code != 401 {
+		t.Fatalf("wrong secret: %d", code)
+	}
+	var list struct {
+		Sessions []struct {
+			ID           string `json:"id"`
+			MessageCount int    `json:"message_count"`
+		} `json:"sessions"`
+	}
+	httpCall(t, "GET", base+"/sessions", secret, "", &list)
+	found := false
+	for _, s := range list.Sessions {
+		found = found || (s.ID == sess.SessionID && s.MessageCount == 2)
+	}
+	if !found {
+		t.Fatalf("editor session %s not listed for the desktop: %+v", sess.SessionID, list)
+	}
+	var full struct {
+		Conversation []json.RawMessage `json:"conversation"`
+	}
+	httpCall(t, "GET", base+"/sessions/"+sess.SessionID, secret, "", &full)
+	if len(full.Conversation) != 2 || !strings.Contains(string(full.Conversation[1]), "the editor") {
+		t.Fatalf("conversation seen by the desktop: %s", full.Conversation)
+	}
+	// And back: a desktop session is in the editor's list.
+	var started struct {
+		ID string `json:"id"`
+	}
+	if code := httpCall(t, "POST", base+"/agent/start", secret, `{"working_dir":`+string(mustMarshal(env.Root))+`}`, &started); code != 200 {
+		t.Fatalf("agent/start: %d", code)
+	}
+	var listed acp.ListSessionsResponse
+	c.call("session/list", map[string]any{}, &listed)
+	seen := false
+	for _, s := range listed.Sessions {
+		seen = seen || s.SessionID == started.ID
+	}
+	if !seen {
+		t.Fatalf("desktop session %s not in session/list: %+v", started.ID, listed)
+	}
+	c.assertCleanStdout()
+}
+
+// TestHTTPAlongsideSurvivesStdinClose: closing stdin ends ACP, but the
+// HTTP server keeps serving (issue 7) until the process is signalled.
+func TestHTTPAlongsideSurvivesStdinClose(t *testing.T) {
+	env := newAgentEnv(t)
+	const secret = "alongside-secret"
+	env.Vars["GOOSE_SERVER__SECRET_KEY"] = secret
+	addr := freeAddr(t)
+	base := "http://" + addr
+	c := startAgent(t, env, "--http", addr, "--tls=false")
+	c.initialize(acp.ClientCapabilities{})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(base + "/status")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("HTTP API never came up: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = c.stdin.Close()
+	time.Sleep(500 * time.Millisecond)
+	req, _ := http.NewRequest("GET", base+"/sessions", nil)
+	req.Header.Set("X-Secret-Key", secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("HTTP API stopped when stdin closed: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("after stdin closed: %d", resp.StatusCode)
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
