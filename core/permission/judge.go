@@ -20,6 +20,17 @@ const JudgeSystemPrompt = "You are a good analyst and can detect operations whet
 
 var judgeSchema = []byte(`{"type":"object","properties":{"read_only_tools":{"type":"array","items":{"type":"string"},"description":"Optional list of tool names which has read-only operations."}},"required":[]}`)
 
+// JudgeRequestText is goose's user message for the judge: the names joined
+// with ", " and printed as a quoted string (Rust's {:?} of a String).
+func JudgeRequestText(names []string) string {
+	return fmt.Sprintf("Here are the tool requests: %s\n\nAnalyze the tool requests and list the tools that perform read-only operations. "+
+		"\n\nGuidelines for Read-Only Operations: "+
+		"\n- Read-only operations do not modify any data or state. "+
+		"\n- Examples include file reading, SELECT queries in SQL, and directory listing. "+
+		"\n- Write operations include INSERT, UPDATE, DELETE, and file writing. "+
+		"\n\nPlease provide a list of tool names that qualify as read-only:", strconv.Quote(strings.Join(names, ", ")))
+}
+
 // ErrJudgeNoAnswer means the model did not call the judge tool.
 var ErrJudgeNoAnswer = errors.New("permission judge: model did not call " + JudgeToolName)
 
@@ -28,12 +39,11 @@ var ErrJudgeNoAnswer = errors.New("permission judge: model did not call " + Judg
 // of a named tool counts as read-only.
 func LLMJudge(p provider.Provider, now func() time.Time) Judge {
 	return func(ctx context.Context, calls []Call) (map[string]bool, error) {
-		names := make([]string, len(calls))
-		for i, c := range calls {
-			names[i] = strconv.Quote(c.Name)
+		names := make([]string, 0, len(calls))
+		for _, c := range calls {
+			names = append(names, c.Name)
 		}
-		text := fmt.Sprintf("Here are the tool requests: [%s]\n\nAnalyze the tool requests and list the tools that perform read-only operations. \nGuidelines for Read-Only Operations: \n- Read-only operations do not modify any data or state. \n- Examples include file reading, SELECT queries in SQL, and directory listing. \n- Write operations include INSERT, UPDATE, DELETE, and file writing. \n\nPlease provide a list of tool names that qualify as read-only:",
-			strings.Join(names, ", "))
+		text := JudgeRequestText(names)
 		msg, _, err := p.Complete(ctx, provider.Request{
 			System:   JudgeSystemPrompt,
 			Messages: []conversation.Message{conversation.UserText(now().Unix(), text)},

@@ -4,8 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
 )
 
 // TestEvaluateExhaustive checks every combination of mode, user level,
@@ -194,4 +200,40 @@ func TestModesAndDecisions(t *testing.T) {
 	if AlwaysAllow.PersistedLevel() != LevelAlwaysAllow || AlwaysDeny.PersistedLevel() != LevelNeverAllow || DenyOnce.PersistedLevel() != LevelNone {
 		t.Fatal("persisted levels")
 	}
+}
+
+func TestLLMJudge(t *testing.T) {
+	p := &judgeProvider{reply: conversation.NewMessage(conversation.RoleAssistant, 0).With(
+		conversation.ToolRequestContent("j", JudgeToolName, map[string]any{"read_only_tools": []any{"dev__read"}}))}
+	judge := LLMJudge(p, func() time.Time { return time.Unix(0, 0) })
+	got, err := judge(context.Background(), []Call{{ID: "1", Name: "dev__read"}, {ID: "2", Name: "dev__write"}})
+	if err != nil || !got["1"] || got["2"] {
+		t.Fatalf("judge = %v %v", got, err)
+	}
+	want := "Here are the tool requests: \"dev__read, dev__write\"\n\nAnalyze the tool requests and list the tools that perform read-only operations. \n\nGuidelines for Read-Only Operations: \n- Read-only operations do not modify any data or state. \n- Examples include file reading, SELECT queries in SQL, and directory listing. \n- Write operations include INSERT, UPDATE, DELETE, and file writing. \n\nPlease provide a list of tool names that qualify as read-only:"
+	if p.req.Messages[0].AsText() != want || p.req.System != JudgeSystemPrompt || p.req.Tools[0].Name != JudgeToolName {
+		t.Fatalf("request = %+v", p.req)
+	}
+	p.reply = conversation.AssistantText(0, "no tool call")
+	if _, err := judge(context.Background(), []Call{{ID: "1", Name: "x"}}); !errors.Is(err, ErrJudgeNoAnswer) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+type judgeProvider struct {
+	reply conversation.Message
+	req   provider.Request
+}
+
+func (j *judgeProvider) Metadata() provider.Metadata { return provider.Metadata{Name: "judge"} }
+func (j *judgeProvider) ModelConfig() model.Config   { return model.Config{} }
+func (j *judgeProvider) FetchModels(context.Context) ([]string, error) {
+	return nil, nil
+}
+func (j *judgeProvider) Stream(context.Context, provider.Request) iter.Seq2[provider.Chunk, error] {
+	return func(func(provider.Chunk, error) bool) {}
+}
+func (j *judgeProvider) Complete(_ context.Context, req provider.Request) (conversation.Message, provider.ProviderUsage, error) {
+	j.req = req
+	return j.reply, provider.ProviderUsage{}, nil
 }
