@@ -39,5 +39,9 @@ func newLogger(level, file string, stderr io.Writer, getenv func(string) string)
 		Prefix:          "goose-acp",
 		Formatter:       formatter,
 	})
-	return slog.New(h), closeFn, nil
+	logger := slog.New(h)
+	// Libraries that write to the standard log package (genai does on
+	// stream errors) go through the same handler, never to stdout.
+	slog.SetDefault(logger)
+	return logger, closeFn, nil
 }
