@@ -454,3 +454,10 @@ func toolCallTurn(id, name string, args any) providertest.Turn {
 
 // textTurn is a model turn answering with text.
 func textTurn(text string) providertest.Turn { return providertest.Turn{Text: []string{text}} }
+
+// methodLog lists every agent→client method received, in order.
+func (c *acpClient) methodLog() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.calls...)
+}
