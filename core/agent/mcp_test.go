@@ -129,3 +129,39 @@ func TestSampling(t *testing.T) {
 		t.Fatalf("tool saw %q", got)
 	}
 }
+
+// TestParallelElicitations answers two concurrent elicitations in reverse
+// order: waits correlate by id, not by arrival.
+func TestParallelElicitations(t *testing.T) {
+	h := newHarness(t, nil, calls(call("q1", "tt__ask", nil), call("q2", "tt__ask", nil)), say("ok"))
+	h.start(StartOptions{})
+	var ids []string
+	h.reply(context.Background(), "go", func(e Event) {
+		m, ok := e.(MessageEvent)
+		if !ok {
+			return
+		}
+		if d := elicitation(m.Message); d != nil {
+			ids = append(ids, d.ID)
+			if len(ids) == 2 {
+				for i, id := range []string{ids[1], ids[0]} {
+					name := []string{"second", "first"}[i]
+					if err := h.a.SubmitElicitation(h.id, id, ElicitAccept, json.RawMessage(`{"name":"`+name+`"}`)); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}
+	})
+	if len(ids) != 2 {
+		t.Fatalf("elicitations = %v", ids)
+	}
+	resp := h.store.conversationOf(h.id)[2].ToolResponses()
+	got := resp[0].ToolResult.Value.Content[0].Text + "," + resp[1].ToolResult.Value.Content[0].Text
+	if got != "accept:first,accept:second" && got != "accept:second,accept:first" {
+		t.Fatalf("results = %s", got)
+	}
+	if resp[0].ToolResult.Value.Content[0].Text == resp[1].ToolResult.Value.Content[0].Text {
+		t.Fatal("both calls got the same answer")
+	}
+}

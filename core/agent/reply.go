@@ -121,6 +121,9 @@ func (a *Agent) elicitationResponse(ctx context.Context, s *sessionState, msg co
 
 func (t *turn) start(input []conversation.Message) (Outcome, error) {
 	for _, m := range input {
+		if m.ID == nil {
+			m = m.WithID(t.a.msgID())
+		}
 		if err := t.a.opts.Store.AppendMessage(t.ctx, t.s.id, m); err != nil {
 			return Outcome{}, fmt.Errorf("saving user message: %w", err)
 		}
