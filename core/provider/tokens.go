@@ -3,8 +3,10 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
@@ -26,11 +28,13 @@ var tokenizer = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
 	return enc, nil
 })
 
-// tokenCache remembers counts of recent texts (goose caches up to 10 000).
+// tokenCache remembers counts of recent texts by hash (goose caches up to
+// 10 000), so large texts are not kept alive.
 var tokenCache = struct {
 	sync.Mutex
-	m map[string]int
-}{m: map[string]int{}}
+	seed maphash.Seed
+	m    map[uint64]int
+}{seed: maphash.MakeSeed(), m: map[uint64]int{}}
 
 const maxTokenCache = 10_000
 
@@ -41,8 +45,9 @@ func CountTokens(text string) int {
 	if text == "" {
 		return 0
 	}
+	h := maphash.String(tokenCache.seed, text)
 	tokenCache.Lock()
-	n, ok := tokenCache.m[text]
+	n, ok := tokenCache.m[h]
 	tokenCache.Unlock()
 	if ok {
 		return n
@@ -51,14 +56,42 @@ func CountTokens(text string) int {
 	if err != nil {
 		return (len(text) + 3) / 4
 	}
-	n = len(enc.Encode(text, []string{"all"}, nil))
+	for _, seg := range encodingSegments(text) {
+		n += len(enc.Encode(seg, []string{"all"}, nil))
+	}
 	tokenCache.Lock()
 	if len(tokenCache.m) >= maxTokenCache {
 		clear(tokenCache.m)
 	}
-	tokenCache.m[text] = n
+	tokenCache.m[h] = n
 	tokenCache.Unlock()
 	return n
+}
+
+// maxRun bounds a run of non-space bytes handed to the BPE in one piece.
+// tiktoken-go merges each piece in quadratic time, so a long unbroken run
+// (base64, minified code) would stall an estimate for minutes; cutting
+// such runs changes counts by at most one token per cut.
+const maxRun = 128
+
+// encodingSegments splits text only inside non-space runs longer than
+// maxRun (at rune boundaries); ordinary text stays one segment.
+func encodingSegments(text string) []string {
+	var segs []string
+	start, run := 0, 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			run = 0
+			continue
+		}
+		run++
+		if run > maxRun && utf8.RuneStart(c) {
+			segs = append(segs, text[start:i])
+			start, run = i, 1
+		}
+	}
+	return append(segs, text[start:])
 }
 
 // Token overheads from goose's token_counter.rs.

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
@@ -112,5 +114,26 @@ func TestToolRequestParsing(t *testing.T) {
 	arr := ToolRequest("c5", "x", `[1]`)
 	if _, ok := arr.ToolRequest.ToolCall.Value.Arguments["value"]; !ok {
 		t.Fatal("non-object args wrap as value")
+	}
+}
+
+func TestCountTokensLongRunsStayFast(t *testing.T) {
+	long := strings.Repeat("x", 200_000) // one unbroken BPE piece without the cut
+	done := make(chan int, 1)
+	go func() { done <- CountTokens(long) }()
+	select {
+	case n := <-done:
+		if n < 200_000/128 || n > 200_000 {
+			t.Fatalf("implausible count %d", n)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("counting a long run took over 20s")
+	}
+	if got := encodingSegments("short words only"); len(got) != 1 {
+		t.Fatalf("ordinary text must stay whole: %q", got)
+	}
+	segs := encodingSegments(strings.Repeat("é", 100) + " " + strings.Repeat("ab", 100))
+	if strings.Join(segs, "") != strings.Repeat("é", 100)+" "+strings.Repeat("ab", 100) || len(segs) != 3 {
+		t.Fatalf("segments %d", len(segs))
 	}
 }

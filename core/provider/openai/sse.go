@@ -81,7 +81,9 @@ func (s *sseData) nextLine() {
 			s.done = true
 			return
 		}
-		s.newline = true
+		// A line cut by EOF gets no newline, so a truncated chunk reads as
+		// unexpected EOF rather than a syntax error.
+		s.newline = err == nil
 	}
 	s.pending = line
 }
