@@ -264,6 +264,8 @@ func (s *Server) existingBus(id string) (*eventBus, bool) {
 	return b, ok
 }
 
+// dropBus cancels the session's requests, closes its streams and waits
+// for a running turn to stop writing.
 func (s *Server) dropBus(id string) {
 	s.busMu.Lock()
 	b, ok := s.buses[id]
@@ -271,5 +273,7 @@ func (s *Server) dropBus(id string) {
 	s.busMu.Unlock()
 	if ok {
 		b.drop()
+		b.turn.Lock()
+		b.turn.Unlock() //nolint:staticcheck // waiting for the turn is the point
 	}
 }

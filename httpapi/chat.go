@@ -176,7 +176,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	defer b.unsubscribe(sub.sub)
 	if len(sub.active) > 0 {
-		if sse.write(sseData(activeRequestsEvent(sub.active).json())) != nil {
+		if sse.write(sseData(activeRequestsEvent(sub.active).busJSON(""))) != nil {
 			return
 		}
 	}
