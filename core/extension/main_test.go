@@ -18,6 +18,7 @@ const serverEnv = "GOOSE_EXTENSION_TEST_SERVER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) == "1" {
+		fmt.Fprintln(os.Stderr, "test server starting")
 		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
