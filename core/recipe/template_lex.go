@@ -27,74 +27,102 @@ type token struct {
 // lex splits src into text, variable and tag tokens, applying "-"
 // whitespace control and turning {% raw %} bodies into text.
 func lex(src string) ([]token, error) {
-	var toks []token
-	trimNext := false
-	i := 0
-	for i < len(src) {
-		j := nextDelim(src, i)
+	l := &lexer{src: src}
+	for l.i < len(src) {
+		j := nextDelim(src, l.i)
 		if j < 0 {
-			toks = appendText(toks, src[i:], trimNext, false, i)
+			l.text(src[l.i:], false)
 			break
 		}
-		open := src[j : j+2]
-		inner := j + 2
-		trimPrev := inner < len(src) && src[inner] == '-'
-		if trimPrev {
-			inner++
+		if err := l.delimited(j); err != nil {
+			return nil, err
 		}
-		if open == "{#" {
-			end := strings.Index(src[inner:], "#}")
-			if end < 0 {
-				return nil, fmt.Errorf("syntax error: unexpected end of comment")
-			}
-			toks = appendText(toks, src[i:j], trimNext, trimPrev, i)
-			body := src[inner : inner+end]
-			trimNext = strings.HasSuffix(body, "-")
-			i = inner + end + 2
-			continue
-		}
-		if open == "{{" {
-			if lit, ok := unparsableVar(src, j); ok {
-				toks = appendText(toks, src[i:j]+lit, trimNext, false, i)
-				trimNext = false
-				i = j + len(lit)
-				continue
-			}
-		}
-		closeDelim := "}}"
-		if open == "{%" {
-			closeDelim = "%}"
-		}
-		end := findClose(src, inner, closeDelim)
-		if end < 0 {
-			return nil, fmt.Errorf("syntax error: unexpected end of input, expected end of %s", map[string]string{"{{": "variable block", "{%": "block"}[open])
-		}
-		body := src[inner:end]
-		trimAfter := strings.HasSuffix(body, "-")
-		if trimAfter {
-			body = body[:len(body)-1]
-		}
-		toks = appendText(toks, src[i:j], trimNext, trimPrev, i)
-		trimNext = trimAfter
-		next := end + 2
-		if open == "{%" && strings.TrimSpace(body) == "raw" {
-			rawEnd, after, trim, err := findEndRaw(src, next)
-			if err != nil {
-				return nil, err
-			}
-			toks = appendText(toks, src[next:rawEnd], trimNext, trim, next)
-			trimNext = after.trim
-			i = after.pos
-			continue
-		}
-		kind := tokVar
-		if open == "{%" {
-			kind = tokTag
-		}
-		toks = append(toks, token{kind: kind, text: body, pos: j})
-		i = next
 	}
-	return toks, nil
+	return l.toks, nil
+}
+
+// lexer is lex's state: the output so far, the read position and whether
+// the previous tag asked to trim the whitespace that follows it.
+type lexer struct {
+	src      string
+	toks     []token
+	i        int
+	trimNext bool
+}
+
+// text emits literal text that started at the read position.
+func (l *lexer) text(s string, trimRight bool) {
+	l.toks = appendText(l.toks, s, l.trimNext, trimRight, l.i)
+}
+
+// delimited handles the {{, {% or {# starting at j.
+func (l *lexer) delimited(j int) error {
+	open := l.src[j : j+2]
+	inner := j + 2
+	trimPrev := inner < len(l.src) && l.src[inner] == '-'
+	if trimPrev {
+		inner++
+	}
+	switch open {
+	case "{#":
+		return l.comment(j, inner, trimPrev)
+	case "{{":
+		if lit, ok := unparsableVar(l.src, j); ok {
+			l.text(l.src[l.i:j]+lit, false)
+			l.trimNext = false
+			l.i = j + len(lit)
+			return nil
+		}
+	}
+	return l.block(j, inner, open, trimPrev)
+}
+
+func (l *lexer) comment(j, inner int, trimPrev bool) error {
+	end := strings.Index(l.src[inner:], "#}")
+	if end < 0 {
+		return fmt.Errorf("syntax error: unexpected end of comment")
+	}
+	l.text(l.src[l.i:j], trimPrev)
+	l.trimNext = strings.HasSuffix(l.src[inner:inner+end], "-")
+	l.i = inner + end + 2
+	return nil
+}
+
+// block emits a {{ … }} or {% … %} token; a {% raw %} body becomes text.
+func (l *lexer) block(j, inner int, open string, trimPrev bool) error {
+	closeDelim, kind, what := "}}", tokVar, "variable block"
+	if open == "{%" {
+		closeDelim, kind, what = "%}", tokTag, "block"
+	}
+	end := findClose(l.src, inner, closeDelim)
+	if end < 0 {
+		return fmt.Errorf("syntax error: unexpected end of input, expected end of %s", what)
+	}
+	body := l.src[inner:end]
+	trimAfter := strings.HasSuffix(body, "-")
+	if trimAfter {
+		body = body[:len(body)-1]
+	}
+	l.text(l.src[l.i:j], trimPrev)
+	l.trimNext = trimAfter
+	l.i = end + 2
+	if kind == tokTag && strings.TrimSpace(body) == "raw" {
+		return l.raw()
+	}
+	l.toks = append(l.toks, token{kind: kind, text: body, pos: j})
+	return nil
+}
+
+// raw emits everything up to {% endraw %} as text.
+func (l *lexer) raw() error {
+	rawEnd, after, trim, err := findEndRaw(l.src, l.i)
+	if err != nil {
+		return err
+	}
+	l.text(l.src[l.i:rawEnd], trim)
+	l.trimNext = after.trim
+	l.i = after.pos
+	return nil
 }
 
 // unparsableVar is goose's preprocess_template_variables: a one-line
