@@ -32,10 +32,17 @@ type agentEnv struct {
 // environment that points goose-acp at it.
 func newAgentEnv(t *testing.T, turns ...providertest.Turn) *agentEnv {
 	t.Helper()
+	return newAgentEnvFor(t, providertest.OpenAI, turns...)
+}
+
+// newAgentEnvFor is newAgentEnv with a mock speaking format (OpenAI Chat
+// Completions or Anthropic Messages); GOOSE_PROVIDER picks the backend.
+func newAgentEnvFor(t *testing.T, format providertest.Format, turns ...providertest.Turn) *agentEnv {
+	t.Helper()
 	root := t.TempDir()
-	llm := providertest.Start(providertest.OpenAI, providertest.NewScript(turns...))
+	llm := providertest.Start(format, providertest.NewScript(turns...))
 	t.Cleanup(llm.Close)
-	return &agentEnv{Root: root, LLM: llm, Vars: map[string]string{
+	env := &agentEnv{Root: root, LLM: llm, Vars: map[string]string{
 		"GOOSE_PATH_ROOT":              root,
 		"HOME":                         root,
 		"GOOSE_PROVIDER":               "openai",
@@ -49,6 +56,15 @@ func newAgentEnv(t *testing.T, turns ...providertest.Turn) *agentEnv {
 		// E2E_LOG_LEVEL=debug shows the agent's logs in failure output.
 		"GOOSE_LOG_LEVEL": cmp.Or(os.Getenv("E2E_LOG_LEVEL"), "warn"),
 	}}
+	if format == providertest.Anthropic {
+		delete(env.Vars, "OPENAI_HOST")
+		delete(env.Vars, "OPENAI_API_KEY")
+		env.Vars["GOOSE_PROVIDER"] = "anthropic"
+		env.Vars["GOOSE_MODEL"] = "claude-sonnet-4-20250514"
+		env.Vars["ANTHROPIC_HOST"] = llm.URL
+		env.Vars["ANTHROPIC_API_KEY"] = "sk-ant-test"
+	}
+	return env
 }
 
 func (e *agentEnv) environ() []string {
