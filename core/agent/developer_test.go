@@ -74,3 +74,28 @@ func TestCancelDeveloperShell(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestDeveloperShellOutputNotifications runs a real developer shell call:
+// its live output reaches the sink as notifications/message tagged with
+// the tool request id.
+func TestDeveloperShellOutputNotifications(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell command")
+	}
+	h := newHarnessWith(t, nil, func(o *Options) {
+		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
+			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
+		}
+	}, calls(call("sh1", "developer__shell", map[string]any{"command": "echo live-line"})), say("ok"))
+	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
+	_, evs := h.reply(context.Background(), "run", nil)
+	found := false
+	for _, e := range evs {
+		if n, ok := e.(NotificationEvent); ok && n.RequestID == "sh1" && n.Method == "notifications/message" && bytes.Contains(n.Params, []byte("live-line")) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no shell output notification in %#v", evs)
+	}
+}

@@ -69,9 +69,23 @@ func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key s
 		if c := r.Capabilities; c != nil {
 			e.hasResources = c.Resources != nil
 			e.hasPrompts = c.Prompts != nil
+			if c.Logging != nil {
+				m.enableLogging(cctx, e, cs)
+			}
 		}
 	}
 	return e, nil
+}
+
+// LogLevel is the level we ask logging servers for. go-sdk servers (our
+// developer extension among them) send no notifications/message until a
+// level is set; the developer's live shell output travels that way.
+const LogLevel = "info"
+
+func (m *Manager) enableLogging(ctx context.Context, e *extension, cs *mcp.ClientSession) {
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: LogLevel}); err != nil {
+		m.log.Debug("setting the log level failed", "extension", e.cfg.Name, "error", err)
+	}
 }
 
 // FrontendInstructions is goose's text for frontend extensions without
