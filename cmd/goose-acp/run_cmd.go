@@ -171,7 +171,7 @@ func exitCode(stderr io.Writer, err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "Interrupted.")
 		return exitInterrupt
 	default:

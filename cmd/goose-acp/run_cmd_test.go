@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
@@ -400,5 +402,86 @@ func TestRunRecipeRetriesExhausted(t *testing.T) {
 	want := "one\ntwo\nMaximum retry attempts (1) exceeded. Unable to complete the task successfully.\n"
 	if code != exitFailed || stdout != want || stderr != "Error: "+errRetriesExhausted.Error()+"\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestRunUsageAndInputErrors(t *testing.T) {
+	h := newRunHarness(t)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stderrIs string // exact, or prefix when it ends with "…"
+	}{
+		{"no input", []string{}, exitUsage, "Error: " + errNoInput.Error() + "\n\n" + runUsage},
+		{"missing instruction file", []string{"-i", filepath.Join(t.TempDir(), "nope.md")}, exitFailed,
+			"Instruction file not found — did you mean to use goose-acp run --text?\n…"},
+		{"bad params", []string{"--recipe", "x.yaml", "--params", "novalue"}, exitUsage,
+			"Error: Invalid parameter format: 'novalue'. Expected format: key=value\n"},
+		{"missing recipe", []string{"--recipe", filepath.Join(t.TempDir(), "none.yaml")}, exitFailed, "Error: recipe: read …"},
+		{"help", []string{"--help"}, exitOK, runUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := h.run(context.Background(), "", tt.args...)
+			prefix, isPrefix := strings.CutSuffix(tt.stderrIs, "…")
+			if code != tt.code || stdout != "" || (isPrefix && !strings.HasPrefix(stderr, prefix)) || (!isPrefix && stderr != tt.stderrIs) {
+				t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestRunExplainAndRenderRecipe(t *testing.T) {
+	h := newRunHarness(t)
+	path := writeRecipe(t, "greet.yaml", paramRecipe)
+	code, stdout, stderr := h.run(context.Background(), "", "--recipe", path, "--explain")
+	wantExplain := "Title: Greeter\nDescription: Greets someone\nParameters:\n" +
+		"   who (string, required) — Who to greet\n   lang (string, optional) default: English — Language\n"
+	if code != exitOK || stdout != wantExplain || stderr != "" {
+		t.Fatalf("explain: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = h.run(context.Background(), "", "--recipe", path, "--render-recipe", "--params", "who=Ada")
+	if code != exitOK || !strings.Contains(stdout, "prompt: Say hello to Ada in English.\n") || stderr != "" {
+		t.Fatalf("render: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	if n := len(h.llm.Script.Requests()); n != 0 {
+		t.Fatalf("explain/render called the provider %d times", n)
+	}
+}
+
+func TestTerminalPromptAsksOnlyOnATerminal(t *testing.T) {
+	if terminalPrompt(strings.NewReader("x\n"), &bytes.Buffer{}) != nil {
+		t.Fatal("a plain reader must not be prompted")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if terminalPrompt(r, &bytes.Buffer{}) != nil {
+		t.Fatal("a pipe must not be prompted")
+	}
+	if goruntime.GOOS == "windows" {
+		return // no pty to stand in for a console
+	}
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty available: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	var stderr bytes.Buffer
+	prompt := terminalPrompt(tty, &stderr)
+	if prompt == nil {
+		t.Fatal("a terminal must be prompted")
+	}
+	if _, err := ptm.WriteString("1.2.3\n"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := prompt("version", "Version being released")
+	if err != nil || got != "1.2.3" || stderr.String() != "Please enter version (Version being released): " {
+		t.Fatalf("got %q err %v stderr %q", got, err, stderr.String())
 	}
 }
