@@ -8,6 +8,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -28,9 +29,10 @@ func (a *Agent) configuredExtensions() []config.ExtensionConfig {
 	return a.readExtensions(true)
 }
 
-// extensionCatalog lists every configured extension, enabled or not.
+// extensionCatalog lists every configured extension, enabled or not, and
+// the platform extensions config.yaml does not mention.
 func (a *Agent) extensionCatalog() []config.ExtensionConfig {
-	return a.readExtensions(false)
+	return mergeConfigs(a.readExtensions(false), platform.Known())
 }
 
 func (a *Agent) readExtensions(enabledOnly bool) []config.ExtensionConfig {

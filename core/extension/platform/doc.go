@@ -2,5 +2,6 @@
 // MCP server the extension manager connects over in-memory transports:
 // todo (todo_write; its content feeds the per-turn info message),
 // extensionmanager (search_available_extensions, manage_extensions,
-// list_resources, read_resource) and chatrecall (search past sessions).
+// list_resources, read_resource), chatrecall (search past sessions) and
+// tom (user text from GOOSE_MOIM_MESSAGE_TEXT / _FILE in every turn).
 package platform

@@ -44,6 +44,18 @@ func Defaults(d Deps) map[string]extension.PlatformFactory {
 		Todo:             d.todo,
 		ExtensionManager: d.extensionManager,
 		ChatRecall:       d.chatRecall,
+		Tom:              d.tom,
+	}
+}
+
+// Known describes the platform extensions as goose lists them, for the
+// extension catalog (search_available_extensions, goosed's extension list).
+func Known() []config.ExtensionConfig {
+	return []config.ExtensionConfig{
+		{Type: config.ExtensionPlatform, Name: Todo, DisplayName: "Todo", Description: "Enable a todo list for goose so it can keep track of what it is doing"},
+		{Type: config.ExtensionPlatform, Name: ChatRecall, DisplayName: "Chat Recall", Description: "Search past conversations and load session summaries for contextual memory"},
+		{Type: config.ExtensionPlatform, Name: ExtensionManager, DisplayName: "Extension Manager", Description: "Enable extension management tools for discovering, enabling, and disabling extensions"},
+		{Type: config.ExtensionPlatform, Name: Tom, DisplayName: "Top Of Mind", Description: "Inject custom context into every turn via GOOSE_MOIM_MESSAGE_TEXT and GOOSE_MOIM_MESSAGE_FILE environment variables"},
 	}
 }
 

@@ -3,6 +3,8 @@ package platform
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +87,20 @@ func TestChatRecall(t *testing.T) {
 	b, _ := json.Marshal(m.Tools(ctx))
 	if !strings.Contains(string(b), "chatrecall__chatrecall") {
 		t.Fatal("tool missing")
+	}
+}
+
+func TestTomMOIM(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "moim.txt")
+	if err := os.WriteFile(file, []byte("from file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, _ := setup(t, map[string]string{"GOOSE_MOIM_MESSAGE_TEXT": " remember X ", "GOOSE_MOIM_MESSAGE_FILE": file})
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionPlatform, Name: Tom}); err != nil {
+		t.Fatal(err)
+	}
+	got := m.MOIM(context.Background())
+	if len(got) != 2 || got[1] != "remember X\nfrom file" {
+		t.Fatalf("moim = %q", got)
 	}
 }
