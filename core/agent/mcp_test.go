@@ -99,6 +99,9 @@ func TestElicitationResponseMessage(t *testing.T) {
 	if h.prov.numRequests() != 2 {
 		t.Fatalf("the elicitation answer started an LLM turn (%d requests)", h.prov.numRequests())
 	}
+	if _, issues := conversation.Fix(conv); len(issues) != 0 {
+		t.Fatalf("stored history needs repair: %v", issues)
+	}
 }
 
 func TestElicitationTimeout(t *testing.T) {

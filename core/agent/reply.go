@@ -104,6 +104,9 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 
 // elicitationResponse handles a user message answering an elicitation:
 // it wakes the waiting tool call, stores the message and starts no turn.
+// The stored copy is agent-invisible: it lands between the running turn's
+// tool request and its response, where the model must not see a user
+// message (goose stores the turn only at its end, so it has no such gap).
 func (a *Agent) elicitationResponse(ctx context.Context, s *sessionState, msg conversation.Message) (bool, error) {
 	for _, c := range msg.Content {
 		if c.ActionRequired == nil || c.ActionRequired.Data.ActionType != conversation.ActionElicitationResponse {
@@ -111,6 +114,10 @@ func (a *Agent) elicitationResponse(ctx context.Context, s *sessionState, msg co
 		}
 		d := c.ActionRequired.Data
 		err := a.SubmitElicitation(s.id, d.ID, ElicitAccept, d.UserData)
+		msg.Metadata.AgentVisible = false
+		if msg.ID == nil {
+			msg = msg.WithID(a.msgID())
+		}
 		if perr := a.opts.Store.AppendMessage(ctx, s.id, msg); perr != nil {
 			err = errors.Join(err, perr)
 		}
