@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -483,5 +484,22 @@ func TestTerminalPromptAsksOnlyOnATerminal(t *testing.T) {
 	got, err := prompt("version", "Version being released")
 	if err != nil || got != "1.2.3" || stderr.String() != "Please enter version (Version being released): " {
 		t.Fatalf("got %q err %v stderr %q", got, err, stderr.String())
+	}
+}
+
+// BenchmarkReplyPrinterStream: the per-chunk cost of streaming a reply to
+// the terminal (2,000 chunks of one assistant message).
+func BenchmarkReplyPrinterStream(b *testing.B) {
+	events := make([]agent.Event, 2000)
+	for i := range events {
+		events[i] = agent.MessageEvent{Message: conversation.NewMessage(conversation.RoleAssistant, 0).With(conversation.Text("chunk of text ")).WithID("m")}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &replyPrinter{out: io.Discard, diag: io.Discard, finalIDs: map[string]bool{}}
+		for _, ev := range events {
+			p.handle(ev)
+		}
+		p.endLine()
 	}
 }
