@@ -185,6 +185,10 @@ func (ts *testServer) factory(ctx context.Context, env extension.Env) (*mcp.Serv
 	s.AddTool(&mcp.Tool{Name: "progress", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		tok := r.Params.GetProgressToken()
 		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half"})
+		// go-sdk hands notifications to the client's handler on another
+		// goroutine than results; a real tool keeps working after it
+		// reports progress, so give the notification time to land.
+		time.Sleep(50 * time.Millisecond)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("meta:%v", r.Params.Meta[extension.MetaToolCallID])}}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

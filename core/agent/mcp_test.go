@@ -99,7 +99,9 @@ func TestElicitationResponseMessage(t *testing.T) {
 	if h.prov.numRequests() != 2 {
 		t.Fatalf("the elicitation answer started an LLM turn (%d requests)", h.prov.numRequests())
 	}
-	if _, issues := conversation.Fix(conv); len(issues) != 0 {
+	// The tool pair is intact (a finished history ends with the
+	// assistant, which repair trims for a request; nothing else changes).
+	if _, issues := conversation.Fix(conv); len(issues) != 1 || issues[0] != "Removed trailing assistant message" {
 		t.Fatalf("stored history needs repair: %v", issues)
 	}
 }
