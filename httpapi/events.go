@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"sort"
+	"strconv"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -78,7 +78,29 @@ func mustJSON(v any) []byte {
 }
 
 func messageEvent(m conversation.Message, ts TokenState) wireEvent {
-	return wireEvent{typ: evMessage, fields: []field{{"message", mustJSON(m)}, {"token_state", mustJSON(ts)}}}
+	return wireEvent{typ: evMessage, fields: []field{{"message", mustJSON(m)}, {"token_state", ts.json()}}}
+}
+
+// json writes the token state without reflection (it is on every event).
+func (ts TokenState) json() []byte {
+	b := make([]byte, 0, 192)
+	for i, kv := range [...]struct {
+		k string
+		v int32
+	}{{"inputTokens", ts.InputTokens}, {"outputTokens", ts.OutputTokens}, {"totalTokens", ts.TotalTokens},
+		{"accumulatedInputTokens", ts.AccumulatedInputTokens}, {"accumulatedOutputTokens", ts.AccumulatedOutputTokens},
+		{"accumulatedTotalTokens", ts.AccumulatedTotalTokens}} {
+		if i == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, kv.k...)
+		b = append(b, `":`...)
+		b = strconv.AppendInt(b, int64(kv.v), 10)
+	}
+	return append(b, '}')
 }
 
 func errorEvent(text string) wireEvent {
@@ -86,7 +108,7 @@ func errorEvent(text string) wireEvent {
 }
 
 func finishEvent(ts TokenState) wireEvent {
-	return wireEvent{typ: evFinish, fields: []field{{"reason", mustJSON(FinishReason)}, {"token_state", mustJSON(ts)}}}
+	return wireEvent{typ: evFinish, fields: []field{{"reason", mustJSON(FinishReason)}, {"token_state", ts.json()}}}
 }
 
 // notificationEvent carries an MCP notification as rmcp's
@@ -145,8 +167,14 @@ func (e wireEvent) busJSON(requestID string) []byte {
 			fs = append(fs, field{"request_id", rid})
 		}
 	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].key < fs[j].key })
+	// Insertion sort: a handful of keys, no allocation.
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].key < fs[j-1].key; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
 	var b bytes.Buffer
+	b.Grow(64 + len(fs)*16 + fieldsLen(fs))
 	b.WriteByte('{')
 	for i, f := range fs {
 		if i == 0 {
@@ -160,6 +188,14 @@ func (e wireEvent) busJSON(requestID string) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+func fieldsLen(fs []field) int {
+	n := 0
+	for _, f := range fs {
+		n += len(f.key) + len(f.val)
+	}
+	return n
 }
 
 func writeField(b *bytes.Buffer, f field) {
