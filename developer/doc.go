@@ -7,7 +7,9 @@
 //
 // Entry points: NewServer(Options) returns a go-sdk *mcp.Server (connect it
 // in-process over mcp.NewInMemoryTransports), ServeStdio serves it on a
-// reader/writer pair.
+// reader/writer pair. Call Cleanup once at process exit: it removes the saved
+// full shell outputs of every server (a server's own outputs also go when it
+// is garbage collected).
 //
 // Per call, the tools/call request _meta may carry agent-working-dir
 // (relative paths and the shell's cwd), agent-session-id (AGENT_SESSION_ID)

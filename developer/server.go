@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"os"
-	"sync"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -75,7 +75,7 @@ type service struct {
 	history *editHistory
 	procs   *processTable
 	stats   *ShellStats
-	outDir  lazyTempDir
+	outDir  *lazyTempDir
 	// callIndex rotates the editor shell's 8 saved-output slots.
 	callIndex atomic.Uint64
 	// allowAddr overrides read_image's SSRF rule in tests (nil = publicAddr).
@@ -102,6 +102,7 @@ func newService(opts Options) *service {
 		getenv:  opts.Getenv,
 		fileIO:  fio,
 		history: newEditHistory(),
+		outDir:  &lazyTempDir{},
 		procs:   newProcessTable(),
 		stats:   opts.Stats,
 	}
@@ -115,8 +116,14 @@ func newService(opts Options) *service {
 
 // NewServer returns a go-sdk MCP server with the surface's tools, goose's
 // prompts and instructions.
+//
+// Saved full shell outputs live in a per-server directory under one
+// process-wide temp root. The directory goes when the returned server is
+// garbage collected (its sessions closed and dropped); call Cleanup at
+// process exit to remove whatever is left.
 func NewServer(opts Options) *mcp.Server {
-	srv, _ := newServerWithService(opts)
+	srv, s := newServerWithService(opts)
+	runtime.AddCleanup(srv, (*lazyTempDir).remove, s.outDir)
 	return srv
 }
 
@@ -198,33 +205,4 @@ func errorText(err error) string {
 		return je.Message
 	}
 	return err.Error()
-}
-
-// lazyTempDir is the directory for saved full shell outputs, made on first use.
-type lazyTempDir struct {
-	mu   sync.Mutex
-	path string
-}
-
-func (d *lazyTempDir) get() (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path != "" {
-		return d.path, nil
-	}
-	p, err := os.MkdirTemp("", "goose-acp-shell-")
-	if err != nil {
-		return "", fmt.Errorf("create shell output dir: %w", err)
-	}
-	d.path = p
-	return p, nil
-}
-
-func (d *lazyTempDir) remove() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.path != "" {
-		_ = os.RemoveAll(d.path)
-		d.path = ""
-	}
 }
