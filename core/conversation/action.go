@@ -65,25 +65,23 @@ func (d ActionData) MarshalJSON() ([]byte, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		return json.Marshal(toolConfirmationData{d.ActionType, d.ID, d.ToolName, args, d.Prompt})
+		return Marshal(toolConfirmationData{d.ActionType, d.ID, d.ToolName, args, d.Prompt})
 	case ActionElicitation:
-		return json.Marshal(elicitationData{d.ActionType, d.ID, d.Message, rawOrNull(d.RequestedSchema)})
+		return Marshal(elicitationData{d.ActionType, d.ID, d.Message, rawOrNull(d.RequestedSchema)})
 	case ActionElicitationResponse:
-		return json.Marshal(elicitationResponseData{d.ActionType, d.ID, rawOrNull(d.UserData)})
+		return Marshal(elicitationResponseData{d.ActionType, d.ID, rawOrNull(d.UserData)})
 	}
 	return nil, fmt.Errorf("conversation: unknown action type %q", d.ActionType)
 }
 
 // UnmarshalJSON reads any of the three forms.
 func (d *ActionData) UnmarshalJSON(b []byte) error {
-	var tag struct {
-		ActionType ActionType `json:"actionType"`
-	}
-	if err := json.Unmarshal(b, &tag); err != nil {
+	tag, err := actionTag(b)
+	if err != nil {
 		return err
 	}
-	*d = ActionData{ActionType: tag.ActionType}
-	switch tag.ActionType {
+	*d = ActionData{ActionType: tag}
+	switch tag {
 	case ActionToolConfirmation:
 		var v toolConfirmationData
 		if err := json.Unmarshal(b, &v); err != nil {
@@ -103,9 +101,30 @@ func (d *ActionData) UnmarshalJSON(b []byte) error {
 		}
 		d.ID, d.UserData = v.ID, v.UserData
 	default:
-		return fmt.Errorf("conversation: unknown action type %q", tag.ActionType)
+		return fmt.Errorf("conversation: unknown action type %q", tag)
 	}
 	return nil
+}
+
+// actionTag reads "actionType" with a key scan, or a full decode where the
+// scan cannot be exact.
+func actionTag(b []byte) (ActionType, error) {
+	if obj, ok := scanObject(b, tagKeyActionType); ok {
+		switch t := ActionType(obj.tag); t {
+		case ActionToolConfirmation, ActionElicitation, ActionElicitationResponse:
+			return t, nil // the typed decode that follows checks the syntax
+		}
+		if json.Valid(b) {
+			return ActionType(obj.tag), nil
+		}
+	}
+	var tag struct {
+		ActionType ActionType `json:"actionType"`
+	}
+	if err := json.Unmarshal(b, &tag); err != nil {
+		return "", err
+	}
+	return tag.ActionType, nil
 }
 
 // ToolConfirmation returns an actionRequired item asking to approve a call.

@@ -68,18 +68,33 @@ type ToolCall struct {
 // An empty (non-nil) map is written as {}.
 func (tc ToolCall) MarshalJSON() ([]byte, error) {
 	if tc.Arguments == nil {
-		return json.Marshal(struct {
+		return Marshal(struct {
 			Name string `json:"name"`
 		}{tc.Name})
 	}
-	return json.Marshal(struct {
+	return Marshal(struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	}{tc.Name, tc.Arguments})
 }
 
 // UnmarshalJSON wraps non-object arguments as {"value": …}, as goose does.
+// Object (or absent) arguments decode in one pass.
 func (tc *ToolCall) UnmarshalJSON(b []byte) error {
+	var one struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &one); err == nil {
+		tc.Name, tc.Arguments = one.Name, one.Arguments
+		return nil
+	}
+	return tc.unmarshalTwoPass(b)
+}
+
+// unmarshalTwoPass decodes the arguments on their own so that a
+// non-object can be wrapped.
+func (tc *ToolCall) unmarshalTwoPass(b []byte) error {
 	var aux struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -204,11 +219,11 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(v)
+	body, err := Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return withType(string(c.Type), body), nil
+	return withType(c.Type, body), nil
 }
 
 func (c Content) variant() (any, error) {
@@ -243,71 +258,9 @@ func (c Content) variant() (any, error) {
 	return v, nil
 }
 
-// UnmarshalJSON decodes any goose MessageContent, including the legacy
-// reasoning form; conversationCompacted items decode to the zero Content,
-// which Message drops.
-func (c *Content) UnmarshalJSON(b []byte) error {
-	var tag struct {
-		Type ContentType `json:"type"`
-	}
-	if err := json.Unmarshal(b, &tag); err != nil {
-		return err
-	}
-	*c = Content{Type: tag.Type}
-	if err := requireFields(b, tag.Type); err != nil {
-		return err
-	}
-	switch tag.Type {
-	case TypeText:
-		c.Text = new(TextContent)
-		return json.Unmarshal(b, c.Text)
-	case TypeImage:
-		c.Image = new(ImageContent)
-		return json.Unmarshal(b, c.Image)
-	case TypeToolRequest:
-		c.ToolRequest = new(ToolRequest)
-		return json.Unmarshal(b, c.ToolRequest)
-	case TypeToolResponse:
-		c.ToolResponse = new(ToolResponse)
-		return json.Unmarshal(b, c.ToolResponse)
-	case TypeToolConfirmationRequest:
-		c.ToolConfirmationRequest = new(ToolConfirmationRequest)
-		return json.Unmarshal(b, c.ToolConfirmationRequest)
-	case TypeActionRequired:
-		c.ActionRequired = new(ActionRequired)
-		return json.Unmarshal(b, c.ActionRequired)
-	case TypeFrontendToolRequest:
-		c.FrontendToolRequest = new(FrontendToolRequest)
-		return json.Unmarshal(b, c.FrontendToolRequest)
-	case TypeThinking:
-		c.Thinking = new(ThinkingContent)
-		return json.Unmarshal(b, c.Thinking)
-	case TypeRedactedThinking:
-		c.RedactedThinking = new(RedactedThinkingContent)
-		return json.Unmarshal(b, c.RedactedThinking)
-	case TypeSystemNotification:
-		c.SystemNotification = new(SystemNotificationContent)
-		return json.Unmarshal(b, c.SystemNotification)
-	case TypeReasoning:
-		var r struct {
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(b, &r); err != nil {
-			return err
-		}
-		*c = Thinking(r.Text, "")
-		return nil
-	case typeConversationCompacted:
-		*c = Content{}
-		return nil
-	default:
-		return fmt.Errorf("conversation: unknown content type %q", tag.Type)
-	}
-}
-
 // Clone returns a deep copy of c.
 func (c Content) Clone() Content {
-	b, err := json.Marshal(c)
+	b, err := Marshal(c)
 	if err != nil {
 		return c
 	}
@@ -318,12 +271,13 @@ func (c Content) Clone() Content {
 	return out
 }
 
-// withType splices "type":<t> in front of an encoded JSON object.
-func withType(t string, body []byte) []byte {
+// withType splices "type":<t> in front of an encoded JSON object. t is one
+// of the known tags (variant checked it), so it needs no escaping.
+func withType(t ContentType, body []byte) []byte {
 	out := make([]byte, 0, len(body)+len(t)+12)
-	out = append(out, `{"type":`...)
-	q, _ := json.Marshal(t)
-	out = append(out, q...)
+	out = append(out, `{"type":"`...)
+	out = append(out, t...)
+	out = append(out, '"')
 	if len(body) > 2 {
 		out = append(out, ',')
 	}
@@ -354,38 +308,4 @@ func isNilPtr(v any) bool {
 		return p == nil
 	}
 	return v == nil
-}
-
-// requiredFields are the fields goose's serde needs for each variant (the
-// "required" lists of the goosed OpenAPI components).
-var requiredFields = map[ContentType][]string{
-	TypeText:                    {"text"},
-	TypeImage:                   {"data", "mimeType"},
-	TypeToolRequest:             {"id", "toolCall"},
-	TypeToolResponse:            {"id", "toolResult"},
-	TypeToolConfirmationRequest: {"id", "toolName", "arguments"},
-	TypeActionRequired:          {"data"},
-	TypeFrontendToolRequest:     {"id", "toolCall"},
-	TypeThinking:                {"thinking", "signature"},
-	TypeRedactedThinking:        {"data"},
-	TypeSystemNotification:      {"notificationType", "msg"},
-	TypeReasoning:               {"text"},
-}
-
-// requireFields reports the first required field of t missing from b.
-func requireFields(b []byte, t ContentType) error {
-	fields := requiredFields[t]
-	if len(fields) == 0 {
-		return nil
-	}
-	var present map[string]json.RawMessage
-	if err := json.Unmarshal(b, &present); err != nil {
-		return err
-	}
-	for _, f := range fields {
-		if _, ok := present[f]; !ok {
-			return fmt.Errorf("conversation: %s content is missing %q", t, f)
-		}
-	}
-	return nil
 }

@@ -22,6 +22,7 @@ var goldenContents = []struct {
 	value     Content
 }{
 	{"text", "TextContent", Text("hi")},
+	{"text_html", "TextContent", Text(`<tag> & "quotes"`)},
 	{"text_meta", "TextContent", Content{Type: TypeText, Text: &TextContent{
 		Text: "for the model", Annotations: json.RawMessage(`{"audience":["assistant"],"priority":0.5}`),
 		Meta: map[string]any{"goose": map[string]any{"source": "moim"}},
@@ -74,13 +75,28 @@ func goldenMessage() Message {
 	}
 }
 
+// goldenHTMLMessage carries the characters encoding/json HTML-escapes and
+// serde_json does not, in text, tool arguments and a tool result.
+func goldenHTMLMessage() Message {
+	return Message{
+		ID: ptr("msg_html"), Role: RoleAssistant, Created: 1747040000,
+		Content: []Content{
+			Text(`<tag> & "quotes"`),
+			ToolRequestContent("toolu_h", "developer__shell", map[string]any{"command": `grep '<a href=' index.html && echo "ok" > out`}),
+			ToolResponseContent("toolu_h", TextResult("<a href=\"x\">&amp;</a>\n")),
+		},
+		Metadata: VisibleToAll(),
+	}
+}
+
 func goldenPath(name string) string { return filepath.Join("testdata", "golden", name+".json") }
 
-// checkGolden asserts that value marshals to the golden file's compact form
-// (or rewrites the file with -update) and returns the compact bytes.
+// checkGolden asserts that value marshals (with Marshal, goose's bytes) to
+// the golden file's compact form (or rewrites the file with -update) and
+// returns the compact bytes.
 func checkGolden(t *testing.T, name string, value any) []byte {
 	t.Helper()
-	got, err := json.Marshal(value)
+	got, err := Marshal(value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +141,7 @@ func TestGoldenContentVariants(t *testing.T) {
 			if err := json.Unmarshal(wire, &back); err != nil {
 				t.Fatal(err)
 			}
-			again, err := json.Marshal(back)
+			again, err := Marshal(back)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +166,7 @@ func TestGoldenMessage(t *testing.T) {
 	if err := json.Unmarshal(wire, &back); err != nil {
 		t.Fatal(err)
 	}
-	again, err := json.Marshal(back)
+	again, err := Marshal(back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +222,7 @@ func TestGoldenReasoningBecomesThinking(t *testing.T) {
 }
 
 func TestGoldenFilesAreAllChecked(t *testing.T) {
-	checked := map[string]bool{"message": true, "message_no_id": true, "reasoning_1.24": true, "reasoning_as_thinking": true}
+	checked := map[string]bool{"message": true, "message_no_id": true, "message_html": true, "reasoning_1.24": true, "reasoning_as_thinking": true}
 	for _, g := range goldenContents {
 		checked[g.file] = true
 	}

@@ -65,7 +65,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	if p.Content == nil {
 		p.Content = []Content{}
 	}
-	return json.Marshal(p)
+	return Marshal(p)
 }
 
 // NewMessage returns a visible message with no content.

@@ -24,19 +24,49 @@ func (r Result[T]) IsOK() bool { return r.Value != nil }
 // MarshalJSON writes the wrapper form.
 func (r Result[T]) MarshalJSON() ([]byte, error) {
 	if r.Value != nil {
-		return json.Marshal(struct {
+		return Marshal(struct {
 			Status string `json:"status"`
 			Value  *T     `json:"value"`
 		}{"success", r.Value})
 	}
-	return json.Marshal(struct {
+	return Marshal(struct {
 		Status string `json:"status"`
 		Error  string `json:"error"`
 	}{"error", r.Error})
 }
 
-// UnmarshalJSON reads the wrapper form.
+// UnmarshalJSON reads the wrapper form. The common case decodes in one
+// pass straight into T; when that fails (e.g. an error result whose
+// "value" does not fit T, which is ignored) the two-pass form decides.
 func (r *Result[T]) UnmarshalJSON(b []byte) error {
+	var one struct {
+		Status string `json:"status"`
+		Value  *T     `json:"value"`
+		Error  string `json:"error"`
+	}
+	if err := json.Unmarshal(b, &one); err != nil {
+		return r.unmarshalTwoPass(b)
+	}
+	*r = Result[T]{}
+	switch one.Status {
+	case "success":
+		r.Value = one.Value
+		if r.Value == nil {
+			r.Value = new(T)
+		}
+		return nil
+	case "error":
+		r.Error = one.Error
+		return nil
+	}
+	return errBadStatus
+}
+
+var errBadStatus = errors.New(`conversation: tool result status must be "success" or "error"`)
+
+// unmarshalTwoPass reads the status first and decodes only the field it
+// names.
+func (r *Result[T]) unmarshalTwoPass(b []byte) error {
 	var aux struct {
 		Status string          `json:"status"`
 		Value  json.RawMessage `json:"value"`
@@ -57,7 +87,7 @@ func (r *Result[T]) UnmarshalJSON(b []byte) error {
 		r.Error = aux.Error
 		return nil
 	default:
-		return errors.New(`conversation: tool result status must be "success" or "error"`)
+		return errBadStatus
 	}
 }
 
@@ -77,7 +107,7 @@ func (r CallToolResult) MarshalJSON() ([]byte, error) {
 	if content == nil {
 		content = []ToolContent{}
 	}
-	return json.Marshal(struct {
+	return Marshal(struct {
 		Content           []ToolContent  `json:"content"`
 		StructuredContent any            `json:"structuredContent,omitempty"`
 		IsError           bool           `json:"isError"`
@@ -106,9 +136,9 @@ type ToolContent struct {
 func (c ToolContent) MarshalJSON() ([]byte, error) {
 	type plain ToolContent
 	if c.Type != "text" {
-		return json.Marshal(plain(c))
+		return Marshal(plain(c))
 	}
-	return json.Marshal(struct {
+	return Marshal(struct {
 		Type        string         `json:"type"`
 		Text        string         `json:"text"`
 		Annotations *Annotations   `json:"annotations,omitempty"`
