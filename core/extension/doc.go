@@ -11,7 +11,11 @@
 // goose-tool-call-id, uses the call id as progress token, and forwards the
 // server's progress and log notifications to Hooks.Notify with that id.
 // Server-initiated sampling and elicitation go to Hooks.Sample and
-// Hooks.Elicit. Cancelling a call's context sends notifications/cancelled
+// Hooks.Elicit. go-sdk runs notification handlers on their own goroutine,
+// so a notification sent just before a result may reach Hooks.Notify just
+// after Call returned (goose has the same race). Servers that report
+// logging get the level LogLevel set, since go-sdk servers send no
+// notifications/message before that. Cancelling a call's context sends notifications/cancelled
 // (go-sdk does this). A failing extension is reported by Add and never
 // affects the others.
 package extension
