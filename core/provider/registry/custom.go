@@ -12,6 +12,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/anthropic"
+	"github.com/goose-acp/goose-acp/core/provider/ollama"
 	"github.com/goose-acp/goose-acp/core/provider/openai"
 )
 
@@ -52,6 +53,8 @@ func (cp CustomProvider) Metadata() provider.Metadata {
 	switch cp.Engine {
 	case EngineAnthropic:
 		base = anthropic.Metadata()
+	case EngineOllama:
+		base = ollama.Metadata()
 	default:
 		base = openai.Metadata()
 	}

@@ -3,11 +3,15 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/anthropic"
+	"github.com/goose-acp/goose-acp/core/provider/google"
+	"github.com/goose-acp/goose-acp/core/provider/ollama"
 	"github.com/goose-acp/goose-acp/core/provider/openai"
 )
 
@@ -24,7 +28,10 @@ func (r *Registry) entries() []entry {
 	for _, p := range openai.Presets() {
 		out = append(out, presetEntry(p))
 	}
-	out = append(out, entry{metadata: anthropic.Metadata(), build: buildAnthropic})
+	out = append(out,
+		entry{metadata: anthropic.Metadata(), build: buildAnthropic},
+		entry{metadata: google.Metadata(), build: buildGoogle},
+		entry{metadata: ollama.Metadata(), build: buildOllama})
 	taken := map[string]bool{}
 	for _, e := range out {
 		taken[e.metadata.Name] = true
@@ -72,6 +79,44 @@ func buildAnthropic(r *Registry, cfg model.Config) (provider.Provider, error) {
 		HTTPClient: r.opts.HTTPClient, Logger: r.log, Param: r.Value})
 }
 
+func buildGoogle(r *Registry, cfg model.Config) (provider.Provider, error) {
+	get := r.settings(google.Metadata())
+	key, ok := get("GOOGLE_API_KEY")
+	if !ok {
+		return nil, missing(google.Name, "GOOGLE_API_KEY")
+	}
+	host, _ := get("GOOGLE_HOST")
+	return google.New(google.Options{BaseURL: host, APIKey: key, Model: cfg, HTTPClient: r.opts.HTTPClient, Logger: r.log})
+}
+
+func buildOllama(r *Registry, cfg model.Config) (provider.Provider, error) {
+	host, _ := r.Value("OLLAMA_HOST")
+	base, err := ollama.HostURL(host)
+	if err != nil {
+		return nil, err
+	}
+	timeout, err := seconds(r, "OLLAMA_TIMEOUT")
+	if err != nil {
+		return nil, err
+	}
+	return ollama.New(ollama.Options{BaseURL: base, Model: cfg, HTTPClient: r.opts.HTTPClient, Timeout: timeout,
+		Logger: r.log, Param: r.Value})
+}
+
+// seconds reads a timeout setting in whole seconds; unset is 0 (the
+// backend's default).
+func seconds(r *Registry, key string) (time.Duration, error) {
+	v, ok := r.Value(key)
+	if !ok || strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a positive number of seconds, got %q", key, v)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
 // errNoEngine reports a custom provider whose engine this build lacks.
 var errNoEngine = errors.New("unsupported engine")
 
@@ -96,6 +141,17 @@ func customEntry(cp CustomProvider) entry {
 		case EngineAnthropic:
 			return anthropic.New(anthropic.Options{BaseURL: strings.TrimRight(cp.BaseURL, "/"), APIKey: key, Model: cfg,
 				HTTPClient: r.opts.HTTPClient, Logger: r.log, Param: r.Value, Name: cp.Name, Headers: cp.Headers})
+		case EngineOllama:
+			base, err := ollama.HostURL(cp.BaseURL)
+			if err != nil {
+				return nil, err
+			}
+			var timeout time.Duration
+			if cp.TimeoutSeconds != nil && *cp.TimeoutSeconds > 0 {
+				timeout = time.Duration(*cp.TimeoutSeconds) * time.Second
+			}
+			return ollama.New(ollama.Options{BaseURL: base, Model: cfg, HTTPClient: r.opts.HTTPClient, Timeout: timeout,
+				Logger: r.log, Param: r.Value, Name: cp.Name, Headers: cp.Headers})
 		}
 		return nil, fmt.Errorf("%s: %w %q", cp.Name, errNoEngine, cp.Engine)
 	}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,11 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines; opencensus (pulled in by genai)
+// starts a worker at init that lives for the process.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"))
+}
 
 const secretKey = "sk-registry-secret-0123456789"
 
@@ -90,7 +95,7 @@ func TestProvidersListsBuiltinsAndCustom(t *testing.T) {
 			acme = md
 		}
 	}
-	want := "anthropic,azure_openai,custom_acme,deepseek,groq,litellm,mistral,openai,openrouter,xai"
+	want := "anthropic,azure_openai,custom_acme,deepseek,google,groq,litellm,mistral,ollama,openai,openrouter,xai"
 	if strings.Join(names, ",") != want {
 		t.Fatalf("got %s", strings.Join(names, ","))
 	}
@@ -262,3 +267,30 @@ func TestCustomProviderPaths(t *testing.T) {
 }
 
 func mustModel(name string) model.Config { return model.Config{ModelName: name} }
+
+func TestSecretsNeverLogged(t *testing.T) {
+	s := serve(t,
+		providertest.Turn{Status: 429, ErrorBody: `{"error":{"message":"slow for key ` + secretKey + `"}}`},
+		providertest.Turn{Status: 401, ErrorBody: `{"error":{"message":"Incorrect API key provided: ` + secretKey + `"}}`})
+	f := newFixture(t)
+	var logs strings.Builder
+	reg := New(Options{
+		Env:    func(k string) (string, bool) { v, ok := f.env[k]; return v, ok },
+		Get:    func(k string) (any, bool) { return nil, false },
+		Secret: func(k string) (string, error) { return secretKey, nil },
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Retry:  provider.RetryOptions{Sleep: func(context.Context, time.Duration) error { return nil }},
+	})
+	f.env["OPENAI_HOST"] = s.URL
+	p, err := reg.Create("openai", model.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = reply(t, p)
+	if provider.KindOf(err) != provider.KindAuth || strings.Contains(err.Error(), secretKey) {
+		t.Fatalf("err %v", err)
+	}
+	if logs.Len() == 0 || strings.Contains(logs.String(), secretKey) {
+		t.Fatalf("logs leak or are empty:\n%s", logs.String())
+	}
+}
