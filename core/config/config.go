@@ -43,6 +43,11 @@ type Options struct {
 	SystemFile string
 	// Logger receives warnings (skipped extensions, keyring fallback).
 	Logger *slog.Logger
+	// PlatformExtensions are the built-in platform extensions every read
+	// lists under extensions: (added in memory when missing or stale) and
+	// every write stores in the user file, as goose's config migration does.
+	// nil disables the migration.
+	PlatformExtensions []PlatformExtension
 }
 
 // Config is goose's layered config.yaml: the system file, then each file in
@@ -56,6 +61,8 @@ type Config struct {
 	log    *slog.Logger
 	mu     sync.Mutex // serialises this process's writers; the lock file does the rest
 	paths  Paths
+	// platform feeds goose's platform-extension migration.
+	platform []PlatformExtension
 
 	secretsOnce sync.Once
 	secrets     Secrets
@@ -88,7 +95,8 @@ func Open(opts Options) (*Config, error) {
 		}
 	}
 	files = append(files, opts.Paths.ConfigFile())
-	c := &Config{files: files, getenv: getenv, log: log, paths: opts.Paths}
+	c := &Config{files: files, getenv: getenv, log: log, paths: opts.Paths,
+		platform: append([]PlatformExtension(nil), opts.PlatformExtensions...)}
 	if _, err := c.load(); err != nil {
 		return nil, err
 	}
@@ -116,6 +124,7 @@ func (c *Config) load() (map[string]any, error) {
 		}
 		mergeLayer(merged, layer)
 	}
+	migrateMerged(merged, c.platform)
 	return merged, nil
 }
 

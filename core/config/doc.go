@@ -2,7 +2,9 @@
 // state paths; config.yaml layering (system file, GOOSE_ADDITIONAL_CONFIG_FILES,
 // user file) with uppercase environment overrides; atomic, locked writes
 // (temp file + rename under config.lock, one symlink hop); the extensions
-// map; secrets (OS keyring entry goose/secrets or secrets.yaml); and
+// map, with goose's migration that lists every built-in platform extension
+// (Options.PlatformExtensions: in memory on reads, in the user file on
+// writes); secrets (OS keyring entry goose/secrets or secrets.yaml); and
 // permission.yaml (under permission.lock). Everything is read through an
 // injected getenv so tests never touch the real environment.
 //

@@ -54,6 +54,9 @@ func (c *Config) edit(change func(root *yaml.Node)) error {
 	if err != nil {
 		return err
 	}
+	if err := migrateDocument(doc.Content[0], c.platform); err != nil {
+		return fmt.Errorf("config: migrate %s: %w", target, err)
+	}
 	change(doc.Content[0])
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
