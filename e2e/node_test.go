@@ -43,9 +43,14 @@ func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
 		providertest.Turn{Text: []string{"ran it"}},
 		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_read", Name: "developer__read", Arguments: string(args)}}},
 		providertest.Turn{Text: []string{"read it"}},
+		toolCallTurn("call_w1", "developer__write", map[string]string{"path": filepath.Join(work, "out.txt"), "content": "from node\n"}),
+		textTurn("refused"),
+		toolCallTurn("call_w2", "developer__write", map[string]string{"path": filepath.Join(work, "out.txt"), "content": "from node\n"}),
+		textTurn("wrote"),
+		textTurn("an image"),
 		slowTurn("wait"),
 	)
-	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "cancel", "list", "load")
+	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "fswrite", "config", "image", "cancel", "list", "load")
 	cmd.Dir = dir
 	cmd.Env = append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work)
 	var stderr bytes.Buffer

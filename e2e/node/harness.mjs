@@ -115,6 +115,37 @@ const scenarios = {
     assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
     assert(fsCalls.some((c) => c.method === "read"), "fs/read_text_file was not called: " + JSON.stringify(fsCalls));
   },
+  async fswrite(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await agent.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "approve" });
+    permissionAnswer = "reject_once";
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "write" }] });
+    permissionAnswer = "allow_once";
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+    assert(!fsCalls.some((c) => c.method === "write"), "rejected write reached fs/write_text_file");
+    const failed = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    assert(failed, "rejected write not failed");
+    const res2 = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "write again" }] });
+    assert(res2.stopReason === "end_turn", "stopReason " + res2.stopReason);
+    assert(fsCalls.some((c) => c.method === "write" && c.content === "from node\n"), "approved write missing: " + JSON.stringify(fsCalls));
+    const diff = updatesOf(s.sessionId).flatMap((u) => u.content || []).find((c) => c.type === "diff");
+    assert(diff && diff.newText === "from node\n", "no diff");
+  },
+  async config(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    const r = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: s.sessionId, configId: "mode", value: "smart_approve" });
+    assert(r.configOptions.find((o) => o.id === "mode").currentValue === "smart_approve", "mode not set");
+    assert(updatesOf(s.sessionId).some((u) => u.sessionUpdate === "config_option_update"), "no config_option_update");
+  },
+  async image(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [
+      { type: "text", text: "what is this" },
+      { type: "image", mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" },
+      { type: "resource", resource: { uri: "file:///x/notes.md", mimeType: "text/markdown", text: "embedded" } },
+    ] });
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+  },
   async cancel(agent) {
     const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
     const p = agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "wait" }] });
