@@ -503,3 +503,30 @@ func BenchmarkReplyPrinterStream(b *testing.B) {
 		p.endLine()
 	}
 }
+
+// TestRecipeExtensionsReplaceConfiguredOnes: config.yaml's enabled
+// extensions load for a plain prompt, but a recipe that lists extensions
+// runs with those instead (goose's extensions_override).
+func TestRecipeExtensionsReplaceConfiguredOnes(t *testing.T) {
+	h := newRunHarness(t, providertest.Turn{Text: []string{"a"}}, providertest.Turn{Text: []string{"b"}})
+	if err := os.MkdirAll(filepath.Join(h.root, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "extensions:\n  broken:\n    enabled: true\n    type: stdio\n    name: broken\n    cmd: " +
+		filepath.Join(h.root, "no-such-server") + "\n    args: []\n    timeout: 5\n"
+	if err := os.WriteFile(filepath.Join(h.root, "config", "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const failed = "Failed to start extension broken: "
+	if code, _, stderr := h.run(context.Background(), "", "-t", "x"); code != exitOK || !strings.Contains(stderr, failed) {
+		t.Fatalf("plain prompt: exit %d stderr %q", code, stderr)
+	}
+	path := writeRecipe(t, "r.yaml", "title: T\ndescription: D\nprompt: P\nextensions:\n  - type: builtin\n    name: developer\n")
+	code, _, stderr := h.run(context.Background(), "", "--recipe", path)
+	if code != exitOK || strings.Contains(stderr, failed) {
+		t.Fatalf("recipe: exit %d stderr %q", code, stderr)
+	}
+	if body := string(h.llm.Script.Requests()[1]); !strings.Contains(body, "developer__shell") {
+		t.Fatalf("the recipe's developer tools are missing: %s", body)
+	}
+}
