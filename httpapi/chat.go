@@ -201,6 +201,18 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, su
 	defer ping.Stop()
 	var n uint64
 	buf := make([]byte, 0, 64)
+	// goosed's heartbeat interval ticks at once: ": ping 0" follows the
+	// replay immediately.
+	sendPing := func() error {
+		buf = append(buf[:0], ": ping "...)
+		buf = strconv.AppendUint(buf, n, 10)
+		buf = append(buf, "\n\n"...)
+		n++
+		return sse.write(buf)
+	}
+	if sendPing() != nil {
+		return
+	}
 	write := func(e busEvent) error {
 		if e.seq <= lastSeq {
 			return nil
@@ -215,11 +227,7 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, su
 		case <-s.ctx.Done():
 			return
 		case <-ping.C:
-			buf = append(buf[:0], ": ping "...)
-			buf = strconv.AppendUint(buf, n, 10)
-			buf = append(buf, "\n\n"...)
-			n++
-			if sse.write(buf) != nil {
+			if sendPing() != nil {
 				return
 			}
 		case <-sub.wake:

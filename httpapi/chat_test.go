@@ -120,6 +120,29 @@ func TestEventsTurnWithApproval(t *testing.T) {
 	}
 }
 
+func TestEventsHeartbeat(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	id := e.startSession()
+	resp := e.doHeaders("GET", "/sessions/"+id+"/events", nil, map[string]string{"X-Secret-Key": testSecret})
+	r := newSSEReader(resp)
+	defer r.close()
+	for i := 0; i < 3; i++ {
+		select {
+		case f := <-r.frames:
+			if want := fmt.Sprintf("ping %d", i); f.Comment != want || f.Data != "" || f.ID != "" {
+				t.Fatalf("frame %d = %+v, want comment %q", i, f, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no heartbeat")
+		}
+	}
+	for k, v := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache"} {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("%s = %q", k, got)
+		}
+	}
+}
+
 func TestEventsReplayAfterReconnect(t *testing.T) {
 	e := newTestEnv(t, "auto", say("a", "b", "c"))
 	id := e.startSession()
