@@ -64,30 +64,30 @@ func ifNotExists(ddl string) string {
 // ensureSchema creates or migrates the schema inside one BEGIN IMMEDIATE
 // transaction, so two processes opening a new file at once cannot both
 // create it. It returns the version found before any change (0 for a new
-// or pre-versioning file).
-func ensureSchema(ctx context.Context, tx *sql.Tx, now string) (found int, err error) {
+// or pre-versioning file) and whether it created the schema from nothing.
+func ensureSchema(ctx context.Context, tx *sql.Tx, now string) (found int, created bool, err error) {
 	hasVersions, err := tableExists(ctx, tx, "schema_version")
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if hasVersions {
 		var v sql.NullInt64
 		if err := tx.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_version`).Scan(&v); err != nil {
-			return 0, fmt.Errorf("read schema version: %w", err)
+			return 0, false, fmt.Errorf("read schema version: %w", err)
 		}
-		return int(v.Int64), migrateFrom(ctx, tx, int(v.Int64), now)
+		return int(v.Int64), false, migrateFrom(ctx, tx, int(v.Int64), now)
 	}
 	hasSessions, err := tableExists(ctx, tx, "sessions")
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if hasSessions {
 		// A sessions.db from before schema_version existed. goose would
 		// create the full schema over it and break; migrating from 1 is
 		// what keeps its data.
-		return 0, migrateFrom(ctx, tx, 0, now)
+		return 0, false, migrateFrom(ctx, tx, 0, now)
 	}
-	return 0, createFresh(ctx, tx, now)
+	return 0, true, createFresh(ctx, tx, now)
 }
 
 func createFresh(ctx context.Context, tx *sql.Tx, now string) error {

@@ -69,9 +69,15 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
 	s := &Store{db: db, now: opts.Now, log: opts.Logger}
-	if err := s.initSchema(ctx); err != nil {
+	created, err := s.initSchema(ctx)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
+	}
+	if created {
+		// goose imports its pre-1.10 *.jsonl sessions once, when it
+		// creates sessions.db beside them.
+		s.importLegacy(ctx, filepath.Dir(abs))
 	}
 	return s, nil
 }
@@ -107,18 +113,23 @@ func registerFunctions(c *sqlite3.Conn) error {
 		})
 }
 
-func (s *Store) initSchema(ctx context.Context) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		found, err := ensureSchema(ctx, tx, s.stamp())
+// initSchema creates or migrates the schema and reports whether the file
+// was new.
+func (s *Store) initSchema(ctx context.Context) (bool, error) {
+	var created bool
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		found, fresh, err := ensureSchema(ctx, tx, s.stamp())
 		if err != nil {
 			return err
 		}
+		created = fresh
 		if found > SchemaVersion {
 			s.log.Warn("sessions.db schema is newer than this build; using it as is",
 				"found", found, "supported", SchemaVersion)
 		}
 		return nil
 	})
+	return created, err
 }
 
 // Close closes the database.

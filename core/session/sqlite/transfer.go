@@ -61,9 +61,18 @@ func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, src session.Session)
 	if err != nil {
 		return session.Session{}, err
 	}
+	if err := fillCopy(ctx, tx, id, src); err != nil {
+		return session.Session{}, err
+	}
+	return s.get(ctx, tx, id, true)
+}
+
+// fillCopy gives the session row id src's metadata (session.CopyUpdate) and
+// conversation.
+func fillCopy(ctx context.Context, tx *sql.Tx, id string, src session.Session) error {
 	cols, err := session.UpdateColumns(session.CopyUpdate(src))
 	if err != nil {
-		return session.Session{}, err
+		return err
 	}
 	set := make([]string, len(cols))
 	args := make([]any, 0, len(cols)+1)
@@ -73,14 +82,11 @@ func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, src session.Session)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET `+strings.Join(set, ", ")+` WHERE id = ?`,
 		append(args, id)...); err != nil {
-		return session.Session{}, err
+		return err
 	}
 	rows, err := encodeAll(id, src.Conversation)
 	if err != nil {
-		return session.Session{}, err
+		return err
 	}
-	if err := insertMessages(ctx, tx, id, rows); err != nil {
-		return session.Session{}, err
-	}
-	return s.get(ctx, tx, id, true)
+	return insertMessages(ctx, tx, id, rows)
 }
