@@ -39,6 +39,7 @@ func (w *idleWatch) Stream(ctx context.Context, req Request) iter.Seq2[Chunk, er
 		defer cancel(nil)
 		timer := time.AfterFunc(w.d, func() { cancel(errStalled) })
 		defer timer.Stop()
+		inner = context.WithValue(inner, touchKey{}, func() { timer.Reset(w.d) })
 		stalled := func() bool { return errors.Is(context.Cause(inner), errStalled) && ctx.Err() == nil }
 		for c, err := range w.Provider.Stream(inner, req) {
 			timer.Stop()
@@ -64,4 +65,15 @@ func StalledError(providerName string, d time.Duration) *Error {
 	s := strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 	return &Error{Kind: KindNetwork, Provider: providerName, Err: errStalled, Message: fmt.Sprintf(
 		"Stream stalled: no data received from server for %s seconds. Set GOOSE_STREAM_TIMEOUT to adjust (current: %ss).", s, s)}
+}
+
+type touchKey struct{}
+
+// Toucher returns the liveness callback of an enclosing IdleTimeout, or
+// nil. Backends call it for every line or event they receive, so a stream
+// that is busy but not yet yielding (keep-alive comments, tool-call
+// arguments being accumulated) is not mistaken for a stalled one.
+func Toucher(ctx context.Context) func() {
+	f, _ := ctx.Value(touchKey{}).(func())
+	return f
 }

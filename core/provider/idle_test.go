@@ -2,8 +2,11 @@ package provider
 
 import (
 	"context"
+	"iter"
 	"testing"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
 
 	"go.uber.org/goleak"
 )
@@ -47,5 +50,36 @@ func TestIdleTimeoutCallerCancelIsNotStall(t *testing.T) {
 	}
 	if last != context.DeadlineExceeded {
 		t.Fatalf("got %v", last)
+	}
+}
+
+// touchingProvider sends keep-alives (Touch) for a while before its one
+// chunk, like a server streaming comments or tool-call fragments.
+type touchingProvider struct{ fakeProvider }
+
+func (tp *touchingProvider) Stream(ctx context.Context, req Request) iter.Seq2[Chunk, error] {
+	return func(yield func(Chunk, error) bool) {
+		touch := Toucher(ctx)
+		for range 6 {
+			select {
+			case <-time.After(20 * time.Millisecond):
+				touch()
+			case <-ctx.Done():
+				yield(Chunk{}, ctx.Err())
+				return
+			}
+		}
+		m := conversation.AssistantText(0, "late")
+		yield(Chunk{Message: &m}, nil)
+	}
+}
+
+func TestIdleTimeoutResetByTouch(t *testing.T) {
+	texts, err := collect(IdleTimeout(&touchingProvider{}, 50*time.Millisecond))
+	if err != nil || len(texts) != 1 {
+		t.Fatalf("texts %v err %v", texts, err)
+	}
+	if Toucher(context.Background()) != nil {
+		t.Fatal("no watchdog, no toucher")
 	}
 }

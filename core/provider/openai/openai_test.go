@@ -321,3 +321,15 @@ func TestNonStreamingService(t *testing.T) {
 		t.Fatalf("non-streaming request must not ask to stream: %s", s.Requests()[0].Body)
 	}
 }
+
+func TestIdleWatchdogSeesToolArgumentFragments(t *testing.T) {
+	// Fragments arrive every 40ms; no message is yielded until the call is
+	// complete, yet the 100ms watchdog must not fire.
+	call := providertest.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls -la /tmp"}`}
+	s := start(t, providertest.Turn{ToolCalls: []providertest.ToolCall{call}, Delay: 40 * time.Millisecond})
+	p := provider.IdleTimeout(newTestProvider(t, s), 100*time.Millisecond)
+	conv, _, err := run(p, userHi)
+	if err != nil || len(toolRequests(conv[0])) != 1 {
+		t.Fatalf("conv %v err %v", conv, err)
+	}
+}

@@ -20,6 +20,9 @@ type sseData struct {
 	cont    bool // the current line did not fit the buffer
 	done    bool // saw [DONE]
 	err     error
+	// touch, if set, is told about every line received (the idle
+	// watchdog's liveness signal).
+	touch func()
 }
 
 func newSSEData(r io.Reader) *sseData {
@@ -55,6 +58,9 @@ func (s *sseData) Read(p []byte) (int, error) {
 // sets pending to its data payload, if any.
 func (s *sseData) nextLine() {
 	line, err := s.br.ReadSlice('\n')
+	if len(line) > 0 && s.touch != nil {
+		s.touch()
+	}
 	switch {
 	case err == bufio.ErrBufferFull:
 	case err != nil:
