@@ -16,7 +16,9 @@ func TestGooseIgnoreOnEveryFileTool(t *testing.T) {
 	}
 	classic := []call{
 		{"text_editor", func(p, _ string) map[string]any { return map[string]any{"command": "view", "path": p} }},
-		{"text_editor", func(p, _ string) map[string]any { return map[string]any{"command": "write", "path": p, "file_text": "x"} }},
+		{"text_editor", func(p, _ string) map[string]any {
+			return map[string]any{"command": "write", "path": p, "file_text": "x"}
+		}},
 		{"text_editor", func(p, _ string) map[string]any {
 			return map[string]any{"command": "str_replace", "path": p, "old_str": "TOKEN", "new_str": "x"}
 		}},
