@@ -8,6 +8,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -146,4 +147,14 @@ func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) err
 	s.mu.Unlock()
 	s.mgr.SetWorkingDir(dir)
 	return a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
+}
+
+// Todo returns the session's todo content (the todo platform extension's
+// extension_data), for clients that show it as a plan.
+func (a *Agent) Todo(ctx context.Context, sessionID string) (string, error) {
+	sess, err := a.opts.Store.Get(ctx, sessionID, false)
+	if err != nil {
+		return "", err
+	}
+	return platform.TodoContent(sess.ExtensionData), nil
 }

@@ -140,6 +140,9 @@ func TestTodoPlatformFeedsMOIM(t *testing.T) {
 	if !strings.Contains(first, "Current tasks and notes:\nOnce given a task, immediately update your todo with all explicit and implicit requirements\n") {
 		t.Fatalf("first MOIM = %q", first)
 	}
+	if todo, err := h.a.Todo(context.Background(), h.id); err != nil || todo != "- [ ] ship" {
+		t.Fatalf("Todo = %q %v", todo, err)
+	}
 	second := h.prov.request(1)
 	found := false
 	for _, m := range second.Messages {
