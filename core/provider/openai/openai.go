@@ -104,6 +104,10 @@ func New(o Options) (*Provider, error) {
 	if !strings.HasPrefix(o.Host, "http://") && !strings.HasPrefix(o.Host, "https://") {
 		return nil, fmt.Errorf("%s: host %q must start with http:// or https://", o.Metadata.Name, o.Host)
 	}
+	if bp := strings.ToLower(strings.TrimRight(o.BasePath, "/")); strings.HasSuffix(bp, "responses") {
+		return nil, fmt.Errorf("%s: base path %q is OpenAI's Responses API, which is not supported; use a chat completions path such as %s",
+			o.Metadata.Name, o.BasePath, DefaultBasePath)
+	}
 	p := &Provider{opts: o}
 	// The Client is built from our options only, so openai-go's
 	// environment defaults (OPENAI_API_KEY, OPENAI_ORG_ID, …) never apply.

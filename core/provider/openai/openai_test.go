@@ -333,3 +333,14 @@ func TestIdleWatchdogSeesToolArgumentFragments(t *testing.T) {
 		t.Fatalf("conv %v err %v", conv, err)
 	}
 }
+
+func TestNewRejectsBadEndpoints(t *testing.T) {
+	for _, o := range []Options{
+		{Host: "api.openai.com"},
+		{Host: "https://api.openai.com", BasePath: "v1/responses"},
+	} {
+		if _, err := New(o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}
