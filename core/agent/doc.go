@@ -13,7 +13,7 @@
 //	a.SubmitElicitation(id, elicitationID, "accept", data)  // answers an elicitation
 //	a.SetMode / SetModel / AddExtension / RemoveExtension / Tools / CallTool /
 //	a.ReadResource / ListResources / ListPrompts / GetPrompt / UpdateWorkingDir /
-//	a.SlashCommands / CloseSession / Close
+//	a.SlashCommands / Todo / Mode / Model / Extensions / CloseSession / Close
 //
 // Events (the one event model): MessageEvent (streamed assistant chunks
 // sharing the message id, tool responses, actionRequired tool

@@ -206,11 +206,27 @@ func (m *Manager) Add(ctx context.Context, cfg config.ExtensionConfig) error {
 	if err != nil {
 		return fmt.Errorf("extension %q: %w", cfg.Name, err)
 	}
+	if !m.insert(e, cfg.Name, key) {
+		e.close() // closed manager, or the same name added meanwhile
+		if m.isClosed() {
+			return ErrClosed
+		}
+	}
+	return nil
+}
+
+// insert registers a connected extension under a free key; false when the
+// manager is closed or an extension of that name got there first.
+func (m *Manager) insert(e *extension, name, key string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		e.close()
-		return ErrClosed
+		return false
+	}
+	for _, other := range m.exts {
+		if other.cfg.Name == name {
+			return false
+		}
 	}
 	e.key = uniqueKey(key, func(k string) bool { _, ok := m.exts[k]; return ok })
 	if e.key != key {
@@ -219,7 +235,7 @@ func (m *Manager) Add(ctx context.Context, cfg config.ExtensionConfig) error {
 	m.exts[e.key] = e
 	m.order = append(m.order, e.key)
 	m.version.Add(1)
-	return nil
+	return true
 }
 
 // AddAll connects every config concurrently and reports each outcome in
@@ -376,6 +392,12 @@ func (m *Manager) Close() error {
 	}
 	wg.Wait()
 	return nil
+}
+
+func (m *Manager) isClosed() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.closed
 }
 
 func (m *Manager) get(key string) (*extension, error) {
