@@ -237,3 +237,16 @@ func TestNames(t *testing.T) {
 		t.Fatalf("collision key = %q", k)
 	}
 }
+
+func TestConcurrentAddsOfOneName(t *testing.T) {
+	m := newManager(t, Options{})
+	cfg := config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t"}
+	for _, r := range m.AddAll(context.Background(), []config.ExtensionConfig{cfg, cfg, cfg}) {
+		if !r.Success {
+			t.Fatalf("%+v", r)
+		}
+	}
+	if n := len(m.Extensions()); n != 1 {
+		t.Fatalf("%d extensions", n)
+	}
+}
