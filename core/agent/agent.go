@@ -66,6 +66,8 @@ type Options struct {
 	Getenv func(string) string
 	// ClientVersion is sent to MCP servers.
 	ClientVersion string
+	// ElicitationTimeout bounds each elicitation wait (default 300 s).
+	ElicitationTimeout time.Duration
 	// OnTitle is called (from a background goroutine) when a session gets
 	// a generated name; adapters turn it into session_info_update.
 	OnTitle func(sessionID, title string)
@@ -100,6 +102,9 @@ func New(opts Options) *Agent {
 	}
 	if opts.Config == nil {
 		opts.Config = noConfig{}
+	}
+	if opts.ElicitationTimeout <= 0 {
+		opts.ElicitationTimeout = DefaultElicitationTimeout
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }

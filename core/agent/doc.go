@@ -31,7 +31,7 @@
 // "Ran into this error" text). Approvals, frontend tools and elicitations
 // are blocking waits inside the turn correlated by id; several may be
 // pending, and each selects on ctx.Done(). Elicitations time out after
-// ElicitationTimeout (300 s) and the server gets an error.
+// Options.ElicitationTimeout (default 300 s) and the server gets an error.
 //
 // The loop follows goose: persist the user message; slash commands
 // (/compact, /clear, extension prompts); auto-compaction above

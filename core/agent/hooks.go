@@ -14,9 +14,9 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// ElicitationTimeout is how long a server's elicitation waits for the
-// user (goose: 300 s).
-var ElicitationTimeout = 300 * time.Second
+// DefaultElicitationTimeout is how long a server's elicitation waits for
+// the user (goose: 300 s); Options.ElicitationTimeout overrides it.
+const DefaultElicitationTimeout = 300 * time.Second
 
 // ErrElicitationTimeout is goose's "Timeout waiting for user response".
 var ErrElicitationTimeout = errors.New("Timeout waiting for user response")
@@ -56,7 +56,7 @@ func (s *sessionState) elicit(ctx context.Context, req extension.ElicitRequest) 
 		s.elicits.remove(id)
 		return extension.ElicitResponse{}, fmt.Errorf("%w: no turn is running to ask the user", ErrElicitationFailed)
 	}
-	wctx, cancel := context.WithTimeoutCause(ctx, ElicitationTimeout, ErrElicitationTimeout)
+	wctx, cancel := context.WithTimeoutCause(ctx, s.a.opts.ElicitationTimeout, ErrElicitationTimeout)
 	defer cancel()
 	resp, err := wait(wctx, &s.elicits, id, ch)
 	if err != nil {

@@ -107,10 +107,7 @@ func TestElicitationResponseMessage(t *testing.T) {
 }
 
 func TestElicitationTimeout(t *testing.T) {
-	old := ElicitationTimeout
-	ElicitationTimeout = 50 * time.Millisecond
-	defer func() { ElicitationTimeout = old }()
-	h := newHarness(t, nil, calls(call("q", "tt__ask", nil)), say("ok"))
+	h := newHarnessWith(t, nil, func(o *Options) { o.ElicitationTimeout = 50 * time.Millisecond }, calls(call("q", "tt__ask", nil)), say("ok"))
 	h.start(StartOptions{})
 	h.reply(context.Background(), "go", nil)
 	resp := h.store.conversationOf(h.id)[2].ToolResponses()[0]
