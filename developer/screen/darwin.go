@@ -43,37 +43,33 @@ func macWindows(ctx context.Context) ([]macWindow, error) {
 	return wins, nil
 }
 
-func listWindows(ctx context.Context) ([]string, error) {
+// osWindows lists the windows with how screencapture grabs each one.
+func osWindows(ctx context.Context) ([]osWindow, error) {
 	wins, err := macWindows(ctx)
 	if err != nil {
 		return nil, err
 	}
-	titles := make([]string, len(wins))
+	out := make([]osWindow, len(wins))
 	for i, w := range wins {
-		titles[i] = w.Title
+		id := strconv.Itoa(w.ID)
+		out[i] = osWindow{title: w.Title, capture: func() ([]byte, error) {
+			return captureToFile(func(path string) error {
+				_, err := runTool(ctx, nil, "screencapture", "-x", "-o", "-t", "png", "-l", id, path)
+				return err
+			})
+		}}
 	}
-	return titles, nil
+	return out, nil
+}
+
+func listWindows(ctx context.Context) ([]string, error) {
+	wins, err := osWindows(ctx)
+	return titles(wins), err
 }
 
 func captureWindow(ctx context.Context, title string) ([]byte, error) {
-	wins, err := macWindows(ctx)
-	if err != nil {
-		return nil, wrap("Failed to list windows", err)
-	}
-	for _, w := range wins {
-		if w.Title != title {
-			continue
-		}
-		png, err := captureToFile(func(path string) error {
-			_, err := runTool(ctx, nil, "screencapture", "-x", "-o", "-t", "png", "-l", strconv.Itoa(w.ID), path)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("Failed to capture window '%s': %w", title, err)
-		}
-		return png, nil
-	}
-	return nil, windowNotFound(title)
+	wins, err := osWindows(ctx)
+	return captureTitled(wins, err, title)
 }
 
 func captureDisplay(ctx context.Context, display int) ([]byte, error) {

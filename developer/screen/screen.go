@@ -69,6 +69,40 @@ func Capture(ctx context.Context, display int, windowTitle string) ([]byte, erro
 	return captureDisplay(ctx, display)
 }
 
+// osWindow is a listed window with how to capture it as a PNG.
+type osWindow struct {
+	title   string
+	capture func() ([]byte, error)
+}
+
+// titles is list_windows over the listed windows.
+func titles(wins []osWindow) []string {
+	out := make([]string, len(wins))
+	for i, w := range wins {
+		out[i] = w.title
+	}
+	return out
+}
+
+// captureTitled captures the first window whose title is exactly title;
+// listErr is the listing's failure, reported as goose does.
+func captureTitled(wins []osWindow, listErr error, title string) ([]byte, error) {
+	if listErr != nil {
+		return nil, wrap("Failed to list windows", listErr)
+	}
+	for _, w := range wins {
+		if w.title != title {
+			continue
+		}
+		png, err := w.capture()
+		if err != nil {
+			return nil, fmt.Errorf("Failed to capture window '%s': %w", title, err)
+		}
+		return png, nil
+	}
+	return nil, windowNotFound(title)
+}
+
 // wrap prefixes goose's message and keeps the cause and its sentinel.
 func wrap(msg string, err error) error {
 	var ge *goError

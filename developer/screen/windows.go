@@ -84,37 +84,33 @@ func winWindows(ctx context.Context) ([]winWindow, error) {
 	return wins, nil
 }
 
-func listWindows(ctx context.Context) ([]string, error) {
+// osWindows lists the windows with how PowerShell grabs each one.
+func osWindows(ctx context.Context) ([]osWindow, error) {
 	wins, err := winWindows(ctx)
 	if err != nil {
 		return nil, err
 	}
-	titles := make([]string, len(wins))
+	out := make([]osWindow, len(wins))
 	for i, w := range wins {
-		titles[i] = w.title
+		hwnd := w.hwnd
+		out[i] = osWindow{title: w.title, capture: func() ([]byte, error) {
+			return captureToFile(func(path string) error {
+				_, err := powershell(ctx, []string{"GOOSE_SCREEN_HWND=" + hwnd, "GOOSE_SCREEN_OUT=" + path}, psWindow)
+				return err
+			})
+		}}
 	}
-	return titles, nil
+	return out, nil
+}
+
+func listWindows(ctx context.Context) ([]string, error) {
+	wins, err := osWindows(ctx)
+	return titles(wins), err
 }
 
 func captureWindow(ctx context.Context, title string) ([]byte, error) {
-	wins, err := winWindows(ctx)
-	if err != nil {
-		return nil, wrap("Failed to list windows", err)
-	}
-	for _, w := range wins {
-		if w.title != title {
-			continue
-		}
-		png, err := captureToFile(func(path string) error {
-			_, err := powershell(ctx, []string{"GOOSE_SCREEN_HWND=" + w.hwnd, "GOOSE_SCREEN_OUT=" + path}, psWindow)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("Failed to capture window '%s': %w", title, err)
-		}
-		return png, nil
-	}
-	return nil, windowNotFound(title)
+	wins, err := osWindows(ctx)
+	return captureTitled(wins, err, title)
 }
 
 func captureDisplay(ctx context.Context, display int) ([]byte, error) {

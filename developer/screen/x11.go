@@ -55,15 +55,8 @@ func listWindows(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer x.conn.Close()
-	wins, err := x.windows(ctx)
-	if err != nil {
-		return nil, err
-	}
-	titles := make([]string, len(wins))
-	for i, w := range wins {
-		titles[i] = w.title
-	}
-	return titles, nil
+	wins, err := x.osWindows(ctx)
+	return titles(wins), err
 }
 
 func captureWindow(ctx context.Context, title string) ([]byte, error) {
@@ -72,21 +65,22 @@ func captureWindow(ctx context.Context, title string) ([]byte, error) {
 		return nil, wrap("Failed to list windows", err)
 	}
 	defer x.conn.Close()
+	wins, err := x.osWindows(ctx)
+	return captureTitled(wins, err, title)
+}
+
+// osWindows lists the titled windows with how to capture each one.
+func (x *x11) osWindows(ctx context.Context) ([]osWindow, error) {
 	wins, err := x.windows(ctx)
 	if err != nil {
-		return nil, wrap("Failed to list windows", err)
+		return nil, err
 	}
-	for _, w := range wins {
-		if w.title != title {
-			continue
-		}
-		png, err := x.captureWindow(w.id)
-		if err != nil {
-			return nil, fmt.Errorf("Failed to capture window '%s': %w", title, err)
-		}
-		return png, nil
+	out := make([]osWindow, len(wins))
+	for i, w := range wins {
+		id := w.id
+		out[i] = osWindow{title: w.title, capture: func() ([]byte, error) { return x.captureWindow(id) }}
 	}
-	return nil, windowNotFound(title)
+	return out, nil
 }
 
 func captureDisplay(ctx context.Context, display int) ([]byte, error) {
