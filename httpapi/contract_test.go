@@ -365,6 +365,45 @@ func TestContract(t *testing.T) {
 	call("POST", "/config/set_provider", "/config/set_provider", map[string]any{"provider": "fake", "model": "fake-model"}, 200)
 	call("POST", "/config/check_provider", "/config/check_provider", map[string]any{"provider": "fake"}, 200)
 	call("POST", "/config/providers/fake/cleanup", "/config/providers/{name}/cleanup", nil, 200)
+	custom := map[string]any{"engine": "openai_compatible", "display_name": "My LLM", "api_url": "http://127.0.0.1:1/v1", "api_key": "sk-custom", "models": []string{"m1", "m2"}}
+	var created struct {
+		ProviderName string `json:"provider_name"`
+	}
+	json.Unmarshal(call("POST", "/config/custom-providers", "/config/custom-providers", custom, 200), &created)
+	if created.ProviderName != "custom_my_llm" {
+		t.Fatalf("custom provider id %q", created.ProviderName)
+	}
+	json.Unmarshal(call("POST", "/config/custom-providers", "/config/custom-providers", custom, 200), &created)
+	if created.ProviderName != "custom_my_llm_1" {
+		t.Fatalf("second custom provider id %q", created.ProviderName)
+	}
+	call("POST", "/config/custom-providers", "/config/custom-providers", map[string]any{"engine": "nope", "display_name": "x", "api_url": "u", "api_key": "", "models": []string{}}, 400)
+	call("GET", "/config/custom-providers/custom_my_llm", "/config/custom-providers/{id}", nil, 200)
+	custom["models"] = []string{"m3"}
+	call("PUT", "/config/custom-providers/custom_my_llm", "/config/custom-providers/{id}", custom, 200)
+	call("PUT", "/config/custom-providers/custom_nope", "/config/custom-providers/{id}", custom, 404)
+	call("DELETE", "/config/custom-providers/custom_my_llm_1", "/config/custom-providers/{id}", nil, 200)
+	call("DELETE", "/config/custom-providers/custom_my_llm_1", "/config/custom-providers/{id}", nil, 404)
+	call("GET", "/config/custom-providers/custom_my_llm_1", "/config/custom-providers/{id}", nil, 404)
+	var loaded struct {
+		Config struct {
+			APIKeyEnv string `json:"api_key_env"`
+			Engine    string `json:"engine"`
+			Models    []struct {
+				Name         string `json:"name"`
+				ContextLimit int    `json:"context_limit"`
+			} `json:"models"`
+		} `json:"config"`
+		IsEditable bool `json:"is_editable"`
+	}
+	json.Unmarshal(call("GET", "/config/custom-providers/custom_my_llm", "/config/custom-providers/{id}", nil, 200), &loaded)
+	if loaded.Config.APIKeyEnv != "CUSTOM_MY_LLM_API_KEY" || loaded.Config.Engine != "openai" || len(loaded.Config.Models) != 1 ||
+		loaded.Config.Models[0].ContextLimit != DefaultCustomContextLimit || !loaded.IsEditable {
+		t.Fatalf("custom provider %+v", loaded)
+	}
+	if v, err := e.cfg.GetSecret("CUSTOM_MY_LLM_API_KEY"); err != nil || v != "sk-custom" {
+		t.Fatalf("custom provider key %v %v", v, err)
+	}
 
 	// Recipes and schedules.
 	recipeBody := json.RawMessage(testRecipeJSON)

@@ -64,8 +64,13 @@ func (s *Server) findProvider(name string) (provider.Metadata, bool) {
 // providers answers every provider with whether its required keys are set.
 func (s *Server) providers(w http.ResponseWriter, r *http.Request) {
 	out := []providerDetails{}
+	custom := s.customProviderNames()
 	for _, m := range s.providerList() {
-		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: s.isConfigured(m), ProviderType: "Builtin"})
+		typ := "Builtin"
+		if custom[m.Name] {
+			typ = "Custom"
+		}
+		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: s.isConfigured(m), ProviderType: typ})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -67,6 +67,10 @@ func (s *Server) routes() []route {
 		{"POST", "/config/set_provider", 0, hf(s.setProvider)},
 		{"POST", "/config/check_provider", 0, hf(s.checkProvider)},
 		{"POST", "/config/providers/{name}/cleanup", 0, hf(s.cleanupProvider)},
+		{"POST", "/config/custom-providers", 0, hf(s.createCustomProvider)},
+		{"GET", "/config/custom-providers/{id}", 0, hf(s.getCustomProvider)},
+		{"PUT", "/config/custom-providers/{id}", 0, hf(s.updateCustomProvider)},
+		{"DELETE", "/config/custom-providers/{id}", 0, hf(s.removeCustomProvider)},
 		{"POST", "/telemetry/event", 0, hf(s.telemetryEvent)},
 		{"GET", "/acp", 0, hf(s.acpWebSocket)},
 	}

@@ -56,16 +56,12 @@ var Unavailable = []UnavailableRoute{
 	{"POST", "/agent/set_container", "Containers"},
 	{"POST", "/sessions/{session_id}/sampling/message", "MCP sampling over HTTP"},
 	// The agent neither exports its prompt templates nor reads
-	// <config>/prompts overrides, and there is no declarative provider
-	// registry yet: answering these would edit files nothing reads.
+	// <config>/prompts overrides: answering these would edit files
+	// nothing reads.
 	{"GET", "/config/prompts", "Prompt template customization"},
 	{"GET", "/config/prompts/{name}", "Prompt template customization"},
 	{"PUT", "/config/prompts/{name}", "Prompt template customization"},
 	{"DELETE", "/config/prompts/{name}", "Prompt template customization"},
-	{"POST", "/config/custom-providers", "Custom (declarative) providers"},
-	{"GET", "/config/custom-providers/{id}", "Custom (declarative) providers"},
-	{"PUT", "/config/custom-providers/{id}", "Custom (declarative) providers"},
-	{"DELETE", "/config/custom-providers/{id}", "Custom (declarative) providers"},
 	{"POST", "/recipes/create", "Creating a recipe from a session"},
 }
 
