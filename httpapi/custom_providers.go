@@ -44,7 +44,9 @@ type declarativeProvider struct {
 // customIDMu serialises id generation (goose's ID_GENERATION_LOCK).
 var customIDMu sync.Mutex
 
-func (s *Server) customProvidersDir() string { return filepath.Join(s.opts.ConfigDir, "custom_providers") }
+func (s *Server) customProvidersDir() string {
+	return filepath.Join(s.opts.ConfigDir, "custom_providers")
+}
 
 // customProviderRequest is goosed's UpdateCustomProviderRequest.
 type customProviderRequest struct {
