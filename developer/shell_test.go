@@ -87,41 +87,59 @@ func pidAlive(pid int) bool {
 	return len(fields) == 0 || fields[0] != "Z"
 }
 
-func TestShellCancellationKillsProcessGroup(t *testing.T) {
-	h := newHarness(t, Options{})
+// startBackgroundShell runs "<prefix> sleep 60 & echo $! > pidfile; wait"
+// through the shell tool and returns the sleep's pid, the call's cancel and
+// its end.
+func startBackgroundShell(t *testing.T, h *harness, prefix string) (int, context.CancelFunc, <-chan error) {
+	t.Helper()
 	pidFile := filepath.Join(h.dir, "bg.pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := h.cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{
-			"command": "sleep 60 & echo $! > " + pidFile + "; wait"}})
+			"command": prefix + "sleep 60 & echo $! > " + pidFile + "; wait"}})
 		done <- err
 	}()
 	var pid int
-	deadline := time.Now().Add(10 * time.Second)
-	for pid == 0 && time.Now().Before(deadline) {
+	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); {
 		b, _ := os.ReadFile(pidFile)
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		time.Sleep(10 * time.Millisecond)
 	}
 	if pid == 0 {
+		cancel()
 		t.Fatal("background sleep never started")
 	}
-	start := time.Now()
-	cancel()
-	<-done
-	for pidAlive(pid) && time.Since(start) < 2*time.Second {
+	return pid, cancel, done
+}
+
+// waitGone waits up to limit for pid to die and for the process table to
+// empty; it reports how long the pid lived after start.
+func waitGone(t *testing.T, h *harness, pid int, start time.Time, limit time.Duration) time.Duration {
+	t.Helper()
+	for pidAlive(pid) && time.Since(start) < limit {
 		time.Sleep(10 * time.Millisecond)
 	}
+	took := time.Since(start)
 	if pidAlive(pid) {
-		t.Fatalf("sleep %d survived cancellation", pid)
+		t.Fatalf("sleep %d survived %v after cancel", pid, took)
 	}
-	for h.svc.procs.Len() != 0 && time.Since(start) < 2*time.Second {
+	for h.svc.procs.Len() != 0 && time.Since(start) < limit {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := h.svc.procs.Len(); n != 0 {
 		t.Fatalf("%d tracked processes left after cancel", n)
 	}
+	return took
+}
+
+func TestShellCancellationKillsProcessGroup(t *testing.T) {
+	h := newHarness(t, Options{})
+	pid, cancel, done := startBackgroundShell(t, h, "")
+	start := time.Now()
+	cancel()
+	<-done
+	waitGone(t, h, pid, start, 2*time.Second)
 	if h.svc.stats.Cancelled.Load() != 1 {
 		t.Fatalf("cancelled counter = %d", h.svc.stats.Cancelled.Load())
 	}
