@@ -258,3 +258,23 @@ func (e *eventWriter) cut() {
 	}
 	_ = conn.Close()
 }
+
+// TestAPIKey is the credential Env hands to a process under test.
+const TestAPIKey = "providertest-key"
+
+// Env returns the environment that points goose-acp at this server
+// (GOOSE_PROVIDER, GOOSE_MODEL, the format's host and API key), for e2e
+// tests that spawn the binary: cmd.Env = append(os.Environ(), s.Env()...).
+func (s *Server) Env() []string {
+	switch s.Format {
+	case OpenAI:
+		return []string{"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-4o", "OPENAI_HOST=" + s.URL, "OPENAI_API_KEY=" + TestAPIKey}
+	case Anthropic:
+		return []string{"GOOSE_PROVIDER=anthropic", "GOOSE_MODEL=claude-sonnet-4-5", "ANTHROPIC_HOST=" + s.URL, "ANTHROPIC_API_KEY=" + TestAPIKey}
+	case Google:
+		return []string{"GOOSE_PROVIDER=google", "GOOSE_MODEL=gemini-2.5-pro", "GOOGLE_HOST=" + s.URL, "GOOGLE_API_KEY=" + TestAPIKey}
+	case Ollama:
+		return []string{"GOOSE_PROVIDER=ollama", "GOOSE_MODEL=qwen3", "OLLAMA_HOST=" + s.URL}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/model"
@@ -83,5 +84,28 @@ func TestCustomAnthropicAndOllamaEngines(t *testing.T) {
 		if md.Name == "custom_box" && len(md.ConfigKeys) != 2 {
 			t.Fatalf("ollama custom keys %+v", md.ConfigKeys)
 		}
+	}
+}
+
+// TestServerEnvDrivesFromConfig checks providertest's Server.Env (what e2e
+// tests hand the binary) selects and reaches each format's server.
+func TestServerEnvDrivesFromConfig(t *testing.T) {
+	for _, format := range []providertest.Format{providertest.OpenAI, providertest.Anthropic, providertest.Google, providertest.Ollama} {
+		t.Run(format.String(), func(t *testing.T) {
+			s := providertest.Start(format, providertest.NewScript(providertest.Turn{Text: []string{"env ok"}}))
+			t.Cleanup(s.Close)
+			f := newFixture(t)
+			for _, kv := range s.Env() {
+				k, v, _ := strings.Cut(kv, "=")
+				f.env[k] = v
+			}
+			p, err := f.registry().FromConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, err := reply(t, p); err != nil || text != "env ok" {
+				t.Fatalf("%q %v", text, err)
+			}
+		})
 	}
 }
