@@ -489,3 +489,26 @@ func isUnavailable(method, path string) bool {
 	}
 	return false
 }
+
+// TestEverySpecRouteIsMounted: each operation of the spec is implemented
+// or answers the "not available" error.
+func TestEverySpecRouteIsMounted(t *testing.T) {
+	ct := loadContract(t)
+	e := newTestEnv(t, "auto")
+	mounted := map[string]bool{}
+	for _, r := range e.srv.routes() {
+		mounted[r.method+" "+r.path] = true
+	}
+	n := 0
+	for path, item := range ct.spec["paths"].(map[string]any) {
+		for method := range item.(map[string]any) {
+			n++
+			if key := strings.ToUpper(method) + " " + path; !mounted[key] {
+				t.Errorf("%s is neither implemented nor marked unavailable", key)
+			}
+		}
+	}
+	if n != 109 {
+		t.Fatalf("spec has %d operations, want 109 (1.33)", n)
+	}
+}
