@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -133,16 +134,8 @@ func TestClassicLifecycleListsToolsAndPrompts(t *testing.T) {
 	if !strings.Contains(init.Instructions, "current directory: "+h.dir) {
 		t.Fatalf("instructions lack working dir: %q", init.Instructions)
 	}
-	tools, err := h.cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	if got := strings.Join(names, ","); !strings.Contains(got, "shell") || !strings.Contains(got, "text_editor") {
-		t.Fatalf("tools = %s", got)
+	if got := toolNames(t, h); got != "analyze,image_processor,list_windows,screen_capture,shell,text_editor" {
+		t.Fatalf("classic tools = %s", got)
 	}
 	prompts, err := h.cs.ListPrompts(context.Background(), nil)
 	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "diff_edit_test" {
@@ -169,18 +162,29 @@ func TestEditorSurfaceToolsAndAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
 	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
 		if tl.Name == "tree" && !tl.Annotations.ReadOnlyHint {
 			t.Fatalf("tree should be read-only: %+v", tl.Annotations)
 		}
 	}
-	for _, want := range []string{"read", "write", "edit", "shell", "tree"} {
-		if !strings.Contains(","+strings.Join(names, ",")+",", ","+want+",") {
-			t.Fatalf("missing %s in %v", want, names)
-		}
+	if got := toolNames(t, h); got != "analyze,edit,read,read_image,shell,tree,write" {
+		t.Fatalf("editor tools = %s", got)
 	}
+}
+
+// toolNames lists the server's tools, sorted and comma-joined.
+func toolNames(t *testing.T, h *harness) string {
+	t.Helper()
+	tools, err := h.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
 }
 
 func TestSchemasAreStableJSON(t *testing.T) {
