@@ -257,12 +257,9 @@ func (s *Scheduler) setPaused(id string, paused bool) error {
 func (s *Scheduler) Kill(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.jobs[id]
-	if !ok {
-		return jobNotFound(id)
-	}
-	if !e.job.CurrentlyRunning {
-		return &Error{Kind: ErrNotRunning, msg: fmt.Sprintf("Schedule '%s' is not running", id)}
+	e, err := s.runningLocked(id)
+	if err != nil {
+		return err
 	}
 	if e.cancel != nil {
 		e.cancel()
@@ -291,15 +288,25 @@ func (s *Scheduler) Inspect(id string) (*RunningInfo, error) {
 func (s *Scheduler) SetCurrentSession(id, sessionID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.jobs[id]
-	if !ok {
-		return jobNotFound(id)
-	}
-	if !e.job.CurrentlyRunning {
-		return &Error{Kind: ErrNotRunning, msg: fmt.Sprintf("Schedule '%s' is not running", id)}
+	e, err := s.runningLocked(id)
+	if err != nil {
+		return err
 	}
 	e.job.CurrentSessionID = &sessionID
 	return s.persistLocked()
+}
+
+// runningLocked returns the entry of a job that is running now, or goose's
+// not-found / not-running error.
+func (s *Scheduler) runningLocked(id string) (*entry, error) {
+	e, ok := s.jobs[id]
+	if !ok {
+		return nil, jobNotFound(id)
+	}
+	if !e.job.CurrentlyRunning {
+		return nil, &Error{Kind: ErrNotRunning, msg: fmt.Sprintf("Schedule '%s' is not running", id)}
+	}
+	return e, nil
 }
 
 // Close stops every tick loop, cancels runs in progress and waits for them.
