@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"slices"
 	"sort"
 
@@ -21,6 +22,7 @@ type toolAccumulator struct {
 type toolSlot struct {
 	id, name string
 	args     []byte
+	extra    json.RawMessage
 }
 
 func (a *toolAccumulator) add(d *wireToolDelta) {
@@ -32,6 +34,9 @@ func (a *toolAccumulator) add(d *wireToolDelta) {
 		s.name = d.Function.Name.String()
 	}
 	s.args = d.Function.Arguments.appendTo(s.args)
+	if s.extra == nil && len(d.ExtraContent) > 0 && string(d.ExtraContent) != "null" {
+		s.extra = append(json.RawMessage(nil), d.ExtraContent...)
+	}
 }
 
 func (a *toolAccumulator) slotFor(d *wireToolDelta) *toolSlot {
@@ -71,7 +76,11 @@ func (a *toolAccumulator) flush() []conversation.Content {
 	}
 	out := make([]conversation.Content, 0, len(a.slots))
 	for _, s := range a.slots {
-		out = append(out, provider.ToolRequest(s.id, s.name, string(s.args)))
+		c := provider.ToolRequest(s.id, s.name, string(s.args))
+		if s.extra != nil {
+			c.ToolRequest.Metadata = map[string]any{"extra_content": s.extra}
+		}
+		out = append(out, c)
 	}
 	a.slots, a.indexes = a.slots[:0], a.indexes[:0]
 	return out

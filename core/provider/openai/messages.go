@@ -37,9 +37,9 @@ func formatMessage(m conversation.Message) []wireMessage {
 		case c.Thinking != nil:
 			reasoning.WriteString(c.Thinking.Thinking)
 		case c.ToolRequest != nil:
-			extra = appendToolCall(&main, extra, c.ToolRequest.ID, c.ToolRequest.ToolCall)
+			extra = appendToolCall(&main, extra, c.ToolRequest.ID, c.ToolRequest.ToolCall, c.ToolRequest.Metadata)
 		case c.FrontendToolRequest != nil:
-			extra = appendToolCall(&main, extra, c.FrontendToolRequest.ID, c.FrontendToolRequest.ToolCall)
+			extra = appendToolCall(&main, extra, c.FrontendToolRequest.ID, c.FrontendToolRequest.ToolCall, nil)
 		case c.ToolResponse != nil:
 			extra = append(extra, toolResultMessages(c.ToolResponse)...)
 		case c.Image != nil:
@@ -72,7 +72,11 @@ func formatMessage(m conversation.Message) []wireMessage {
 	return extra
 }
 
-func appendToolCall(main *wireMessage, extra []wireMessage, id string, call conversation.Result[conversation.ToolCall]) []wireMessage {
+// appendToolCall adds a call to the assistant message; metadata the
+// provider attached to it (e.g. Gemini's extra_content thought signature)
+// is echoed back as extra fields of the call, as goose does.
+func appendToolCall(main *wireMessage, extra []wireMessage, id string, call conversation.Result[conversation.ToolCall],
+	metadata map[string]any) []wireMessage {
 	if call.Value == nil {
 		return append(extra, wireMessage{Role: "tool", Content: "Error: " + call.Error, ToolCallID: id})
 	}
@@ -83,7 +87,7 @@ func appendToolCall(main *wireMessage, extra []wireMessage, id string, call conv
 		}
 	}
 	main.ToolCalls = append(main.ToolCalls, wireToolCall{ID: id, Type: "function",
-		Function: wireFunction{Name: SanitizeFunctionName(call.Value.Name), Arguments: args}})
+		Function: wireFunction{Name: SanitizeFunctionName(call.Value.Name), Arguments: args}, extra: metadata})
 	return extra
 }
 

@@ -49,6 +49,21 @@ type wireToolCall struct {
 	ID       string       `json:"id"`
 	Type     string       `json:"type"`
 	Function wireFunction `json:"function"`
+	extra    map[string]any
+}
+
+// MarshalJSON appends extra fields after the standard ones.
+func (c wireToolCall) MarshalJSON() ([]byte, error) {
+	type plain wireToolCall
+	b, err := json.Marshal(plain(c))
+	if err != nil || len(c.extra) == 0 {
+		return b, err
+	}
+	x, err := json.Marshal(c.extra)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b[:len(b)-1], ','), x[1:]...), nil
 }
 
 type wireFunction struct {

@@ -150,3 +150,33 @@ func TestUnquote(t *testing.T) {
 	}
 	_ = io.EOF
 }
+
+func TestToolCallExtraContentRoundTrip(t *testing.T) {
+	body := `data: {"id":"a","choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}]}}]}` + "\n\n" +
+		`data: {"id":"a","choices":[{"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	conv, _, err := parseString(t, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(conv[0])
+	var stored conversation.Message // as a session store would hand it back
+	if err := json.Unmarshal(b, &stored); err != nil {
+		t.Fatal(err)
+	}
+	got := body2(t, stored)
+	want := `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}]}`
+	if !strings.Contains(got, want) {
+		t.Fatalf("\n got %s\nwant %s", got, want)
+	}
+}
+
+func body2(t *testing.T, m conversation.Message) string {
+	t.Helper()
+	b, err := json.Marshal(formatMessages([]conversation.Message{m}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

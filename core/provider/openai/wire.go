@@ -39,9 +39,12 @@ type wireDelta struct {
 }
 
 type wireToolDelta struct {
-	Index    optInt    `json:"index"`
-	ID       rawString `json:"id"`
-	Function struct {
+	Index optInt    `json:"index"`
+	ID    rawString `json:"id"`
+	// ExtraContent is Gemini's per-call extension (thought signatures),
+	// kept as tool-request metadata and echoed back on the next request.
+	ExtraContent json.RawMessage `json:"extra_content"`
+	Function     struct {
 		Name      rawString `json:"name"`
 		Arguments rawString `json:"arguments"`
 	} `json:"function"`
