@@ -57,7 +57,9 @@ type Options struct {
 	Clock     func() time.Time
 	NewID     func() string
 	Logger    *slog.Logger
-	// DataDir and ConfigDir are goose's data and config directories.
+	// ConfigDir is goose's config directory (global hints live there).
+	// DataDir is goose's data directory (kept for adapters; the store owns
+	// the sessions).
 	DataDir, ConfigDir string
 	// TempDir receives large tool outputs (default os.TempDir()).
 	TempDir string

@@ -76,7 +76,6 @@ type sessionState struct {
 	maxTurns     int
 	tokens       session.TokenCounts
 	turn         *turn // the running turn, for out-of-band events
-	named        bool
 	repetition   *permission.RepetitionInspector
 	final        *finalOutputTool
 	// callTool runs an extension tool (the manager's Call; benchmarks
@@ -158,7 +157,7 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe, named: sess.UserSetName || sess.Name != "",
+	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe,
 		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
 	if s.repetition.Max <= 0 {
 		s.repetition.Max = a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)
