@@ -120,7 +120,7 @@ func TestUsageOnlyFromChunksWithCompletionTokens(t *testing.T) {
 }
 
 func TestCancelStopsStreamPromptly(t *testing.T) {
-	// The server sends the role chunk, then hangs until the client leaves.
+	// The server sends the role chunk and "a", then hangs until the client leaves.
 	s := start(t, providertest.Turn{Text: []string{"a"}, Hang: true})
 	p := newTestProvider(t, s)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -107,6 +107,9 @@ func serveOpenAI(w http.ResponseWriter, r *http.Request, t Turn) {
 	}
 	includeUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 	ew := newEventWriter(w, r, t, "text/event-stream")
+	// Hang after the first content-bearing chunk, not the role preamble,
+	// so a hung reply has shown the client something.
+	ew.hangAfter = 2
 	for _, c := range OpenAIChunks(id, req.Model, t, includeUsage) {
 		if !ew.json(c) {
 			return

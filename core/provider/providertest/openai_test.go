@@ -110,7 +110,7 @@ func TestServerHangUntilCancel(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if !errors.Is(err, context.DeadlineExceeded) || strings.Count(string(b), "data: ") != 1 {
+	if !errors.Is(err, context.DeadlineExceeded) || strings.Count(string(b), "data: ") != 2 || !strings.Contains(string(b), `"content":"a"`) {
 		t.Fatalf("err %v body %s", err, b)
 	}
 }

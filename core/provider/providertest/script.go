@@ -42,7 +42,8 @@ type Turn struct {
 	// simulating a stream cut mid-way.
 	CutAfter int
 	// Delay is slept before each stream event; Hang blocks after the first
-	// event until the request is cancelled (for idle-timeout and cancel tests).
+	// event (for OpenAI, the first after the role preamble) until the
+	// request is cancelled (for idle-timeout and cancel tests).
 	Delay time.Duration
 	Hang  bool
 	// OmitToolCallIndex leaves "index" out of streamed tool-call deltas, as

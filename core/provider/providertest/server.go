@@ -175,6 +175,9 @@ type eventWriter struct {
 	t    Turn
 	sent int
 	done bool
+	// hangAfter is how many events go out before Hang blocks (1 unless a
+	// format sends a content-free preamble first).
+	hangAfter int
 }
 
 func newEventWriter(w http.ResponseWriter, r *http.Request, t Turn, contentType string) *eventWriter {
@@ -184,7 +187,7 @@ func newEventWriter(w http.ResponseWriter, r *http.Request, t Turn, contentType 
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
 	_ = rc.Flush()
-	return &eventWriter{w: w, r: r, rc: rc, t: t}
+	return &eventWriter{w: w, r: r, rc: rc, t: t, hangAfter: 1}
 }
 
 // sse writes one Server-Sent Event; event may be empty (data-only).
@@ -240,7 +243,7 @@ func (e *eventWriter) raw(p []byte) bool {
 		return false
 	}
 	e.sent++
-	if e.t.Hang {
+	if e.t.Hang && e.sent >= e.hangAfter {
 		<-e.r.Context().Done()
 		e.done = true
 		return false
