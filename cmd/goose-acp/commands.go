@@ -15,5 +15,6 @@ func commands() map[string]command {
 		},
 		"mcp":   runMCP,
 		"agent": runAgent,
+		"run":   runHeadless,
 	}
 }

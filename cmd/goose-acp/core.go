@@ -14,6 +14,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/developer"
 )
@@ -26,6 +27,7 @@ type runtime struct {
 	cfg       *config.Config
 	store     *sqlite.Store
 	perms     *config.Permissions
+	scheduler *schedule.Scheduler
 	providers *providerSet
 	agent     *agent.Agent
 }

@@ -40,6 +40,13 @@ func runAgent(env *environment, args []string) int {
 		return 1
 	}
 	defer rt.Close()
+	sched, stopSched, err := startScheduler(env.ctx, rt)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer stopSched()
+	rt.scheduler = sched
 	host, port := envOr(env.getenv, "GOOSE_HOST", "127.0.0.1"), envOr(env.getenv, "GOOSE_PORT", "3000")
 	useTLS := !isFalse(env.getenv("GOOSE_TLS"))
 	secret := env.getenv("GOOSE_SERVER__SECRET_KEY")
@@ -75,7 +82,7 @@ func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (*ht
 	}
 	srv := httpapi.New(httpapi.Options{
 		Agent: rt.agent, Store: rt.store, Config: rt.cfg, Permissions: rt.perms,
-		Providers: rt.providers.list, NewProvider: rt.providers.create,
+		Providers: rt.providers.list, NewProvider: rt.providers.create, Scheduler: rt.scheduler,
 		SecretKey: secret, ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,
 		Version: buildVersion(), Logger: rt.log,
 		ACP: func(ctx context.Context, in io.Reader, out io.Writer) error {
@@ -103,12 +110,19 @@ func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
 			return nil, err
 		}
 	}
+	sched, stopSched, err := startScheduler(env.ctx, rt)
+	if err != nil {
+		return nil, err
+	}
+	rt.scheduler = sched
 	srv, cert, err := rt.httpServer(env, secret, env.opts.tls)
 	if err != nil {
+		stopSched()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		stopSched()
 		return nil, fmt.Errorf("--http %s: %w", addr, err)
 	}
 	if cert != nil {
@@ -124,7 +138,7 @@ func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
 			rt.log.Error("goosed API stopped", "err", err)
 		}
 	}()
-	return func() { cancel(); <-done; srv.Close() }, nil
+	return func() { cancel(); <-done; srv.Close(); stopSched() }, nil
 }
 
 // checkLoopback refuses a non-loopback --http address unless allowed, and
