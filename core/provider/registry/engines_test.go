@@ -109,3 +109,30 @@ func TestServerEnvDrivesFromConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigured(t *testing.T) {
+	f := newFixture(t)
+	writeFile(t, f.dir, "custom_open.json", `{"name":"custom_open","engine":"openai","display_name":"Open","api_key_env":"",
+		"base_url":"http://localhost:1234/v1","models":[{"name":"m","context_limit":8000}],"requires_auth":false}`)
+	writeFile(t, f.dir, "custom_keyed.json", `{"name":"custom_keyed","engine":"openai","display_name":"Keyed","api_key_env":"CUSTOM_KEYED_API_KEY",
+		"base_url":"http://localhost:1234/v1","models":[{"name":"m","context_limit":8000}]}`)
+	reg := f.registry()
+	check := func(want map[string]bool) {
+		t.Helper()
+		for name, w := range want {
+			if got := reg.Configured(name); got != w {
+				t.Errorf("Configured(%s) = %v, want %v", name, got, w)
+			}
+		}
+	}
+	check(map[string]bool{"openai": false, "anthropic": false, "ollama": false, "azure_openai": false,
+		"custom_open": true, "custom_keyed": false, "nope": false})
+	f.secrets["OPENAI_API_KEY"] = "k"
+	f.env["OLLAMA_HOST"] = "localhost"
+	f.secrets["CUSTOM_KEYED_API_KEY"] = "k"
+	f.env["AZURE_OPENAI_API_KEY"] = "k"
+	check(map[string]bool{"openai": true, "ollama": true, "custom_keyed": true, "azure_openai": false})
+	f.config["AZURE_OPENAI_ENDPOINT"] = "https://x"
+	f.config["AZURE_OPENAI_DEPLOYMENT_NAME"] = "d"
+	check(map[string]bool{"azure_openai": true})
+}
