@@ -36,6 +36,12 @@ func runACP(env *environment, args []string) int {
 		log.Error("acp server stopped", "err", err)
 		return 1
 	}
+	if env.opts.httpAddr != "" && env.ctx.Err() == nil {
+		// The editor went away, but Goose Desktop may still be using the
+		// HTTP API: keep serving it until we are interrupted.
+		log.Info("stdin closed; the HTTP API keeps serving until interrupted")
+		<-env.ctx.Done()
+	}
 	return 0
 }
 
