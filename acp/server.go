@@ -54,6 +54,9 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 	peer Peer
+	// frames carries session/update notifications, encoded by us rather
+	// than through the Conn (see notify).
+	frames frameWriter
 
 	capsOnce sync.Once
 	caps     ClientCapabilities
@@ -84,7 +87,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
 	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
-	s.peer = newRPCPeer(conn)
+	s.peer, s.frames = newRPCPeer(conn), stream
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -180,11 +183,47 @@ func (s *Server) initialize(_ context.Context, req InitializeRequest) (Initializ
 	}, nil
 }
 
+// frameWriter writes encoded JSON-RPC messages (Stream).
+type frameWriter interface {
+	WriteFrame(b []byte, flush bool) error
+	Flush() error
+}
+
 // notify sends one session/update; failures are logged, never fatal.
 func (s *Server) notify(ctx context.Context, sessionID string, u SessionUpdate) {
-	if err := s.peer.Notify(ctx, "session/update", SessionNotification{SessionID: sessionID, Update: u}); err != nil {
+	s.sendUpdate(sessionID, u, true)
+}
+
+// sendUpdate encodes the notification once and writes it straight to the
+// stream: going through jsonrpc2 would re-encode and re-compact the
+// params twice, which dominated a long session/load replay. Writes share
+// the Stream's lock with the Conn's, so frames never interleave, and a
+// handler's updates still precede its response.
+func (s *Server) sendUpdate(sessionID string, u SessionUpdate, flush bool) {
+	frame, err := updateFrame(sessionID, u)
+	if err == nil {
+		err = s.frames.WriteFrame(frame, flush)
+	}
+	if err != nil {
 		s.log.Debug("session/update not sent", "update", describe(u), "err", err)
 	}
+}
+
+var updateFramePrefix = []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`)
+
+func updateFrame(sessionID string, u SessionUpdate) ([]byte, error) {
+	ub, err := u.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	id, err := json.Marshal(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	frame := make([]byte, 0, len(updateFramePrefix)+len(id)+len(ub)+12)
+	frame = append(append(frame, updateFramePrefix...), id...)
+	frame = append(append(frame, `,"update":`...), ub...)
+	return append(frame, "}}"...), nil
 }
 
 func (s *Server) closeAll() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -108,16 +109,25 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
 	if replay {
-		for _, m := range stored.Conversation {
-			if !m.Metadata.UserVisible {
-				continue
-			}
-			for _, u := range as.translator.MessageUpdates(m, true) {
-				s.notify(ctx, as.id, u)
-			}
-		}
+		s.replay(as, stored.Conversation)
 	}
 	return followUp{s.setupResponse(sess), func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
+}
+
+// replay sends the user-visible history as buffered frames, flushed once
+// at the end (before the response).
+func (s *Server) replay(as *acpSession, conv []conversation.Message) {
+	for _, m := range conv {
+		if !m.Metadata.UserVisible {
+			continue
+		}
+		for _, u := range as.translator.MessageUpdates(m, true) {
+			s.sendUpdate(as.id, u, false)
+		}
+	}
+	if err := s.frames.Flush(); err != nil {
+		s.log.Debug("replay not flushed", "session", as.id, "err", err)
+	}
 }
 
 func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (ListSessionsResponse, error) {

@@ -23,9 +23,10 @@ const MaxMessageBytes = 32 << 20
 // connection on the first bad line.
 type Stream struct {
 	r      *bufio.Reader
-	w      io.Writer
+	w      *bufio.Writer
 	closer io.Closer
-	// wmu serialises our own error replies with the Conn's writes.
+	// wmu serialises our own frames and error replies with the Conn's
+	// writes.
 	wmu    sync.Mutex
 	maxLen int
 	// OnReject, if set, is told about every rejected line (for logs).
@@ -35,7 +36,7 @@ type Stream struct {
 // NewStream returns a Stream reading r and writing w; closer (may be nil) is
 // closed by Close.
 func NewStream(r io.Reader, w io.Writer, closer io.Closer) *Stream {
-	return &Stream{r: bufio.NewReaderSize(r, 64<<10), w: w, closer: closer, maxLen: MaxMessageBytes}
+	return &Stream{r: bufio.NewReaderSize(r, 64<<10), w: bufio.NewWriterSize(w, 64<<10), closer: closer, maxLen: MaxMessageBytes}
 }
 
 var _ jsonrpc2.ObjectStream = (*Stream)(nil)
@@ -49,13 +50,30 @@ func (s *Stream) WriteObject(obj any) error {
 	return s.writeLine(b)
 }
 
-func (s *Stream) writeLine(b []byte) error {
+func (s *Stream) writeLine(b []byte) error { return s.WriteFrame(b, true) }
+
+// WriteFrame writes one already-encoded message as a line. With flush
+// false it stays buffered (a burst such as a session/load replay then costs
+// one write per 64 KiB instead of one per frame) until the next flushing
+// write or Flush.
+func (s *Stream) WriteFrame(b []byte, flush bool) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	buf := make([]byte, 0, len(b)+1)
-	buf = append(append(buf, b...), '\n')
-	_, err := s.w.Write(buf)
-	return err
+	s.w.Write(b)
+	if err := s.w.WriteByte('\n'); err != nil {
+		return err
+	}
+	if flush {
+		return s.w.Flush()
+	}
+	return nil
+}
+
+// Flush writes out buffered frames.
+func (s *Stream) Flush() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.w.Flush()
 }
 
 // ReadObject reads the next valid JSON-RPC message into v, answering and

@@ -30,14 +30,14 @@ type agentEnv struct {
 
 // newAgentEnv starts a mock OpenAI server replaying turns and returns the
 // environment that points goose-acp at it.
-func newAgentEnv(t *testing.T, turns ...providertest.Turn) *agentEnv {
+func newAgentEnv(t testing.TB, turns ...providertest.Turn) *agentEnv {
 	t.Helper()
 	return newAgentEnvFor(t, providertest.OpenAI, turns...)
 }
 
 // newAgentEnvFor is newAgentEnv with a mock speaking format (OpenAI Chat
 // Completions or Anthropic Messages); GOOSE_PROVIDER picks the backend.
-func newAgentEnvFor(t *testing.T, format providertest.Format, turns ...providertest.Turn) *agentEnv {
+func newAgentEnvFor(t testing.TB, format providertest.Format, turns ...providertest.Turn) *agentEnv {
 	t.Helper()
 	root := t.TempDir()
 	llm := providertest.Start(format, providertest.NewScript(turns...))
