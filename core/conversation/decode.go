@@ -32,6 +32,12 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
+	if t == TypeText {
+		if text, ok := obj.plainText(b); ok {
+			c.Text = &TextContent{Text: text}
+			return nil
+		}
+	}
 	return c.decodeVariant(b)
 }
 

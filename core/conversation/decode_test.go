@@ -51,6 +51,16 @@ var fastSlowCases = []string{
 	`{"type":"conversationCompacted","msg":"old"}`,
 	`{"type":"reasoning","text":"legacy"}`,
 	`{"type":"systemNotification","notificationType":"inlineMessage","msg":"<b>&</b>"}`,
+	`{"type":"text","text":"line\nbreak \u00e9 \ud83d\ude00 \"q\""}`,
+	"{\"type\":\"text\",\"text\":\"raw\x01control\"}",
+	"{\"type\":\"text\",\"text\":\"bad \xff utf8\"}",
+	`{"type":"text","text":"x","annotations":{"audience":["user"]}}`,
+	`{"type":"text","text":"first","text":"second"}`,
+	`{"type":"text","text":5,"text":"second"}`,
+	`{"type":"text","text":"first","text":null}`,
+	`{"type":"text","text":"x"}}`,
+	`{"type":"text","text":"x"`,
+	`{"type":"text","text":"bad \escape"}`,
 }
 
 // decodeBoth decodes in with the key-scan path and with the general path.

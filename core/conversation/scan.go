@@ -1,11 +1,22 @@
 package conversation
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // scanned is what one pass over an object's top-level keys found.
 type scanned struct {
 	tag  string // value of the tag key; "" when absent
 	keys keySet // required-field names present
+	// other is set when the object holds more than the tag and
+	// required-field keys, or a "text" that is repeated or not a string.
+	other bool
+	// text is the last "text" value, raw.
+	text []byte
+	// end is the index just past the object's closing brace.
+	end int
 }
 
 // keySet holds the required-field names (see requiredFields) seen in an
@@ -75,6 +86,7 @@ func scanObject(b, tagKey []byte) (s scanned, ok bool) {
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
+		s.end = i + 1
 		return s, true
 	}
 	for {
@@ -108,9 +120,19 @@ func scanObject(b, tagKey []byte) (s scanned, ok bool) {
 		case bytes.EqualFold(key, tagKey):
 			return s, false
 		default:
-			s.keys |= keyBits[string(key)]
+			bit := keyBits[string(key)]
+			s.keys |= bit
+			s.other = s.other || bit == 0
+			start := i
 			if i = skipValue(b, i); i < 0 {
 				return s, false
+			}
+			if bit == keyText {
+				// A repeated or non-string text needs the full decode:
+				// an earlier value, though overwritten, is still
+				// checked there.
+				s.other = s.other || s.text != nil || b[start] != '"'
+				s.text = b[start:i]
 			}
 		}
 		if i = skipSpace(b, i); i >= len(b) {
@@ -120,6 +142,7 @@ func scanObject(b, tagKey []byte) (s scanned, ok bool) {
 		case ',':
 			i = skipSpace(b, i+1)
 		case '}':
+			s.end = i + 1
 			return s, true
 		default:
 			return s, false
@@ -199,4 +222,33 @@ func skipComposite(b []byte, i int) int {
 		i++
 	}
 	return -1
+}
+
+// plainText returns the text of an item that is exactly {"type":…,
+// "text":"…"} (any spacing, nothing after it), reading only the string
+// literal; false means decode the item in full.
+func (s scanned) plainText(b []byte) (string, bool) {
+	if s.keys != keyText || s.other || len(s.text) < 2 || s.text[0] != '"' || skipSpace(b, s.end) != len(b) {
+		return "", false
+	}
+	inner := s.text[1 : len(s.text)-1]
+	if plainJSONString(inner) {
+		return string(inner), true
+	}
+	var text string
+	if err := json.Unmarshal(s.text, &text); err != nil {
+		return "", false
+	}
+	return text, true
+}
+
+// plainJSONString reports whether s, the inside of a JSON string literal,
+// decodes to itself: no escapes, no control characters, valid UTF-8.
+func plainJSONString(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(s)
 }
