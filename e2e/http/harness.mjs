@@ -211,6 +211,12 @@ async function main() {
         seen.push('Finish');
         break;
       }
+      if (ev.type === 'Notification') {
+        // MCP notifications keep the tool call's own request_id.
+        expect(ev.request_id !== requestId && typeof ev.message.method === 'string', `notification ${JSON.stringify(ev)}`);
+        if (seen.at(-1) !== 'Notification') seen.push('Notification');
+        continue;
+      }
       expect(ev.type === 'Message', `unexpected event ${JSON.stringify(ev)}`);
       seen.push(kinds(ev));
       const action = ev.message.content.find((c) => c.type === 'actionRequired');
