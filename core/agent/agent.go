@@ -54,9 +54,11 @@ type Options struct {
 	// Platforms override or extend the platform extensions (todo,
 	// extensionmanager, chatrecall are provided by default).
 	Platforms map[string]extension.PlatformFactory
-	Clock     func() time.Time
-	NewID     func() string
-	Logger    *slog.Logger
+	// Clock and NewID are injected for stable tests; both must be safe
+	// for concurrent use (tool calls and elicitations run in parallel).
+	Clock  func() time.Time
+	NewID  func() string
+	Logger *slog.Logger
 	// ConfigDir is goose's config directory (global hints live there).
 	// DataDir is goose's data directory (kept for adapters; the store owns
 	// the sessions).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -243,7 +244,7 @@ func newHarnessWith(t *testing.T, cfg mapConfig, edit func(*Options), steps ...s
 	if _, ok := cfg["GOOSE_DISABLE_SESSION_NAMING"]; !ok {
 		cfg["GOOSE_DISABLE_SESSION_NAMING"] = "true"
 	}
-	n := 0
+	var n atomic.Int64
 	opts := Options{
 		Store:     h.store,
 		Providers: func(context.Context, string, model.Config) (provider.Provider, error) { return h.prov, nil },
@@ -251,8 +252,7 @@ func newHarnessWith(t *testing.T, cfg mapConfig, edit func(*Options), steps ...s
 		Builtins:  map[string]extension.BuiltinFactory{"tt": h.ts.factory},
 		Clock:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 		NewID: func() string {
-			n++
-			return fmt.Sprintf("id%d", n)
+			return fmt.Sprintf("id%d", n.Add(1))
 		},
 		TempDir: t.TempDir(),
 	}
