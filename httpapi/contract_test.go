@@ -490,6 +490,35 @@ func isUnavailable(method, path string) bool {
 	return false
 }
 
+// TestNotificationEvent: an MCP notification during a tool call reaches
+// the events stream with the tool call's request_id, the turn's
+// chat_request_id, and matches MessageEvent.
+func TestNotificationEvent(t *testing.T) {
+	ct := loadContract(t)
+	e := newTestEnv(t, "auto", callTool("call_n", "tt__notify"), say("done"))
+	id := e.startSession()
+	events := e.openEvents(id, "")
+	rid := e.submit(id, "notify")
+	var got map[string]any
+	for {
+		f, ev := events.nextEvent(t)
+		ct.validateEvent(t, f.Data)
+		if ev["type"] == "Notification" {
+			got = ev
+		}
+		if ev["type"] == "Finish" {
+			break
+		}
+	}
+	if got == nil {
+		t.Fatal("no Notification event")
+	}
+	msg, _ := got["message"].(map[string]any)
+	if got["request_id"] != "call_n" || got["chat_request_id"] != rid || msg["method"] != "notifications/progress" {
+		t.Fatalf("notification %v", got)
+	}
+}
+
 // TestEverySpecRouteIsMounted: each operation of the spec is implemented
 // or answers the "not available" error.
 func TestEverySpecRouteIsMounted(t *testing.T) {

@@ -103,6 +103,10 @@ func echoServer(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 	s.AddTool(&mcp.Tool{Name: "echo", Description: "Echo the arguments", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo:" + string(r.Params.Arguments)}}}, nil
 	})
+	s.AddTool(&mcp.Tool{Name: "notify", Description: "Report progress", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: r.Params.GetProgressToken(), Progress: 1, Total: 2, Message: "half"})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "notified"}}}, nil
+	})
 	s.AddResource(&mcp.Resource{URI: "ui://tt/page", Name: "page", MIMEType: "text/html"}, func(ctx context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://tt/page", MIMEType: "text/html", Text: "<p>hi</p>"}}}, nil
 	})

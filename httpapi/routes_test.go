@@ -60,7 +60,7 @@ func TestConfigRoutes(t *testing.T) {
 	id := e.startSession()
 	var tools []toolInfo
 	e.callJSON("GET", "/agent/tools?session_id="+id+"&extension_name=tt", nil, 200, &tools)
-	if len(tools) != 1 || tools[0].Name != "tt__echo" || tools[0].Permission == nil || *tools[0].Permission != "never_allow" ||
+	if len(tools) != 2 || tools[0].Name != "tt__echo" || tools[1].Name != "tt__notify" || tools[1].Permission != nil || tools[0].Permission == nil || *tools[0].Permission != "never_allow" ||
 		strings.Join(tools[0].Parameters, ",") != "a,x" {
 		t.Fatalf("tools %s", mustJSON(tools))
 	}
