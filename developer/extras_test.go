@@ -10,16 +10,16 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/internal/xvfbtest"
 )
 
 func writePNG(t *testing.T, p string, w, h int) {
@@ -114,24 +114,7 @@ func TestScreenToolsWithoutDisplayFailClearly(t *testing.T) {
 }
 
 func TestScreenCaptureUnderXvfb(t *testing.T) {
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil || runtime.GOOS != "linux" {
-		t.Skip("Xvfb not installed (Debian package xvfb); X11 capture path not exercised")
-	}
-	display := ":" + strconv.Itoa(90+os.Getpid()%100)
-	cmd := exec.Command(xvfb, display, "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sock := "/tmp/.X11-unix/X" + strings.TrimPrefix(display, ":")
-	for i := 0; i < 200; i++ {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Setenv("DISPLAY", display)
+	xvfbtest.Start(t)
 	h := newHarness(t, Options{})
 	res := h.mustCall(t, "screen_capture", map[string]any{"display": 0})
 	img, ok := res.Content[1].(*mcp.ImageContent)

@@ -9,15 +9,14 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"os"
-	"os/exec"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 	"go.uber.org/goleak"
+
+	"github.com/goose-acp/goose-acp/developer/internal/xvfbtest"
 )
 
 func TestNoDisplay(t *testing.T) {
@@ -38,7 +37,7 @@ func TestNoDisplay(t *testing.T) {
 }
 
 func TestUnreachableDisplay(t *testing.T) {
-	n := freeDisplay(t)
+	n := xvfbtest.FreeDisplay(t)
 	t.Setenv("DISPLAY", fmt.Sprintf(":%d", n))
 	_, err := ListWindows(context.Background())
 	if !errors.Is(err, ErrNoDisplay) {
@@ -51,52 +50,6 @@ func checkErr(t *testing.T, err error, msg string, kind error) {
 	if err == nil || err.Error() != msg || !errors.Is(err, kind) {
 		t.Errorf("err = %v, want %q matching %v", err, msg, kind)
 	}
-}
-
-// freeDisplay picks an X display number with no server or lock file.
-func freeDisplay(t *testing.T) int {
-	t.Helper()
-	for n := 90 + os.Getpid()%50; n < 400; n++ {
-		_, sockErr := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
-		_, lockErr := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n))
-		if os.IsNotExist(sockErr) && os.IsNotExist(lockErr) {
-			return n
-		}
-	}
-	t.Fatal("no free X display number")
-	return 0
-}
-
-// startXvfb runs a 640x480x24 Xvfb for the test and points DISPLAY at it.
-func startXvfb(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (Debian: apt-get install xvfb); the X11 capture path is untested here")
-	}
-	display := fmt.Sprintf(":%d", freeDisplay(t))
-	cmd := exec.Command(bin, display, "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if c, err := xgb.NewConnDisplay(display); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Xvfb %s did not come up", display)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Setenv("DISPLAY", display)
-	t.Setenv("WAYLAND_DISPLAY", "")
-	return display
 }
 
 // openWindow creates and maps a window with a solid background and a title
@@ -155,7 +108,7 @@ func wantColor(t *testing.T, img image.Image, x, y int, rgb uint32) {
 
 func TestXvfb(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	display := startXvfb(t)
+	display := xvfbtest.Start(t)
 	c, err := xgb.NewConnDisplay(display)
 	if err != nil {
 		t.Fatal(err)
