@@ -16,6 +16,9 @@ var (
 	ErrOutsideRoots  = errors.New("path is outside the allowed roots")
 	ErrSymlinkEscape = errors.New("path escapes the allowed roots through a symlink")
 	ErrEmptyPath     = errors.New("path is empty")
+	// ErrDriveRelative is a Windows "C:foo" path: relative to a drive's
+	// current directory, which a tool call has no way to know.
+	ErrDriveRelative = errors.New("path is relative to a drive's current directory")
 )
 
 // uriScheme matches an RFC 3986 scheme followed by "://" (goose's
@@ -50,6 +53,12 @@ func (p pathPolicy) resolve(raw, workingDir string) (string, error) {
 	}
 	expanded := expandPath(raw, p.goos, p.getenv)
 	wd := filepath.Clean(workingDir)
+	if p.goos == "windows" {
+		var err error
+		if expanded, err = windowsRooted(raw, expanded, wd); err != nil {
+			return "", err
+		}
+	}
 	var abs string
 	if isAbsPath(expanded, p.goos) {
 		abs = filepath.Clean(expanded)
@@ -163,6 +172,36 @@ func isAbsPath(p, goos string) bool {
 		return true
 	}
 	return len(p) >= 3 && isDriveLetter(p[0]) && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
+}
+
+// windowsRooted handles the two Windows forms that are neither relative
+// nor absolute: `\foo` (rooted on the working dir's volume, as Windows and
+// goose read it) becomes absolute on that volume; "C:foo" is refused.
+func windowsRooted(raw, p, wd string) (string, error) {
+	switch {
+	case isAbsPath(p, "windows"):
+		return p, nil
+	case len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':':
+		return "", policyErr(ErrDriveRelative, "Path '%s' is relative to the current directory of drive %s; use an absolute path such as %s\\… or a path relative to the working directory", raw, p[:2], p[:2])
+	case strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/"):
+		return windowsVolume(wd) + p, nil
+	}
+	return p, nil
+}
+
+// windowsVolume is the drive ("C:") or UNC share (`\\server\share`) that
+// a Windows path starts with, or "".
+func windowsVolume(p string) string {
+	if len(p) >= 2 && isDriveLetter(p[0]) && p[1] == ':' {
+		return p[:2]
+	}
+	if len(p) > 2 && (strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//")) {
+		parts := strings.FieldsFunc(p[2:], func(r rune) bool { return r == '\\' || r == '/' })
+		if len(parts) >= 2 {
+			return p[:2] + parts[0] + `\` + parts[1]
+		}
+	}
+	return ""
 }
 
 func isDriveLetter(c byte) bool {

@@ -112,3 +112,36 @@ func TestResolvePolicy(t *testing.T) {
 		t.Fatalf("uri text: %q", err)
 	}
 }
+
+func TestWindowsRootedAndDriveRelative(t *testing.T) {
+	cases := []struct {
+		p, wd, want string
+		err         error
+	}{
+		{`C:\abs\f.txt`, `D:\work`, `C:\abs\f.txt`, nil},
+		{`\\srv\share\f`, `D:\work`, `\\srv\share\f`, nil},
+		{`\Windows\win.ini`, `D:\work`, `D:\Windows\win.ini`, nil},
+		{`/etc/x`, `D:\work`, `D:/etc/x`, nil},
+		{`\top`, `\\srv\share\proj`, `\\srv\share\top`, nil},
+		{`src\main.rs`, `D:\work`, `src\main.rs`, nil},
+		{`C:notes.txt`, `D:\work`, "", ErrDriveRelative},
+		{`c:`, `D:\work`, "", ErrDriveRelative},
+	}
+	for _, tc := range cases {
+		got, err := windowsRooted(tc.p, tc.p, tc.wd)
+		if !errors.Is(err, tc.err) || got != tc.want {
+			t.Errorf("windowsRooted(%q, wd %q) = %q, %v; want %q, %v", tc.p, tc.wd, got, err, tc.want, tc.err)
+		}
+	}
+	_, err := windowsRooted("C:notes.txt", "C:notes.txt", `D:\work`)
+	if err.Error() != `Path 'C:notes.txt' is relative to the current directory of drive C:; use an absolute path such as C:\… or a path relative to the working directory` {
+		t.Errorf("text = %q", err)
+	}
+	for _, tc := range []struct{ p, want string }{
+		{`C:\x`, "C:"}, {`\\srv\share\a\b`, `\\srv\share`}, {`//srv/share`, `//srv\share`}, {`\\srv`, ""}, {`rel`, ""},
+	} {
+		if got := windowsVolume(tc.p); got != tc.want {
+			t.Errorf("windowsVolume(%q) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
