@@ -21,7 +21,7 @@ func benchTurn(b *testing.B, instantTools bool) {
 	turn := calls(call("a", "tt__echo", nil), call("b", "tt__echo", nil), call("c", "tt__echo", nil))
 	msg := conversation.UserText(1, "go")
 	sink := func(Event) {}
-	// Warm up once: the first token estimate loads the tokenizer.
+	// Warm up once (first-use costs are not the loop's).
 	h.prov.steps = []step{say("warm")}
 	if _, err := h.a.Reply(context.Background(), h.id, msg, sink); err != nil {
 		b.Fatal(err)

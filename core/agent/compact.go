@@ -55,7 +55,14 @@ func (t *turn) needsAutoCompaction() bool {
 	if total != nil {
 		current = *total
 	} else {
-		current = provider.CountChatTokens("", conversation.Conversation(t.conv).AgentVisible(), nil)
+		visible := conversation.Conversation(t.conv).AgentVisible()
+		// A token is at least one byte, so a history whose byte size is
+		// under the threshold cannot be over it; skip the tokenizer (its
+		// first use loads the BPE tables, about a second).
+		if float64(byteBound(visible))/float64(limit) <= th {
+			return false
+		}
+		current = provider.CountChatTokens("", visible, nil)
 	}
 	return float64(current)/float64(limit) > th
 }
@@ -299,4 +306,37 @@ func renderContent(c conversation.Content) string {
 		return "system_notification: " + c.SystemNotification.Msg
 	}
 	return ""
+}
+
+// byteBound is an upper bound of the token estimate of msgs: the bytes of
+// everything the estimate counts plus its per-message overhead.
+func byteBound(msgs []conversation.Message) int {
+	n := 3
+	for _, m := range msgs {
+		n += 4
+		for _, c := range m.Content {
+			switch {
+			case c.Text != nil:
+				n += len(c.Text.Text)
+			case c.ToolRequest != nil:
+				n += len(c.ToolRequest.ID) + 2
+				if c.ToolRequest.ToolCall.IsOK() {
+					b, _ := json.Marshal(c.ToolRequest.ToolCall.Value)
+					n += len(b)
+				}
+			case c.ToolResponse != nil:
+				if r := c.ToolResponse.ToolResult; r.IsOK() {
+					for _, b := range r.Value.Content {
+						n += len(b.Text) + len(b.Data)
+					}
+				} else {
+					n += len(r.Error)
+				}
+			default:
+				b, _ := json.Marshal(c)
+				n += len(b)
+			}
+		}
+	}
+	return n
 }

@@ -146,3 +146,14 @@ func TestManualCompactAndClear(t *testing.T) {
 		t.Fatalf("%d messages after /clear", n)
 	}
 }
+
+func TestByteBoundCoversTokenEstimate(t *testing.T) {
+	msgs := []conversation.Message{
+		conversation.UserText(1, "héllo wörld, this is a test of the estimate 🚀"),
+		conversation.NewMessage(conversation.RoleAssistant, 1).WithText("calling").With(call("c1", "dev__shell", map[string]any{"command": "ls -la /tmp"})),
+		conversation.NewMessage(conversation.RoleUser, 1).With(conversation.ToolResponseContent("c1", conversation.TextResult("a\nb\nc"))),
+	}
+	if b, tok := byteBound(msgs), provider.CountChatTokens("", msgs, nil); b < tok {
+		t.Fatalf("bound %d < estimate %d", b, tok)
+	}
+}
