@@ -5,13 +5,24 @@
 //
 // It owns: the X-Secret-Key auth middleware (constant-time, goosed's exempt
 // paths, 401 with an empty body), goosed's permissive CORS, per-route body
-// limits, the one error mapping (writeError), every route of
-// goosed-openapi.json (implemented, or a clear 501 JSON error for features
-// goose-acp does not have — see Unavailable), both chat protocols (legacy
-// /reply SSE with JSON pings; the per-session event bus behind
-// /sessions/{id}/reply, /events and /cancel), ACP over WebSocket at GET /acp,
-// and the TLS helpers `goose-acp agent` needs (self-signed certificate cached
-// under <config>/tls, goosed's fingerprint format, graceful ListenAndServe).
+// limits (50 MiB chat, 25 MiB import, 2 MiB otherwise), the one error
+// mapping (writeError → {"message": …}), every operation of
+// goosed-openapi.json 1.33 (implemented, or a 501 JSON error naming a
+// feature goose-acp does not have — see Unavailable), both chat protocols,
+// ACP over WebSocket at GET /acp, and the TLS helpers `goose-acp agent`
+// needs (self-signed certificate cached under <config>/tls, goosed's
+// fingerprint format, graceful Serve).
+//
+// Chat: POST /reply streams one turn as `data:` frames with a JSON Ping
+// every 500 ms and a final Finish; the client hanging up cancels the turn.
+// POST /sessions/{id}/reply starts a turn (one active request per session)
+// whose events go to the session's bus; GET /sessions/{id}/events streams
+// the bus: ActiveRequests (no id), replay after Last-Event-ID from a
+// 512-event ring (or "Client too far behind" when evicted), live events as
+// `id: <seq>` frames with chat_request_id/request_id, and `: ping n`
+// comments. Unlike goosed, a stream that lags past its 256-event buffer
+// catches up from the ring instead of closing (it closes only when events
+// were evicted), which saves the client a reconnect.
 //
 // Nothing here writes to stdout; the caller prints GOOSED_CERT_FINGERPRINT.
 package httpapi
