@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // Hint file names (goose's GOOSE_HINTS_FILENAME and AGENTS_MD_FILENAME),
@@ -101,7 +103,40 @@ func dirsFromRoot(root, cwd string) []string {
 	}
 }
 
-type hintBudget struct{ ops, out int }
+type hintBudget struct {
+	ops, out int
+	// ignore matches files the boundary's .gitignore excludes; ignored
+	// files are never imported (goose passes its gitignore the same way).
+	ignore gitignore.Matcher
+}
+
+// boundaryIgnore reads the boundary's .gitignore.
+func boundaryIgnore(boundary string) gitignore.Matcher {
+	b, err := os.ReadFile(filepath.Join(boundary, ".gitignore"))
+	if err != nil {
+		return nil
+	}
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, nil))
+	}
+	return gitignore.NewMatcher(ps)
+}
+
+func (b *hintBudget) ignored(boundary, path string) bool {
+	if b.ignore == nil {
+		return false
+	}
+	rel, err := filepath.Rel(boundary, path)
+	if err != nil {
+		return false
+	}
+	return b.ignore.Match(strings.Split(filepath.ToSlash(rel), "/"), false)
+}
 
 func expandHintFile(path, boundary string) string {
 	canonBoundary, err := filepath.EvalSymlinks(boundary)
@@ -116,7 +151,7 @@ func expandHintFile(path, boundary string) string {
 	if err != nil {
 		return ""
 	}
-	budget := &hintBudget{ops: hintMaxOperations, out: hintMaxOutput}
+	budget := &hintBudget{ops: hintMaxOperations, out: hintMaxOutput, ignore: boundaryIgnore(canonBoundary)}
 	return expandHints(string(content), filepath.Dir(safe), canonBoundary, map[string]bool{}, 0, budget)
 }
 
@@ -172,7 +207,7 @@ func importReference(ref, dir, boundary string, visited map[string]bool, depth i
 		return "", false
 	}
 	safe, ok := insideBoundary(filepath.Join(dir, filepath.FromSlash(ref)), boundary)
-	if !ok || !isFile(safe) {
+	if !ok || !isFile(safe) || budget.ignored(boundary, safe) {
 		return "", false
 	}
 	wrapper := len(fmt.Sprintf("--- Content from %s ---\n\n--- End of %s ---", ref, ref))

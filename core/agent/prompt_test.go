@@ -56,7 +56,9 @@ func TestHints(t *testing.T) {
 		}
 	}
 	_ = os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755)
-	write("repo/.goosehints", "Root hints\n@docs/api.md\n@../outside.md\n@.git/config")
+	write("repo/.goosehints", "Root hints\n@docs/api.md\n@../outside.md\n@.git/config\n@secret.env")
+	write("repo/.gitignore", "*.env\n")
+	write("repo/secret.env", "TOKEN=1")
 	write("repo/docs/api.md", "API doc")
 	write("outside.md", "FORBIDDEN")
 	write("repo/.git/config", "SECRET")
@@ -65,7 +67,7 @@ func TestHints(t *testing.T) {
 	write("config/.goosehints", "Global hint")
 	got := loadHints(filepath.Join(root, "repo", "sub", "cwd"), filepath.Join(root, "config"), DefaultContextFileNames)
 	want := "\n### Global Hints\nThese are my global goose hints.\nGlobal hint\n\n### Project Hints\nThese are hints for working on the project in this directory.\n" +
-		"Root hints\n--- Content from docs/api.md ---\nAPI doc\n--- End of docs/api.md ---\n@../outside.md\n@.git/config\nSub agents\nCwd hints"
+		"Root hints\n--- Content from docs/api.md ---\nAPI doc\n--- End of docs/api.md ---\n@../outside.md\n@.git/config\n@secret.env\nSub agents\nCwd hints"
 	if got != want {
 		t.Fatalf("hints =\n%q\nwant\n%q", got, want)
 	}
