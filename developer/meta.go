@@ -103,6 +103,13 @@ func (s *service) emit(ctx context.Context, cc callContext, ev Event) {
 		return
 	}
 	ev.ToolCallID = cc.toolCallID
+	// A failing notification must never break the tool call (nor, from a
+	// shell reader goroutine, the whole process).
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("developer emitter failed", "kind", ev.Kind, "panic", r)
+		}
+	}()
 	s.opts.Emitter.Emit(ctx, ev)
 }
 
