@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
@@ -102,7 +103,7 @@ func writeEmpty(w http.ResponseWriter, status int) { w.WriteHeader(status) }
 // JSON of the wrong shape.
 func decodeJSON(r *http.Request, v any) error {
 	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !bytes.HasSuffix([]byte(mt), []byte("+json"))) {
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return errorf(http.StatusUnsupportedMediaType, "Expected request with `Content-Type: application/json`")
 	}
 	var buf bytes.Buffer
