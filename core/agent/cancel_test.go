@@ -118,3 +118,12 @@ func TestBusySession(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestRefusalStopReason(t *testing.T) {
+	h := newHarness(t, nil, step{err: &provider.Error{Kind: provider.KindRequest, Provider: "anthropic", Message: "the model refused to respond: policy"}})
+	h.start(StartOptions{})
+	out, _ := h.reply(context.Background(), "go", nil)
+	if out.StopReason != Refusal {
+		t.Fatalf("stop = %v", out.StopReason)
+	}
+}

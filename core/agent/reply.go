@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -226,7 +227,19 @@ func (t *turn) streamFailed(partial []conversation.Message, err error) (Outcome,
 	}
 	_ = t.persist(withoutToolRequests(partial)...)
 	t.emit(MessageEvent{Message: t.assistantText(fmt.Sprintf(ErrorTextFormat, err))})
-	return Outcome{StopReason: Error, Err: err}, false
+	return Outcome{StopReason: stopReasonOf(err), Err: err}, false
+}
+
+// refusalText is how the anthropic backend words a refusal; provider has
+// no dedicated kind for it yet, so the message is matched.
+const refusalText = "the model refused to respond"
+
+func stopReasonOf(err error) StopReason {
+	var pe *provider.Error
+	if errors.As(err, &pe) && strings.HasPrefix(pe.Message, refusalText) {
+		return Refusal
+	}
+	return Error
 }
 
 // maxRecoveries bounds back-to-back context-length compactions so a
