@@ -27,24 +27,30 @@
 // Reply returns when the turn is over. Outcome.StopReason tells EndTurn,
 // Cancelled (ctx cancelled: the provider stream and every running tool
 // stop, and the partial turn is stored with every tool request answered),
-// MaxTurns and Error (a provider failure, shown to the user as goose's
-// "Ran into this error" text). Approvals, frontend tools and elicitations
+// MaxTurns, Refusal (the model refused) and Error (a provider failure,
+// shown to the user as goose's "Ran into this error" text). Approvals, frontend tools and elicitations
 // are blocking waits inside the turn correlated by id; several may be
 // pending, and each selects on ctx.Done(). Elicitations time out after
 // Options.ElicitationTimeout (default 300 s) and the server gets an error.
 //
-// The loop follows goose: persist the user message; slash commands
-// (/compact, /clear, extension prompts); auto-compaction above
+// The loop follows goose: persist the user message (an elicitation answer
+// only wakes its waiting tool call); slash commands (/compact, /clear,
+// config.yaml slash_commands recipes, extension prompts); auto-compaction above
 // GOOSE_AUTO_COMPACT_THRESHOLD; per turn repair the conversation, inject
 // the MOIM (never stored), stream, answer frontend tools first, skip tools
 // in chat mode, run the inspectors (security, permission, repetition) and
 // ask for approvals one at a time, run approved calls in parallel while
 // forwarding their notifications, rebuild tools and system prompt when
 // extensions changed, compact on a context-length error, stop after
-// max_turns (default 1000), and handle a recipe's final_output tool.
+// max_turns (default 1000), handle a recipe's final_output tool and retry
+// checks, and name the session in the background.
 //
-// Differences from goose, on purpose: tool confirmations and frontend
-// requests are emitted but not stored (as goose does; seed 001 stores
-// them), and an invalid final_output is not collected (goose collects the
-// raw text before validating it).
+// Differences from goose, on purpose: messages are stored as the turn
+// goes (assistant reply, then its tool responses) instead of at its end,
+// so a cancelled or crashed turn leaves a coherent history; tool
+// confirmations and frontend requests are emitted but not stored (as goose
+// does; seed 001 stores them); elicitation answers are stored
+// agent-invisible; an invalid final_output is not collected (goose collects
+// the raw text before validating it); compaction keeps the user's last
+// message visible to the user.
 package agent
