@@ -424,3 +424,54 @@ func TestConcurrentSessions(t *testing.T) {
 }
 
 var _ = http.StatusOK
+
+// TestElicitationOverEvents: an MCP elicitation reaches the stream as
+// actionRequired/elicitation; the answer posted to /sessions/{id}/reply
+// (no new request registered) completes the tool call.
+func TestElicitationOverEvents(t *testing.T) {
+	e := newTestEnv(t, "auto", callTool("call_ask", "tt__ask"), say("thanks"))
+	id := e.startSession()
+	events := e.openEvents(id, "")
+	rid := e.submit(id, "ask me")
+	var elicitID string
+	for elicitID == "" {
+		_, ev := events.nextEvent(t)
+		if ev["type"] != "Message" {
+			continue
+		}
+		for _, c := range ev["message"].(map[string]any)["content"].([]any) {
+			c := c.(map[string]any)
+			if c["type"] == "actionRequired" {
+				data := c["data"].(map[string]any)
+				if data["actionType"] != "elicitation" || data["message"] != "Your name?" || data["requested_schema"] == nil {
+					t.Fatalf("elicitation %v", data)
+				}
+				elicitID = data["id"].(string)
+			}
+		}
+	}
+	answer := conversation.NewMessage(conversation.RoleUser, 1747040000).With(conversation.Content{
+		Type: conversation.TypeActionRequired,
+		ActionRequired: &conversation.ActionRequired{Data: conversation.ActionData{
+			ActionType: conversation.ActionElicitationResponse, ID: elicitID, UserData: json.RawMessage(`{"name":"Ada"}`)}},
+	})
+	answerID := uuid.NewString()
+	var out map[string]string
+	e.callJSON("POST", "/sessions/"+id+"/reply", map[string]any{"request_id": answerID, "user_message": answer}, 200, &out)
+	if out["request_id"] != answerID {
+		t.Fatalf("answer %v", out)
+	}
+	evs := events.until(t, "Finish")
+	var result string
+	for _, ev := range evs {
+		if ev["chat_request_id"] != rid {
+			t.Fatalf("event of another request %v", ev)
+		}
+		if ev["type"] == "Message" && contentTypes(ev) == "user:toolResponse" {
+			result = string(mustJSON(ev["message"]))
+		}
+	}
+	if !strings.Contains(result, "accept:Ada") {
+		t.Fatalf("tool result %s", result)
+	}
+}
