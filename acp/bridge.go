@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -82,6 +83,9 @@ func (f *fileIO) WriteTextFile(ctx context.Context, path, content string) error 
 	return nil
 }
 
+// terminalCreateTimeout bounds an editor that never answers terminal/create.
+const terminalCreateTimeout = 30 * time.Second
+
 // terminal runs shell commands in the editor's terminals.
 type terminal struct {
 	peer      Peer
@@ -98,8 +102,14 @@ func (t *terminal) Create(ctx context.Context, r developer.TerminalRequest) (str
 	if r.OutputByteLimit > 0 {
 		req.OutputByteLimit = &r.OutputByteLimit
 	}
+	// The call is not abandoned when the turn is cancelled meanwhile: the
+	// editor may already have started the command, and only a known id can
+	// be killed and released (the shell tool does both once it sees the
+	// cancelled ctx).
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), terminalCreateTimeout)
+	defer cancel()
 	var resp CreateTerminalResponse
-	if err := t.peer.Call(ctx, "terminal/create", req, &resp); err != nil {
+	if err := t.peer.Call(cctx, "terminal/create", req, &resp); err != nil {
 		return "", fmt.Errorf("editor could not create a terminal: %w", clientError(err))
 	}
 	return resp.TerminalID, nil
