@@ -60,8 +60,10 @@ func TestConfigRoutes(t *testing.T) {
 	id := e.startSession()
 	var tools []toolInfo
 	e.callJSON("GET", "/agent/tools?session_id="+id+"&extension_name=tt", nil, 200, &tools)
-	if len(tools) != 2 || tools[0].Name != "tt__echo" || tools[1].Name != "tt__notify" || tools[1].Permission != nil || tools[0].Permission == nil || *tools[0].Permission != "never_allow" ||
-		strings.Join(tools[0].Parameters, ",") != "a,x" {
+	// Sorted by name, with permission.yaml's level or null.
+	if len(tools) != 3 || tools[0].Name != "tt__ask" || tools[1].Name != "tt__echo" || tools[2].Name != "tt__notify" ||
+		tools[0].Permission != nil || tools[1].Permission == nil || *tools[1].Permission != "never_allow" ||
+		strings.Join(tools[1].Parameters, ",") != "a,x" {
 		t.Fatalf("tools %s", mustJSON(tools))
 	}
 }
