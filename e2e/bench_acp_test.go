@@ -156,7 +156,12 @@ func BenchmarkSessionNew(b *testing.B) {
 	a.newSession(b, cwd) // warm-up
 	start := a.cpu()
 	for b.Loop() {
-		a.newSession(b, cwd)
+		id := a.newSession(b, cwd)
+		// An editor keeps a few sessions open, not thousands: close each
+		// one (untimed) so the loop does not measure a growing heap.
+		b.StopTimer()
+		a.call(b, "session/close", map[string]any{"sessionId": id})
+		b.StartTimer()
 	}
 	a.reportCPU(b, start)
 }
