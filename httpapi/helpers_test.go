@@ -105,6 +105,9 @@ func echoServer(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 	})
 	s.AddTool(&mcp.Tool{Name: "notify", Description: "Report progress", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: r.Params.GetProgressToken(), Progress: 1, Total: 2, Message: "half"})
+		// Notifications are asynchronous: give it time to arrive while
+		// the call is still running (the agent drops late ones).
+		time.Sleep(100 * time.Millisecond)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "notified"}}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "ask", Description: "Ask the user", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
