@@ -25,14 +25,25 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 		return PromptResponse{}, err
 	}
 	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	var resp PromptResponse
+	if err == nil {
+		resp = s.finish(ctx, as, stopReason(out.StopReason))
+	}
+	// The turn stays cancellable until the response is built: a cancel
+	// that arrived before the response turns it into "cancelled" even when
+	// the model had just finished.
 	cancelled := as.endTurn()
 	if cancelled || errors.Is(err, context.Canceled) || out.StopReason == agent.Cancelled {
-		return s.finish(ctx, as, StopCancelled), nil
+		if err != nil {
+			resp = s.finish(ctx, as, StopCancelled)
+		}
+		resp.StopReason = StopCancelled
+		return resp, nil
 	}
 	if err != nil {
 		return PromptResponse{}, fmt.Errorf("Error in agent response stream: %w", err)
 	}
-	return s.finish(ctx, as, stopReason(out.StopReason)), nil
+	return resp, nil
 }
 
 // beginTurn marks a turn running; a second prompt while one runs is refused.
