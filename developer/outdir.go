@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -31,6 +34,25 @@ func Cleanup() error {
 	return nil
 }
 
+// rootPrefix names process roots "goose-acp-shell-<pid>-<random>", so a
+// later process can tell which ones a dead process left behind.
+const rootPrefix = "goose-acp-shell-"
+
+// sweepStaleRoots removes the roots of processes that are gone (killed
+// before they could call Cleanup). A root whose pid is alive, or cannot be
+// told, is left alone.
+func sweepStaleRoots() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), rootPrefix+"*-*"))
+	for _, dir := range matches {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(dir), rootPrefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
+}
+
 // newOutputDir makes a server's own directory under the process root,
 // recreating the root when Cleanup (or a tmp cleaner) removed it.
 func newOutputDir() (string, error) {
@@ -38,7 +60,8 @@ func newOutputDir() (string, error) {
 	defer outputRoot.mu.Unlock()
 	for range 2 {
 		if outputRoot.path == "" {
-			root, err := os.MkdirTemp("", "goose-acp-shell-")
+			sweepStaleRoots()
+			root, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", rootPrefix, os.Getpid()))
 			if err != nil {
 				return "", fmt.Errorf("create shell output dir: %w", err)
 			}

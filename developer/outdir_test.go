@@ -3,7 +3,9 @@
 package developer
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -103,5 +105,40 @@ func TestOutputDirRecreatedAfterExternalRemoval(t *testing.T) {
 	d.remove()
 	if _, err := os.Stat(p2); !os.IsNotExist(err) {
 		t.Fatalf("after remove: %v", err)
+	}
+}
+
+// Roots left by killed processes are swept when a new root is made; roots
+// of live processes, and other entries, stay.
+func TestStaleRootsOfDeadProcessesAreSwept(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if err := Cleanup(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = Cleanup() })
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(tmp, fmt.Sprintf("goose-acp-shell-%d-123", dead.Process.Pid))
+	live := filepath.Join(tmp, fmt.Sprintf("goose-acp-shell-%d-456", os.Getppid()))
+	other := filepath.Join(tmp, "goose-acp-shell-notapid-789")
+	for _, d := range []string{stale, live, other} {
+		if err := os.MkdirAll(filepath.Join(d, "server-1"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := savedOutputPath(t)
+	if !strings.HasPrefix(saved, filepath.Join(tmp, fmt.Sprintf("goose-acp-shell-%d-", os.Getpid()))) {
+		t.Fatalf("saved under %s, want a root named after this pid in %s", saved, tmp)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("stale root of dead pid %d kept: %v", dead.Process.Pid, err)
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Fatalf("%s removed: %v", d, err)
+		}
 	}
 }
