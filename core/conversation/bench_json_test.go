@@ -60,3 +60,15 @@ func BenchmarkMarshalConversation(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMarshalConversationGoose encodes them with Marshal (goose's
+// bytes: no HTML escaping).
+func BenchmarkMarshalConversationGoose(b *testing.B) {
+	msgs := benchConversation(200)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Marshal(msgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
