@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -181,4 +183,35 @@ func (c *acpClient) lastResponseIndex() int {
 		}
 	}
 	panic(fmt.Sprintf("no response among %d lines", len(c.rawLines)))
+}
+
+// TestCancelRequestCancelsThePrompt: $/cancel_request naming a running
+// session/prompt ends it at once (cancelled, or the -32800 error).
+func TestCancelRequestCancelsThePrompt(t *testing.T) {
+	env := newAgentEnv(t, slowTurn("partial "))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(env.Root)
+	done := make(chan error, 1)
+	var resp acp.PromptResponse
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		done <- c.conn.Call(ctx, "session/prompt", acp.PromptRequest{SessionID: sess.SessionID, Prompt: []acp.ContentBlock{{Type: "text", Text: "go"}}},
+			&resp, jsonrpc2.PickID(jsonrpc2.ID{Str: "prompt-1", IsString: true}))
+	}()
+	c.waitFor("the first chunk", func() bool { return strings.Contains(c.agentText(sess.SessionID), "partial") })
+	start := time.Now()
+	c.notify("$/cancel_request", map[string]any{"requestId": "prompt-1"})
+	select {
+	case err := <-done:
+		if e, ok := err.(*jsonrpc2.Error); !(err == nil && resp.StopReason == "cancelled") && !(ok && e.Code == acp.CodeRequestCancelled) {
+			t.Fatalf("prompt ended with %v / %+v, want cancelled or -32800", err, resp)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("$/cancel_request did not end the prompt")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
 }
