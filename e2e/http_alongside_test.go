@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -118,6 +119,7 @@ func TestHTTPAlongsideACPSharesSessions(t *testing.T) {
 		t.Fatalf("desktop session %s not in session/list: %+v", started.ID, listed)
 	}
 	c.assertCleanStdout()
+	terminate(t, c)
 }
 
 // TestHTTPAlongsideSurvivesStdinClose: closing stdin ends ACP, but the
@@ -153,6 +155,29 @@ func TestHTTPAlongsideSurvivesStdinClose(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("after stdin closed: %d", resp.StatusCode)
+	}
+	terminate(t, c)
+}
+
+// terminate ends an agent serving --http the way Desktop does, with
+// SIGTERM (closing stdin alone leaves the HTTP API running), and checks it
+// exits promptly and cleanly.
+func terminate(t *testing.T, c *acpClient) {
+	t.Helper()
+	_ = c.stdin.Close()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("goose-acp exited with %v after SIGTERM\nstderr:\n%s", err, c.stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		_ = c.cmd.Process.Kill()
+		t.Fatalf("goose-acp did not exit within 10s of SIGTERM\nstderr:\n%s", c.stderr.String())
 	}
 }
 
