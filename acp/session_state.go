@@ -85,15 +85,19 @@ func (s *Server) cancelTurn(id string) {
 // fs and terminal when it offers them (local disk and processes
 // otherwise), and the emitter that turns tool progress into
 // tool_call_updates.
-func (s *Server) builtins() map[string]extension.BuiltinFactory {
+//
+// roots are the session's additionalDirectories: with any, absolute paths
+// are confined to the working dir and those roots (ACP's effective roots).
+func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 	c := s.caps
 	return map[string]extension.BuiltinFactory{
 		"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
 			opts := developer.Options{
-				Surface:    developer.Editor,
-				WorkingDir: env.WorkingDir,
-				Logger:     env.Logger,
-				Emitter:    &emitter{s: s, sessionID: env.SessionID},
+				Surface:      developer.Editor,
+				WorkingDir:   env.WorkingDir,
+				AllowedRoots: roots,
+				Logger:       env.Logger,
+				Emitter:      &emitter{s: s, sessionID: env.SessionID},
 				FileIO: &fileIO{
 					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
 					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,

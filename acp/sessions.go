@@ -25,13 +25,16 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRoots(req.AdditionalDirectories); err != nil {
+		return nil, err
+	}
 	name, err := sessionTitle(req.Meta)
 	if err != nil {
 		return nil, err
 	}
 	sess, results, err := s.opts.Agent.StartSession(ctx, agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
-		UseConfiguredExtensions: true, Builtins: s.builtins(),
+		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create session: %w", err)
@@ -99,9 +102,12 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	if !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd must be an absolute path: %q", req.CWD)
 	}
+	if err := checkRoots(req.AdditionalDirectories); err != nil {
+		return nil, err
+	}
 	s.dropSession(req.SessionID)
 	sess, results, err := s.opts.Agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
-		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(),
+		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)
@@ -197,6 +203,16 @@ func (s *Server) logExtensionResults(id string, results []extensionResult) {
 			s.log.Warn("extension failed to load", "session", id, "extension", r.Name, "err", r.Error)
 		}
 	}
+}
+
+// checkRoots requires additionalDirectories to be absolute.
+func checkRoots(dirs []string) error {
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			return invalidParams("additionalDirectories must be absolute paths: %q", d)
+		}
+	}
+	return nil
 }
 
 // builtinExtensions are Options.Builtins as extension configs; the agent

@@ -268,3 +268,32 @@ func llmSaw(env *agentEnv, s string) bool {
 	}
 	return false
 }
+
+// TestAdditionalDirectories: with additionalDirectories the effective
+// roots are cwd plus those directories; absolute paths elsewhere are
+// refused, and a relative directory is invalid params.
+func TestAdditionalDirectories(t *testing.T) {
+	work, extra, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(extra, "in.txt"), []byte("inside-root-31\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "out.txt"), []byte("outside-root-32\n"), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("call_in", "developer__read", map[string]string{"path": filepath.Join(extra, "in.txt")}),
+		textTurn("ok"),
+		toolCallTurn("call_out", "developer__read", map[string]string{"path": filepath.Join(outside, "out.txt")}),
+		textTurn("refused"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	var sess acp.NewSessionResponse
+	c.call("session/new", acp.NewSessionRequest{CWD: work, MCPServers: []acp.MCPServer{}, AdditionalDirectories: []string{extra}}, &sess)
+	c.prompt(sess.SessionID, "read in")
+	c.prompt(sess.SessionID, "read out")
+	if got := c.finalStatus(sess.SessionID, "call_in"); got != "completed" || !llmSaw(env, "inside-root-31") {
+		t.Errorf("read inside an additional directory: %s", got)
+	}
+	if got := c.finalStatus(sess.SessionID, "call_out"); got != "failed" || llmSaw(env, "outside-root-32") {
+		t.Errorf("read outside the roots: status %s\n%s", got, c.dump(sess.SessionID))
+	}
+	err := c.tryCall("session/new", acp.NewSessionRequest{CWD: work, MCPServers: []acp.MCPServer{}, AdditionalDirectories: []string{"rel/dir"}}, nil)
+	assertRPCError(t, err, -32602)
+}
