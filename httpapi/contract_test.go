@@ -470,6 +470,22 @@ func TestContract(t *testing.T) {
 	call("PUT", "/sessions/"+id+"/user_recipe_values", "/sessions/{session_id}/user_recipe_values", map[string]any{"userRecipeValues": map[string]string{}}, 404)
 	call("DELETE", "/sessions/"+id, "/sessions/{session_id}", nil, 200)
 
+	// Prompt templates: list, override, read back, reset.
+	call("GET", "/config/prompts", "/config/prompts", nil, 200)
+	call("PUT", "/config/prompts/recipe.md", "/config/prompts/{name}", map[string]any{"content": "Make it short."}, 200)
+	var pc struct {
+		Content      string `json:"content"`
+		IsCustomized bool   `json:"is_customized"`
+	}
+	json.Unmarshal(call("GET", "/config/prompts/recipe.md", "/config/prompts/{name}", nil, 200), &pc)
+	if pc.Content != "Make it short." || !pc.IsCustomized {
+		t.Fatalf("prompt = %+v", pc)
+	}
+	call("PUT", "/config/prompts/nope.md", "/config/prompts/{name}", map[string]any{"content": "x"}, 404)
+	call("GET", "/config/prompts/nope.md", "/config/prompts/{name}", nil, 404)
+	call("DELETE", "/config/prompts/recipe.md", "/config/prompts/{name}", nil, 200)
+	call("DELETE", "/config/prompts/nope.md", "/config/prompts/{name}", nil, 404)
+
 	// Every implemented spec route was exercised.
 	for _, r := range e.srv.routes() {
 		if isUnavailable(r.method, r.path) || r.path == "/acp" { // /acp is not a goosed route

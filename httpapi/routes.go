@@ -76,6 +76,7 @@ func (s *Server) routes() []route {
 	}
 	rs = append(rs, s.recipeRoutes()...)
 	rs = append(rs, s.scheduleRoutes()...)
+	rs = append(rs, s.promptRoutes()...)
 	for i := range rs {
 		if rs[i].limit == 0 {
 			rs[i].limit = DefaultBodyLimit

@@ -55,13 +55,6 @@ var Unavailable = []UnavailableRoute{
 	{"POST", "/mcp-app-guest", "MCP Apps"},
 	{"POST", "/agent/set_container", "Containers"},
 	{"POST", "/sessions/{session_id}/sampling/message", "MCP sampling over HTTP"},
-	// The agent neither exports its prompt templates nor reads
-	// <config>/prompts overrides: answering these would edit files
-	// nothing reads.
-	{"GET", "/config/prompts", "Prompt template customization"},
-	{"GET", "/config/prompts/{name}", "Prompt template customization"},
-	{"PUT", "/config/prompts/{name}", "Prompt template customization"},
-	{"DELETE", "/config/prompts/{name}", "Prompt template customization"},
 	{"POST", "/recipes/create", "Creating a recipe from a session"},
 }
 

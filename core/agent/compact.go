@@ -1,14 +1,11 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"text/template"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -31,11 +28,6 @@ const (
 	AutoContinuation     = "Your context was compacted. " + continuationBase
 	ToolLoopContinuation = AutoContinuation + "\nContinue calling tools as necessary to complete the task."
 )
-
-//go:embed prompts/compaction.md
-var compactionPrompt string
-
-var compactionTemplate = template.Must(template.New("compaction").Parse(compactionPrompt))
 
 // ErrCompactionOverflow is goose's error when even an empty history
 // overflows.
@@ -209,11 +201,11 @@ func lastUserText(conv []conversation.Message) int {
 // middle-out (0, 10, 20, 50, 100 %) while the request still overflows.
 func (a *Agent) summarize(ctx context.Context, p provider.Provider, msgs []conversation.Message) (conversation.Message, provider.ProviderUsage, error) {
 	for _, pct := range []int{0, 10, 20, 50, 100} {
-		var buf bytes.Buffer
-		if err := compactionTemplate.Execute(&buf, map[string]string{"Messages": renderForSummary(dropToolResponses(msgs, pct))}); err != nil {
+		system, err := a.renderPrompt(TemplateCompaction, map[string]string{"Messages": renderForSummary(dropToolResponses(msgs, pct))})
+		if err != nil {
 			return conversation.Message{}, provider.ProviderUsage{}, err
 		}
-		req := provider.Request{System: buf.String(), Messages: []conversation.Message{conversation.UserText(a.now().Unix(), SummarizeRequestText)}}
+		req := provider.Request{System: system, Messages: []conversation.Message{conversation.UserText(a.now().Unix(), SummarizeRequestText)}}
 		m, u, err := p.Complete(ctx, req)
 		if err == nil {
 			return m, u, nil

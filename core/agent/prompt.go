@@ -1,21 +1,13 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"sort"
 	"strings"
-	"text/template"
 
 	"github.com/goose-acp/goose-acp/core/permission"
 )
-
-//go:embed prompts/system.md
-var systemTemplateText string
-
-var systemTemplate = template.Must(template.New("system").Parse(systemTemplateText))
 
 // FallbackSystemPrompt is used if the template fails to render.
 const FallbackSystemPrompt = "You are a general-purpose AI agent called goose, created by Block"
@@ -63,10 +55,9 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: sanitize(info.Instructions), HasResources: info.HasResources})
 	}
 	sort.Slice(data.Extensions, func(i, j int) bool { return data.Extensions[i].Name < data.Extensions[j].Name })
-	var buf bytes.Buffer
 	base := FallbackSystemPrompt
-	if err := systemTemplate.Execute(&buf, data); err == nil {
-		base = buf.String()
+	if out, err := a.renderPrompt(TemplateSystem, data); err == nil {
+		base = out
 	}
 	extras := a.promptExtras(s, mode, wd)
 	base = strings.TrimRight(sanitize(base), "\n")

@@ -46,9 +46,13 @@ func (t *turn) maybeNameSession() {
 func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 	ctx, cancel := context.WithTimeout(a.bgCtx, namingTimeout)
 	defer cancel()
-	text := strings.Join(users, "\n") + "\n\n" + SessionNamePrompt
+	prompt := a.plainPrompt(TemplateSessionName)
+	if prompt == "" {
+		prompt = SessionNamePrompt
+	}
+	text := strings.Join(users, "\n") + "\n\n" + prompt
 	msg, _, err := prov.Complete(ctx, provider.Request{
-		System:   SessionNamePrompt,
+		System:   prompt,
 		Messages: []conversation.Message{conversation.UserText(a.now().Unix(), text)},
 	})
 	if err != nil {

@@ -173,7 +173,7 @@ func (t *turn) inspectors() []permission.Inspector {
 			NewFindingID: func() string { return simpleUUID(t.a.opts.NewID()) },
 			Logger:       t.a.log,
 		},
-		&permission.PermissionInspector{Mode: t.mode, Store: t.a.opts.Permissions, Judge: permission.LLMJudge(t.prov, t.a.now)},
+		&permission.PermissionInspector{Mode: t.mode, Store: t.a.opts.Permissions, Judge: permission.LLMJudgeWithPrompt(t.prov, t.a.now, t.a.plainPrompt(TemplatePermissionJudge))},
 		t.s.repetition,
 	}
 }

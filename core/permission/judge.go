@@ -38,6 +38,15 @@ var ErrJudgeNoAnswer = errors.New("permission judge: model did not call " + Judg
 // of the calls are read-only. The model answers with tool names; every call
 // of a named tool counts as read-only.
 func LLMJudge(p provider.Provider, now func() time.Time) Judge {
+	return LLMJudgeWithPrompt(p, now, JudgeSystemPrompt)
+}
+
+// LLMJudgeWithPrompt is LLMJudge with the system prompt from the
+// permission_judge.md template (empty means JudgeSystemPrompt).
+func LLMJudgeWithPrompt(p provider.Provider, now func() time.Time, system string) Judge {
+	if strings.TrimSpace(system) == "" {
+		system = JudgeSystemPrompt
+	}
 	return func(ctx context.Context, calls []Call) (map[string]bool, error) {
 		names := make([]string, 0, len(calls))
 		for _, c := range calls {
@@ -45,7 +54,7 @@ func LLMJudge(p provider.Provider, now func() time.Time) Judge {
 		}
 		text := JudgeRequestText(names)
 		msg, _, err := p.Complete(ctx, provider.Request{
-			System:   JudgeSystemPrompt,
+			System:   system,
 			Messages: []conversation.Message{conversation.UserText(now().Unix(), text)},
 			Tools: []provider.Tool{{Name: JudgeToolName, InputSchema: judgeSchema,
 				Description: "Analyze the tool requests and determine which ones perform read-only operations."}},
