@@ -13,18 +13,13 @@ func runACP(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "goose-acp: unexpected arguments %q\n", args)
 		return 2
 	}
-	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "goose-acp:", err)
-		return 2
-	}
-	defer closeLog()
-	rt, err := openRuntime(env.ctx, env, log)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "goose-acp:", err)
-		return 1
-	}
-	defer rt.Close()
+	return withRuntime(env, func(rt *runtime) int { return serveACP(env, rt) })
+}
+
+// serveACP serves ACP until stdin ends (and, with --http, the HTTP API
+// until interrupted).
+func serveACP(env *environment, rt *runtime) int {
+	log := rt.log
 	stopHTTP, err := startHTTPAlongside(env, rt)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)

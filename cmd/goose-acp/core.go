@@ -115,3 +115,22 @@ func (rt *runtime) stringSetting(key string) string {
 	}
 	return v
 }
+
+// withRuntime is the shared start of the long-running commands: it builds
+// the logger and the runtime, runs body, then closes both. Setup failures
+// are reported on stderr: 2 for a bad log setting, 1 otherwise.
+func withRuntime(env *environment, body func(rt *runtime) int) int {
+	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 2
+	}
+	defer closeLog()
+	rt, err := openRuntime(env.ctx, env, log)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
+	}
+	defer rt.Close()
+	return body(rt)
+}

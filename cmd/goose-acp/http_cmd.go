@@ -28,18 +28,12 @@ func runAgent(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "goose-acp agent: unexpected arguments %q\n", args)
 		return 2
 	}
-	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "goose-acp:", err)
-		return 2
-	}
-	defer closeLog()
-	rt, err := openRuntime(env.ctx, env, log)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "goose-acp:", err)
-		return 1
-	}
-	defer rt.Close()
+	return withRuntime(env, func(rt *runtime) int { return serveGoosed(env, rt) })
+}
+
+// serveGoosed serves the goosed API until interrupted.
+func serveGoosed(env *environment, rt *runtime) int {
+	log := rt.log
 	sched, stopSched, err := startScheduler(env.ctx, rt)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
