@@ -37,3 +37,19 @@ func TestUpdateFrameMatchesTheConnsEncoding(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPServersAcceptsLuaEmptyTable(t *testing.T) {
+	for _, in := range []string{`{"cwd":"/w","mcpServers":{}}`, `{"cwd":"/w","mcpServers":[]}`, `{"cwd":"/w","mcpServers":null}`, `{"cwd":"/w"}`} {
+		var req NewSessionRequest
+		if err := json.Unmarshal([]byte(in), &req); err != nil || len(req.MCPServers) != 0 {
+			t.Errorf("%s: %v %v", in, req.MCPServers, err)
+		}
+	}
+	var req NewSessionRequest
+	if err := json.Unmarshal([]byte(`{"cwd":"/w","mcpServers":[{"name":"a","command":"x","args":[],"env":[]}]}`), &req); err != nil || len(req.MCPServers) != 1 || req.MCPServers[0].Command != "x" {
+		t.Errorf("list: %+v %v", req.MCPServers, err)
+	}
+	if err := json.Unmarshal([]byte(`{"cwd":"/w","mcpServers":{"a":1}}`), &req); err == nil {
+		t.Error("a non-empty object was accepted as a server list")
+	}
+}

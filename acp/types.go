@@ -1,6 +1,9 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // ProtocolVersion is the ACP version we implement.
 const ProtocolVersion = 1
@@ -90,6 +93,20 @@ type MCPServer struct {
 	Meta    map[string]any `json:"_meta,omitempty"`
 }
 
+// MCPServers is the client's MCP server list. An empty JSON object is read
+// as an empty list: Lua clients (codecompanion.nvim) encode an empty table
+// as {}.
+type MCPServers []MCPServer
+
+func (l *MCPServers) UnmarshalJSON(b []byte) error {
+	trimmed := strings.TrimSpace(string(b))
+	if trimmed == "null" || strings.ReplaceAll(trimmed, " ", "") == "{}" {
+		*l = nil
+		return nil
+	}
+	return json.Unmarshal(b, (*[]MCPServer)(l))
+}
+
 type EnvVariable struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
@@ -101,10 +118,10 @@ type HTTPHeader struct {
 }
 
 type NewSessionRequest struct {
-	CWD                   string      `json:"cwd"`
-	MCPServers            []MCPServer `json:"mcpServers"`
-	AdditionalDirectories []string    `json:"additionalDirectories,omitempty"`
-	Meta                  Meta        `json:"_meta,omitempty"`
+	CWD                   string     `json:"cwd"`
+	MCPServers            MCPServers `json:"mcpServers"`
+	AdditionalDirectories []string   `json:"additionalDirectories,omitempty"`
+	Meta                  Meta       `json:"_meta,omitempty"`
 }
 
 type NewSessionResponse struct {
@@ -116,11 +133,11 @@ type NewSessionResponse struct {
 }
 
 type LoadSessionRequest struct {
-	SessionID             string      `json:"sessionId"`
-	CWD                   string      `json:"cwd"`
-	MCPServers            []MCPServer `json:"mcpServers"`
-	AdditionalDirectories []string    `json:"additionalDirectories,omitempty"`
-	Meta                  Meta        `json:"_meta,omitempty"`
+	SessionID             string     `json:"sessionId"`
+	CWD                   string     `json:"cwd"`
+	MCPServers            MCPServers `json:"mcpServers"`
+	AdditionalDirectories []string   `json:"additionalDirectories,omitempty"`
+	Meta                  Meta       `json:"_meta,omitempty"`
 }
 
 // SessionSetupResponse answers session/load, session/resume and the
