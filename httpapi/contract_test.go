@@ -486,6 +486,11 @@ func TestContract(t *testing.T) {
 	call("DELETE", "/config/prompts/recipe.md", "/config/prompts/{name}", nil, 200)
 	call("DELETE", "/config/prompts/nope.md", "/config/prompts/{name}", nil, 404)
 
+	// A recipe from the (still loaded) chat session.
+	ns := e.startSession()
+	call("POST", "/recipes/create", "/recipes/create", map[string]any{"session_id": ns, "author": map[string]any{"contact": "bob"}}, 200)
+	call("POST", "/recipes/create", "/recipes/create", map[string]any{"session_id": "20990101_1"}, 412)
+
 	// Every implemented spec route was exercised.
 	for _, r := range e.srv.routes() {
 		if isUnavailable(r.method, r.path) || r.path == "/acp" { // /acp is not a goosed route

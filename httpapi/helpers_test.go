@@ -51,6 +51,8 @@ type fakeProvider struct {
 	mu    sync.Mutex
 	steps []step
 	n     int
+	// completeText answers Complete (default "title").
+	completeText string
 }
 
 func (f *fakeProvider) Metadata() provider.Metadata { return provider.Metadata{Name: "fake"} }
@@ -60,7 +62,13 @@ func (f *fakeProvider) FetchModels(context.Context) ([]string, error) {
 }
 
 func (f *fakeProvider) Complete(context.Context, provider.Request) (conversation.Message, provider.ProviderUsage, error) {
-	return conversation.AssistantText(0, "title"), provider.ProviderUsage{Model: "fake-model"}, nil
+	f.mu.Lock()
+	text := f.completeText
+	f.mu.Unlock()
+	if text == "" {
+		text = "title"
+	}
+	return conversation.AssistantText(0, text), provider.ProviderUsage{Model: "fake-model"}, nil
 }
 
 func (f *fakeProvider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Chunk, error] {

@@ -11,12 +11,15 @@ import (
 // with the user's overrides in <config>/prompts/<name>, which the agent
 // reads every time it renders one.
 
+// promptRoutes are /config/prompts* and /recipes/create (both on the
+// agent's prompt templates).
 func (s *Server) promptRoutes() []route {
 	return []route{
 		{"GET", "/config/prompts", 0, hf(s.listPrompts)},
 		{"GET", "/config/prompts/{name}", 0, hf(s.getPrompt)},
 		{"PUT", "/config/prompts/{name}", 0, hf(s.savePrompt)},
 		{"DELETE", "/config/prompts/{name}", 0, hf(s.resetPrompt)},
+		{"POST", "/recipes/create", 0, hf(s.createRecipe)},
 	}
 }
 

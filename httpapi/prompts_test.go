@@ -3,6 +3,7 @@ package httpapi
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,28 @@ func TestPromptRoutes(t *testing.T) {
 	}
 	if status, _ := e.call("GET", "/config/prompts/..%2Fconfig.yaml", nil); status != 404 {
 		t.Fatalf("traversal: %d", status)
+	}
+}
+
+func TestCreateRecipeRoute(t *testing.T) {
+	e := newTestEnv(t, "auto", say("Sure."))
+	e.prov.completeText = "```json\n{\"instructions\":\"Summarise logs.\",\"activities\":[\"Summarise today\"]}\n```"
+	id := e.startSession()
+	var out struct {
+		Recipe map[string]any `json:"recipe"`
+		Error  *string        `json:"error"`
+	}
+	e.callJSON("POST", "/recipes/create", map[string]any{"session_id": id, "author": map[string]any{"contact": "bob"}}, 200, &out)
+	r := out.Recipe
+	if out.Error != nil || r["title"] != "Custom recipe from chat" || r["instructions"] != "Summarise logs." ||
+		r["author"].(map[string]any)["contact"] != "bob" || len(r["activities"].([]any)) != 1 {
+		t.Fatalf("response = %+v", out)
+	}
+	status, body := e.call("POST", "/recipes/create", map[string]any{"session_id": "20990101_9"})
+	if status != 412 || !strings.HasPrefix(body, `{"recipe":null,"error":"Failed to create recipe: session not loaded`) {
+		t.Fatalf("not loaded: %d %s", status, body)
+	}
+	if status, _ := e.call("POST", "/recipes/create", map[string]any{}); status != 422 {
+		t.Fatalf("missing session_id: %d", status)
 	}
 }

@@ -55,7 +55,6 @@ var Unavailable = []UnavailableRoute{
 	{"POST", "/mcp-app-guest", "MCP Apps"},
 	{"POST", "/agent/set_container", "Containers"},
 	{"POST", "/sessions/{session_id}/sampling/message", "MCP sampling over HTTP"},
-	{"POST", "/recipes/create", "Creating a recipe from a session"},
 }
 
 func unavailable(feature string) http.Handler {

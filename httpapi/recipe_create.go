@@ -1,0 +1,51 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/recipe"
+)
+
+type createRecipeRequest struct {
+	SessionID string         `json:"session_id"`
+	Author    *recipe.Author `json:"author"`
+}
+
+func (q *createRecipeRequest) check() error { return required("session_id", q.SessionID) }
+
+// createRecipeResponse is goosed's CreateRecipeResponse; failures carry
+// the error in the same shape.
+type createRecipeResponse struct {
+	Recipe *recipe.Recipe `json:"recipe"`
+	Error  *string        `json:"error"`
+}
+
+// createRecipe asks the session's model to turn the conversation into a
+// recipe (agent.CreateRecipe). The session must be loaded (412 otherwise,
+// as goosed answers when it has no agent for it); a request author
+// replaces the one taken from $USER.
+func (s *Server) createRecipe(w http.ResponseWriter, r *http.Request) {
+	var req createRecipeRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, err := s.opts.Agent.CreateRecipe(r.Context(), req.SessionID)
+	if err != nil {
+		status := http.StatusInternalServerError
+		if errors.Is(err, agent.ErrSessionNotLoaded) || errors.Is(err, agent.ErrNoProvider) {
+			status = http.StatusPreconditionFailed
+		} else {
+			s.log.Error("creating recipe failed", "session", req.SessionID, "error", err)
+		}
+		msg := "Failed to create recipe: " + err.Error()
+		writeJSON(w, status, createRecipeResponse{Error: &msg})
+		return
+	}
+	if req.Author != nil {
+		rec.Author = req.Author
+	}
+	writeJSON(w, http.StatusOK, createRecipeResponse{Recipe: rec})
+}
