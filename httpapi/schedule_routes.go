@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -61,8 +63,17 @@ func (q createScheduleRequest) check() error {
 	return required("id", q.ID, "cron", q.Cron)
 }
 
-// createSchedule writes the recipe to a temporary YAML file the scheduler
-// copies into scheduled_recipes/<id>.yaml.
+// scheduleSourcesDir keeps the recipes posted to /schedule/create. The
+// scheduler copies each into scheduled_recipes/, but the job's
+// recipe_base_dir points at the source's directory (where relative
+// sub-recipes and templates resolve), so that directory must outlive the
+// request.
+func (s *Server) scheduleSourcesDir() string {
+	return filepath.Join(s.opts.DataDir, "schedule_sources")
+}
+
+// createSchedule writes the recipe to schedule_sources/<id>.yaml, which the
+// scheduler copies into scheduled_recipes/<id>.yaml.
 func (s *Server) createSchedule(w http.ResponseWriter, r *http.Request) {
 	var q createScheduleRequest
 	if err := decodeJSON(r, &q); err != nil {
@@ -79,21 +90,41 @@ func (s *Server) createSchedule(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, badRequest("%w", err))
 		return
 	}
-	dir, err := os.MkdirTemp("", "goose-acp-schedule-")
+	if s.opts.DataDir == "" {
+		s.writeError(w, r, errors.New("no data directory to keep scheduled recipes in"))
+		return
+	}
+	if strings.ContainsAny(q.ID, `/\`) || q.ID == "." || q.ID == ".." {
+		s.writeError(w, r, badRequest("invalid schedule id %q", q.ID))
+		return
+	}
+	dir := s.scheduleSourcesDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// Written under a unique name first: an id that already exists must
+	// not clobber the kept source of the existing job.
+	f, err := os.CreateTemp(dir, "new-*.yaml")
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, q.ID+".yaml")
-	if err := os.WriteFile(path, []byte(y), 0o600); err != nil {
+	tmp := f.Name()
+	_, werr := f.WriteString(y)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(tmp)
 		s.writeError(w, r, err)
 		return
 	}
-	job, err := s.opts.Scheduler.Create(schedule.CreateRequest{ID: q.ID, RecipePath: path, Cron: q.Cron})
+	job, err := s.opts.Scheduler.Create(schedule.CreateRequest{ID: q.ID, RecipePath: tmp, Cron: q.Cron})
 	if err != nil {
+		os.Remove(tmp)
 		s.writeError(w, r, err)
 		return
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, q.ID+".yaml")); err != nil {
+		s.log.Warn("keeping scheduled recipe source", "job", q.ID, "error", err)
 	}
 	writeJSON(w, http.StatusOK, job)
 }
@@ -120,9 +151,15 @@ func (s *Server) updateSchedule(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteSchedule(w http.ResponseWriter, r *http.Request) {
-	if err := s.opts.Scheduler.Delete(r.PathValue("id"), true); err != nil {
+	id := r.PathValue("id")
+	job, _ := s.opts.Scheduler.Get(id)
+	if err := s.opts.Scheduler.Delete(id, true); err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	// A job created through /schedule/create also drops its kept source.
+	if s.opts.DataDir != "" && job.RecipeBaseDir != nil && *job.RecipeBaseDir == s.scheduleSourcesDir() {
+		os.Remove(filepath.Join(s.scheduleSourcesDir(), id+".yaml"))
 	}
 	writeEmpty(w, http.StatusNoContent)
 }
