@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -120,10 +121,20 @@ func TestBusySession(t *testing.T) {
 }
 
 func TestRefusalStopReason(t *testing.T) {
-	h := newHarness(t, nil, step{err: &provider.Error{Kind: provider.KindRequest, Provider: "anthropic", Message: "the model refused to respond: policy"}})
-	h.start(StartOptions{})
-	out, _ := h.reply(context.Background(), "go", nil)
-	if out.StopReason != Refusal {
-		t.Fatalf("stop = %v", out.StopReason)
+	for _, tc := range []struct {
+		err  error
+		want StopReason
+	}{
+		{&provider.Error{Kind: provider.KindRefusal, Provider: "anthropic", Message: "the model refused to respond: policy"}, Refusal},
+		{fmt.Errorf("wrapped: %w", &provider.Error{Kind: provider.KindRefusal, Provider: "anthropic"}), Refusal},
+		// The words alone are not a refusal; the kind is.
+		{&provider.Error{Kind: provider.KindRequest, Provider: "openai", Message: "the model refused to respond: x"}, Error},
+	} {
+		h := newHarness(t, nil, step{err: tc.err})
+		h.start(StartOptions{})
+		out, _ := h.reply(context.Background(), "go", nil)
+		if out.StopReason != tc.want {
+			t.Fatalf("%v: stop = %v, want %v", tc.err, out.StopReason, tc.want)
+		}
 	}
 }

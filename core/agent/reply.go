@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -230,13 +229,8 @@ func (t *turn) streamFailed(partial []conversation.Message, err error) (Outcome,
 	return Outcome{StopReason: stopReasonOf(err), Err: err}, false
 }
 
-// refusalText is how the anthropic backend words a refusal; provider has
-// no dedicated kind for it yet, so the message is matched.
-const refusalText = "the model refused to respond"
-
 func stopReasonOf(err error) StopReason {
-	var pe *provider.Error
-	if errors.As(err, &pe) && strings.HasPrefix(pe.Message, refusalText) {
+	if provider.KindOf(err) == provider.KindRefusal {
 		return Refusal
 	}
 	return Error

@@ -26,6 +26,9 @@ const (
 	KindRequest
 	// KindCreditsExhausted: the account has no credits (402).
 	KindCreditsExhausted
+	// KindRefusal: the model refused to answer (Anthropic's
+	// stop_reason "refusal"); the turn ends with a refusal, not an error.
+	KindRefusal
 )
 
 func (k Kind) String() string {
@@ -44,6 +47,8 @@ func (k Kind) String() string {
 		return "request failed"
 	case KindCreditsExhausted:
 		return "credits exhausted"
+	case KindRefusal:
+		return "refusal"
 	}
 	return "provider error"
 }

@@ -270,7 +270,7 @@ func (s *streamState) messageDelta(ev event) ([]provider.Chunk, error) {
 			out = append(out, *u)
 			s.hasUsage = false
 		}
-		return out, &provider.Error{Kind: provider.KindRequest, Provider: s.name,
+		return out, &provider.Error{Kind: provider.KindRefusal, Provider: s.name,
 			Message: "the model refused to respond: " + refusalExplanation(details)}
 	}
 	if details != "" {

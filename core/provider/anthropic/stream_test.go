@@ -143,7 +143,7 @@ func TestStreamErrors(t *testing.T) {
 		{"cut mid-stream", providertest.Turn{Text: []string{"a", "b", "c"}, CutAfter: 4},
 			provider.KindNetwork, 0, ""},
 		{"refusal", providertest.Turn{Text: []string{"I"}, StopReason: "refusal"},
-			provider.KindRequest, 0, "refused"},
+			provider.KindRefusal, 0, "refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
