@@ -176,3 +176,32 @@ func TestLoadReplaysToolCallsAndImages(t *testing.T) {
 		t.Errorf("load response %s", b)
 	}
 }
+
+// TestPlanFromTodoTool: the todo tool's markdown list becomes an ACP plan
+// (the complete list, statuses from the checkboxes).
+func TestPlanFromTodoTool(t *testing.T) {
+	env := newAgentEnv(t,
+		toolCallTurn("call_todo", "todo__todo_write", map[string]string{"content": "- [x] read the code\n- [~] write tests\n- [ ] ship"}),
+		textTurn("planned"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(env.Root)
+	c.prompt(sess.SessionID, "plan")
+	var plan []string
+	for _, u := range c.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdatePlan {
+			plan = nil
+			for _, e := range u.Entries {
+				plan = append(plan, e.Status+":"+e.Content)
+			}
+		}
+	}
+	want := "completed:read the code,in_progress:write tests,pending:ship"
+	if strings.Join(plan, ",") != want {
+		t.Fatalf("plan = %v, want %s", plan, want)
+	}
+	if got := c.finalStatus(sess.SessionID, "call_todo"); got != "completed" {
+		t.Errorf("todo tool status %q", got)
+	}
+}
