@@ -23,6 +23,11 @@ type enabledExtensions struct {
 // DefaultPlatformExtensions are enabled unless config.yaml disables them.
 var DefaultPlatformExtensions = []string{"todo", "extensionmanager"}
 
+// DefaultBuiltinExtensions are enabled unless config.yaml mentions them, as
+// goose's ACP server defaults its builtins to ["developer"]: an editor
+// agent without file and shell tools is of little use.
+var DefaultBuiltinExtensions = []string{"developer"}
+
 // configuredExtensions reads config.yaml's extensions map: entries with
 // enabled: true, sorted by key.
 func (a *Agent) configuredExtensions() []config.ExtensionConfig {
@@ -77,6 +82,11 @@ func (a *Agent) readExtensions(enabledOnly bool) []config.ExtensionConfig {
 
 func (a *Agent) defaultPlatforms(configured map[string]bool) []config.ExtensionConfig {
 	var out []config.ExtensionConfig
+	for _, name := range DefaultBuiltinExtensions {
+		if _, ok := a.opts.Builtins[name]; ok && !configured[name] {
+			out = append(out, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: name})
+		}
+	}
 	for _, name := range DefaultPlatformExtensions {
 		if !configured[name] {
 			out = append(out, config.ExtensionConfig{Type: config.ExtensionPlatform, Name: name})

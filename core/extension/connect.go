@@ -103,6 +103,12 @@ func (m *Manager) env(withManager bool) Env {
 func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
 	f, ok := m.opts.Platforms[e.key]
 	if !ok {
+		// goose ≥ 1.2x writes "developer" as a platform extension; ours is
+		// an in-process builtin server, so a platform entry naming a
+		// builtin connects to that builtin.
+		if _, isBuiltin := m.opts.Builtins[e.key]; isBuiltin {
+			return m.builtinTransport(ctx, e)
+		}
 		return nil, fmt.Errorf("%w: unknown platform extension %q", ErrUnsupported, e.cfg.Name)
 	}
 	p, err := f(ctx, m.env(true))

@@ -250,3 +250,19 @@ func TestConcurrentAddsOfOneName(t *testing.T) {
 		t.Fatalf("%d extensions", n)
 	}
 }
+
+// goose ≥ 1.2x writes developer as a platform extension; a platform entry
+// naming one of our builtins connects to that builtin.
+func TestPlatformEntryNamingABuiltinConnects(t *testing.T) {
+	m := newManager(t, Options{SessionID: "s1", WorkingDir: "/w"})
+	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionPlatform, Name: "t"}); err != nil {
+		t.Fatalf("platform entry for builtin t: %v", err)
+	}
+	if got := toolNames(m.Tools(context.Background())); !strings.HasPrefix(got, "t__") {
+		t.Fatalf("tools = %s", got)
+	}
+	err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionPlatform, Name: "nosuch"})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `unknown platform extension "nosuch"`) {
+		t.Fatalf("unknown platform: %v", err)
+	}
+}
