@@ -54,7 +54,7 @@ func (s *Server) agentStart(w http.ResponseWriter, r *http.Request) {
 		opts.Extensions = *q.ExtensionOverrides
 	}
 	if rec != nil {
-		opts.Recipe = agentRecipe(rec)
+		applyRecipe(&opts, rec)
 		opts.Extensions = append(opts.Extensions, rec.Extensions...)
 	}
 	sess, _, err := s.opts.Agent.StartSession(r.Context(), opts)
@@ -103,6 +103,14 @@ func (s *Server) requestRecipe(q startAgentRequest) (*recipe.Recipe, error) {
 		return saved.Recipe, nil
 	}
 	return nil, nil
+}
+
+// applyRecipe sets the recipe and its settings.temperature on opts.
+func applyRecipe(opts *agent.StartOptions, r *recipe.Recipe) {
+	opts.Recipe = agentRecipe(r)
+	if r.Settings != nil && r.Settings.Temperature != nil {
+		opts.Temperature = r.Settings.Temperature
+	}
 }
 
 // agentRecipe is what the loop needs from a recipe.
@@ -204,7 +212,7 @@ func (s *Server) reload(ctx context.Context, id string) ([]extension.Result, err
 		if err != nil {
 			return nil, errorf(http.StatusFailedDependency, "Failed to apply recipe: %w", err)
 		}
-		opts.Recipe = agentRecipe(rec)
+		applyRecipe(&opts, rec)
 	}
 	_ = s.opts.Agent.CloseSession(id)
 	_, results, err := s.opts.Agent.ResumeSession(ctx, id, opts)

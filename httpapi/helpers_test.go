@@ -53,6 +53,8 @@ type fakeProvider struct {
 	n     int
 	// completeText answers Complete (default "title").
 	completeText string
+	// cfgs are the model configs the provider was built with.
+	cfgs []model.Config
 }
 
 func (f *fakeProvider) Metadata() provider.Metadata { return provider.Metadata{Name: "fake"} }
@@ -203,7 +205,12 @@ func newTestEnvWith(t testing.TB, mode string, edit func(*Options), steps ...ste
 	prov := &fakeProvider{steps: steps}
 	clock := func() time.Time { return time.Date(2026, 5, 12, 9, 41, 0, 0, time.UTC) }
 	store := memory.New(clock)
-	factory := func(context.Context, string, model.Config) (provider.Provider, error) { return prov, nil }
+	factory := func(_ context.Context, _ string, c model.Config) (provider.Provider, error) {
+		prov.mu.Lock()
+		prov.cfgs = append(prov.cfgs, c)
+		prov.mu.Unlock()
+		return prov, nil
+	}
 	a := agent.New(agent.Options{Store: store, Providers: factory, Config: cfgReader{cfg},
 		Builtins: map[string]extension.BuiltinFactory{"tt": echoServer}, TempDir: t.TempDir(), ConfigDir: paths.Config, DataDir: paths.Data})
 	opts := Options{Agent: a, Store: store, Config: cfg, Permissions: perms, SecretKey: testSecret,

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,19 @@ func TestCreateRecipeRoute(t *testing.T) {
 	}
 	if status, _ := e.call("POST", "/recipes/create", map[string]any{}); status != 422 {
 		t.Fatalf("missing session_id: %d", status)
+	}
+}
+
+// TestRecipeTemperature: a recipe's settings.temperature reaches the model
+// config the session's provider is built with.
+func TestRecipeTemperature(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	rec := `{"version":"1.0.0","title":"Cool","description":"d","prompt":"p","settings":{"temperature":0.2}}`
+	e.callJSON("POST", "/agent/start", map[string]any{"working_dir": e.root, "recipe": json.RawMessage(rec)}, 200, nil)
+	e.prov.mu.Lock()
+	defer e.prov.mu.Unlock()
+	last := e.prov.cfgs[len(e.prov.cfgs)-1]
+	if last.Temperature == nil || *last.Temperature != 0.2 {
+		t.Fatalf("model config %+v", last)
 	}
 }

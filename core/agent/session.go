@@ -50,6 +50,9 @@ type StartOptions struct {
 	Builtins map[string]extension.BuiltinFactory
 	// MaxTurns overrides GOOSE_MAX_TURNS / the recipe (0: default 1000).
 	MaxTurns int
+	// Temperature (a recipe's settings.temperature) goes into the model
+	// config the provider is built with; nil keeps the configured one.
+	Temperature *float64
 	// MaxToolRepetitions limits identical consecutive tool calls (goose's
 	// max_tool_repetitions; 0 falls back to GOOSE_MAX_TOOL_REPETITIONS,
 	// unset means no limit).
@@ -78,6 +81,8 @@ type sessionState struct {
 	turn         *turn // the running turn, for out-of-band events
 	repetition   *permission.RepetitionInspector
 	final        *finalOutputTool
+	// lastModelChange is the last ModelChangeEvent sent (lead/worker).
+	lastModelChange ModelChangeEvent
 	// callTool runs an extension tool (the manager's Call; benchmarks
 	// swap in an instant tool to measure the loop alone).
 	callTool func(ctx context.Context, id, name string, args map[string]any) (conversation.CallToolResult, error)
@@ -259,6 +264,10 @@ func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess sessio
 	}
 	if modelName != "" {
 		cfg.ModelName = modelName
+	}
+	if opts.Temperature != nil {
+		temp := *opts.Temperature
+		cfg.Temperature = &temp
 	}
 	if err := a.setProvider(ctx, s, name, cfg); err != nil {
 		a.log.Warn("no provider for session", "session", s.id, "error", err)

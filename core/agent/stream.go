@@ -107,6 +107,7 @@ func (t *turn) withoutFrontendRequests(m conversation.Message) conversation.Mess
 // recordUsage updates the session counters as goose does: current =
 // the latest call, accumulated = running sums.
 func (t *turn) recordUsage(u provider.ProviderUsage) {
+	t.modelChange(u)
 	s := t.s
 	s.mu.Lock()
 	tok := s.tokens
