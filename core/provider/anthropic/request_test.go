@@ -60,20 +60,20 @@ func TestRequestBodyGolden(t *testing.T) {
 		params map[string]string
 		req    provider.Request
 	}{
-		{"request_full.json", model.Config{ModelName: "claude-sonnet-4-5", Temperature: &temp, MaxTokens: intp(8192)},
+		{"request_full.json", model.Config{ModelName: "claude-sonnet-4-5", Temperature: &temp, MaxTokens: new(8192)},
 			map[string]string{"CLAUDE_THINKING_BUDGET": "4000"}, fullConversation()},
 		{"request_minimal.json", model.Config{ModelName: "claude-haiku-4-5"}, nil,
 			provider.Request{Messages: []conversation.Message{conversation.NewMessage(conversation.RoleUser, 1).WithText("  ")}}},
 		{"request_adaptive.json", model.Config{ModelName: "claude-opus-4-6", RequestParams: map[string]any{"thinking_effort": "medium"}}, nil,
-			userRequest("hi")},
+			providertest.UserRequest("hi")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{Text: []string{"ok"}})
-			if _, err := drain(t, newProvider(t, srv, tt.cfg, tt.params), tt.req); err != nil {
+			if _, err := providertest.Drain(newProvider(t, srv, tt.cfg, tt.params), tt.req); err != nil {
 				t.Fatal(err)
 			}
-			assertGolden(t, tt.name, srv.Requests()[0].Body)
+			providertest.AssertGolden(t, *update, tt.name, srv.Requests()[0].Body)
 		})
 	}
 }
@@ -103,7 +103,7 @@ func TestThinkingHistoryDroppedWhenThinkingOff(t *testing.T) {
 		conversation.Thinking("t", "sig"), conversation.RedactedThinking("r"), conversation.Text("answer"))}
 	th := resolveThinking(model.Config{ModelName: "claude-sonnet-4-5", Reasoning: &off}, noParams)
 	out := formatMessages(msgs, formatOptions{thinkingDisabled: th.historyDisabled})
-	if got := mustJSON(t, out); got != `[{"role":"assistant","content":[{"type":"text","text":"answer"}]}]` {
+	if got := providertest.MustJSON(t, out); got != `[{"role":"assistant","content":[{"type":"text","text":"answer"}]}]` {
 		t.Errorf("formatted %s, want only the text", got)
 	}
 }
@@ -112,7 +112,7 @@ func TestUnsignedThinkingPreservedOnRequest(t *testing.T) {
 	msgs := []conversation.Message{conversation.NewMessage(conversation.RoleAssistant, 1).With(conversation.Thinking("internal", ""))}
 	th := resolveThinking(model.Config{ModelName: "glm-4.7", RequestParams: map[string]any{"preserve_unsigned_thinking": true}}, noParams)
 	out := formatMessages(msgs, formatOptions{preserveUnsigned: th.preserveUnsigned})
-	if got := mustJSON(t, out); got != `[{"role":"assistant","content":[{"type":"thinking","thinking":"internal"}]}]` {
+	if got := providertest.MustJSON(t, out); got != `[{"role":"assistant","content":[{"type":"thinking","thinking":"internal"}]}]` {
 		t.Errorf("formatted %s, want the unsigned thinking kept", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // feed runs raw Messages API events through a fresh stream state.
@@ -45,8 +46,8 @@ func TestUnclosedToolUseIsReportedAsTruncated(t *testing.T) {
 		}
 		fin := s.finish()
 		want := conversation.ToolRequestError("toolu_9", tt.guidance+"\nReceived 33 characters of arguments; cut off at: …{\"path\":\"/tmp/a\",\"file_text\":\"abc")
-		if len(fin) != 2 || mustJSON(t, fin[0].Message.Content[0]) != mustJSON(t, want) || fin[0].Message.IDOrEmpty() != "msg_1" {
-			t.Errorf("stop %q: finish = %s\nwant first %s", tt.stop, mustJSON(t, fin), mustJSON(t, want))
+		if len(fin) != 2 || providertest.MustJSON(t, fin[0].Message.Content[0]) != providertest.MustJSON(t, want) || fin[0].Message.IDOrEmpty() != "msg_1" {
+			t.Errorf("stop %q: finish = %s\nwant first %s", tt.stop, providertest.MustJSON(t, fin), providertest.MustJSON(t, want))
 		}
 	}
 }
@@ -68,7 +69,7 @@ func TestMessageDeltaUsageMerge(t *testing.T) {
 			}
 			u := s.usageChunk().Usage.Usage
 			if *u.InputTokens != tt.in || *u.OutputTokens != tt.out || *u.TotalTokens != tt.in+tt.out {
-				t.Errorf("usage = %s, want %d/%d", mustJSON(t, u), tt.in, tt.out)
+				t.Errorf("usage = %s, want %d/%d", providertest.MustJSON(t, u), tt.in, tt.out)
 			}
 		})
 	}
@@ -80,7 +81,7 @@ func TestStopDetailsForwardedAsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(chunks) != 1 || !strings.HasPrefix(chunks[0].Message.AsText(), "The provider ended the response with: {") {
-		t.Errorf("chunks = %s", mustJSON(t, chunks))
+		t.Errorf("chunks = %s", providertest.MustJSON(t, chunks))
 	}
 }
 
@@ -90,6 +91,6 @@ func TestEmptyThinkingBlockYieldsNothing(t *testing.T) {
 		`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}`,
 		`{"type":"content_block_stop","index":0}`)
 	if err != nil || len(chunks) != 0 {
-		t.Errorf("chunks = %s, err %v; want none", mustJSON(t, chunks), err)
+		t.Errorf("chunks = %s, err %v; want none", providertest.MustJSON(t, chunks), err)
 	}
 }

@@ -22,25 +22,25 @@ func TestStreamTextSharesIDAndCountsCacheTokens(t *testing.T) {
 		Text:  []string{"Hello! How can I ", "assist you today?"},
 		Usage: &providertest.Usage{Input: 12, Output: 15, CacheWrite: 12},
 	})
-	chunks, err := drain(t, newProvider(t, srv, sonnet, nil), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, sonnet, nil), providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chunks) != 3 {
-		t.Fatalf("got %d chunks, want 2 text + 1 usage: %s", len(chunks), mustJSON(t, chunks))
+		t.Fatalf("got %d chunks, want 2 text + 1 usage: %s", len(chunks), providertest.MustJSON(t, chunks))
 	}
 	for i, want := range []string{"Hello! How can I ", "assist you today?"} {
 		m := chunks[i].Message
 		if m == nil || m.ID == nil || *m.ID != *chunks[0].Message.ID || !strings.HasPrefix(*m.ID, "msg_providertest_") {
-			t.Fatalf("chunk %d: want a message with the stream's id, got %s", i, mustJSON(t, chunks[i]))
+			t.Fatalf("chunk %d: want a message with the stream's id, got %s", i, providertest.MustJSON(t, chunks[i]))
 		}
 		if m.Role != conversation.RoleAssistant || m.Created != 1_700_000_000 || m.AsText() != want {
-			t.Errorf("chunk %d = %s, want assistant text %q", i, mustJSON(t, m), want)
+			t.Errorf("chunk %d = %s, want assistant text %q", i, providertest.MustJSON(t, m), want)
 		}
 	}
 	u := chunks[2].Usage
 	if u == nil || u.Model != "claude-sonnet-4-5" || *u.Usage.InputTokens != 24 || *u.Usage.OutputTokens != 15 || *u.Usage.TotalTokens != 39 {
-		t.Errorf("usage = %s, want claude-sonnet-4-5 24/15/39", mustJSON(t, u))
+		t.Errorf("usage = %s, want claude-sonnet-4-5 24/15/39", providertest.MustJSON(t, u))
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 1 || reqs[0].Path != "/v1/messages" {
@@ -88,15 +88,11 @@ func TestStreamToolCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{Text: []string{"Let me look."}, ToolCalls: tt.calls})
-			chunks, err := drain(t, newProvider(t, srv, sonnet, nil), userRequest("list files"))
+			chunks, err := providertest.Drain(newProvider(t, srv, sonnet, nil), providertest.UserRequest("list files"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := contents(chunks)
-			want := append([]conversation.Content{conversation.Text("Let me look.")}, tt.want...)
-			if mustJSON(t, got) != mustJSON(t, want) {
-				t.Errorf("content:\n got %s\nwant %s", mustJSON(t, got), mustJSON(t, want))
-			}
+			providertest.CheckContent(t, chunks, append([]conversation.Content{conversation.Text("Let me look.")}, tt.want...))
 		})
 	}
 }
@@ -108,7 +104,7 @@ func TestStreamThinkingAndRedactedThinking(t *testing.T) {
 		RedactedThinking:  "EncryptedBlob==",
 		Text:              []string{"Hi!"},
 	})
-	chunks, err := drain(t, newProvider(t, srv, sonnet, nil), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, sonnet, nil), providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +113,7 @@ func TestStreamThinkingAndRedactedThinking(t *testing.T) {
 		conversation.RedactedThinking("EncryptedBlob=="),
 		conversation.Text("Hi!"),
 	}
-	if got := contents(chunks); mustJSON(t, got) != mustJSON(t, want) {
-		t.Errorf("content:\n got %s\nwant %s", mustJSON(t, got), mustJSON(t, want))
-	}
+	providertest.CheckContent(t, chunks, want)
 }
 
 func TestStreamErrors(t *testing.T) {
@@ -148,26 +142,17 @@ func TestStreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, tt.turn)
-			_, err := drain(t, newProvider(t, srv, sonnet, nil), userRequest("hi"))
-			var pe *provider.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v (%T), want *provider.Error", err, err)
-			}
-			if pe.Kind != tt.kind || pe.StatusCode != tt.status || pe.Provider != "anthropic" || !strings.Contains(pe.Error(), tt.text) {
-				t.Errorf("err = %v (kind %v status %d), want kind %v status %d containing %q", pe, pe.Kind, pe.StatusCode, tt.kind, tt.status, tt.text)
-			}
-			if strings.Contains(pe.Error(), testKey) {
-				t.Errorf("error leaks the API key: %v", pe)
-			}
+			_, err := providertest.Drain(newProvider(t, srv, sonnet, nil), providertest.UserRequest("hi"))
+			providertest.CheckError(t, err, providertest.WantError{Provider: "anthropic", Kind: tt.kind, Status: tt.status, Text: tt.text, Secret: testKey})
 		})
 	}
 }
 
 func TestRefusalFlushesUsageFirst(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"I"}, StopReason: "refusal", Usage: &providertest.Usage{Input: 5, Output: 2}})
-	chunks, err := drain(t, newProvider(t, srv, sonnet, nil), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, sonnet, nil), providertest.UserRequest("hi"))
 	if err == nil || len(chunks) != 2 || chunks[1].Usage == nil || *chunks[1].Usage.Usage.TotalTokens != 7 {
-		t.Fatalf("chunks %s err %v, want text, usage 5+2, then the refusal error", mustJSON(t, chunks), err)
+		t.Fatalf("chunks %s err %v, want text, usage 5+2, then the refusal error", providertest.MustJSON(t, chunks), err)
 	}
 }
 
@@ -176,16 +161,14 @@ func TestRateLimitThenSuccessThroughRetry(t *testing.T) {
 		providertest.Turn{Status: 429, RetryAfter: "2", ErrorBody: `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`},
 		providertest.Turn{Text: []string{"ok"}},
 	)
-	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv, sonnet, nil), provider.RetryOptions{
-		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
-	})
-	chunks, err := drain(t, p, userRequest("hi"))
+	var slept providertest.Sleeps
+	p := provider.WithRetry(newProvider(t, srv, sonnet, nil), provider.RetryOptions{Sleep: slept.Sleep})
+	chunks, err := providertest.Drain(p, providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := contents(chunks); len(got) != 1 || got[0].Text == nil || got[0].Text.Text != "ok" {
-		t.Errorf("content = %s, want the retried reply", mustJSON(t, got))
+	if got := providertest.Contents(chunks); len(got) != 1 || got[0].Text == nil || got[0].Text.Text != "ok" {
+		t.Errorf("content = %s, want the retried reply", providertest.MustJSON(t, got))
 	}
 	if len(slept) != 1 || slept[0] != 2*time.Second {
 		t.Errorf("slept %v, want the server's Retry-After of 2s", slept)
@@ -195,7 +178,7 @@ func TestRateLimitThenSuccessThroughRetry(t *testing.T) {
 func TestIdleStreamFailsWithStalledError(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"a", "b"}, Hang: true})
 	p := provider.IdleTimeout(newProvider(t, srv, sonnet, nil), 200*time.Millisecond)
-	_, err := drain(t, p, userRequest("hi"))
+	_, err := providertest.Drain(p, providertest.UserRequest("hi"))
 	if provider.KindOf(err) != provider.KindNetwork || !strings.Contains(err.Error(), "Stream stalled") {
 		t.Fatalf("err = %v, want a KindNetwork stalled error", err)
 	}
@@ -207,7 +190,7 @@ func TestCancelStopsStream(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	var err error
-	for _, e := range newProvider(t, srv, sonnet, nil).Stream(ctx, userRequest("hi")) {
+	for _, e := range newProvider(t, srv, sonnet, nil).Stream(ctx, providertest.UserRequest("hi")) {
 		err = e
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -222,7 +205,7 @@ func TestCompleteMergesReply(t *testing.T) {
 		ToolCalls: []providertest.ToolCall{{ID: "t1", Name: "x", Arguments: `{"a":1}`}},
 		Usage:     &providertest.Usage{Input: 3, Output: 4, CacheRead: 10},
 	})
-	msg, usage, err := newProvider(t, srv, sonnet, nil).Complete(context.Background(), userRequest("title?"))
+	msg, usage, err := newProvider(t, srv, sonnet, nil).Complete(context.Background(), providertest.UserRequest("title?"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,11 +214,11 @@ func TestCompleteMergesReply(t *testing.T) {
 		conversation.Text("Session title"),
 		conversation.ToolRequestContent("t1", "x", map[string]any{"a": float64(1)}),
 	}
-	if mustJSON(t, msg.Content) != mustJSON(t, want) || msg.ID == nil {
-		t.Errorf("message = %s, want merged %s", mustJSON(t, msg), mustJSON(t, want))
+	if providertest.MustJSON(t, msg.Content) != providertest.MustJSON(t, want) || msg.ID == nil {
+		t.Errorf("message = %s, want merged %s", providertest.MustJSON(t, msg), providertest.MustJSON(t, want))
 	}
 	if *usage.Usage.InputTokens != 13 || *usage.Usage.TotalTokens != 17 {
-		t.Errorf("usage = %s, want input 3+10 cache read", mustJSON(t, usage))
+		t.Errorf("usage = %s, want input 3+10 cache read", providertest.MustJSON(t, usage))
 	}
 }
 

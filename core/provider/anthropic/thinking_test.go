@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 func TestThinkingConfig(t *testing.T) {
@@ -22,21 +23,21 @@ func TestThinkingConfig(t *testing.T) {
 		{name: "CLAUDE_THINKING_ENABLED=false", cfg: model.Config{ModelName: "claude-sonnet-4-5"},
 			params: map[string]string{"CLAUDE_THINKING_ENABLED": "false"}, want: `{}`, noHistory: true},
 		{name: "legacy budget alone enables thinking, raised to 1024 minimum",
-			cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: intp(32000)}, params: map[string]string{"CLAUDE_THINKING_BUDGET": "10"},
+			cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: new(32000)}, params: map[string]string{"CLAUDE_THINKING_BUDGET": "10"},
 			want: `{"thinking":{"type":"enabled","budget_tokens":1024}}`},
 		{name: "ANTHROPIC_THINKING_BUDGET wins over CLAUDE_THINKING_BUDGET",
-			cfg:    model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: intp(32000)},
+			cfg:    model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: new(32000)},
 			params: map[string]string{"ANTHROPIC_THINKING_BUDGET": "5000", "CLAUDE_THINKING_BUDGET": "9000"},
 			want:   `{"thinking":{"type":"enabled","budget_tokens":5000}}`},
-		{name: "request_params budget wins", cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: intp(32000),
+		{name: "request_params budget wins", cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: new(32000),
 			RequestParams: map[string]any{"budget_tokens": float64(12000), "thinking_effort": "low"}},
 			params: map[string]string{"CLAUDE_THINKING_BUDGET": "5000"},
 			want:   `{"thinking":{"type":"enabled","budget_tokens":12000}}`},
-		{name: "effort table: medium", cfg: model.Config{ModelName: "claude-opus-4-5", MaxTokens: intp(64000)},
+		{name: "effort table: medium", cfg: model.Config{ModelName: "claude-opus-4-5", MaxTokens: new(64000)},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "medium"}, want: `{"thinking":{"type":"enabled","budget_tokens":10000}}`},
-		{name: "effort table: max", cfg: model.Config{ModelName: "claude-opus-4-5", MaxTokens: intp(64000)},
+		{name: "effort table: max", cfg: model.Config{ModelName: "claude-opus-4-5", MaxTokens: new(64000)},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "max"}, want: `{"thinking":{"type":"enabled","budget_tokens":32000}}`},
-		{name: "too little room under max_tokens drops thinking", cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: intp(2000)},
+		{name: "too little room under max_tokens drops thinking", cfg: model.Config{ModelName: "claude-sonnet-4-5", MaxTokens: new(2000)},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "high"}, want: `{}`},
 		{name: "effort off", cfg: model.Config{ModelName: "claude-sonnet-4-5"},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "off"}, want: `{}`, noHistory: true},
@@ -44,7 +45,7 @@ func TestThinkingConfig(t *testing.T) {
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "high"}, want: `{}`, noHistory: true},
 		{name: "non-claude model needs reasoning", cfg: model.Config{ModelName: "glm-4.7"},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "high"}, want: `{}`},
-		{name: "non-claude model with reasoning", cfg: model.Config{ModelName: "glm-4.7", Reasoning: &yes, MaxTokens: intp(20000)},
+		{name: "non-claude model with reasoning", cfg: model.Config{ModelName: "glm-4.7", Reasoning: &yes, MaxTokens: new(20000)},
 			params: map[string]string{"GOOSE_THINKING_EFFORT": "high"}, want: `{"thinking":{"type":"enabled","budget_tokens":16000}}`},
 		{name: "adaptive model", cfg: model.Config{ModelName: "claude-sonnet-4-6"},
 			params: map[string]string{"CLAUDE_THINKING_TYPE": "adaptive"}, want: `{"thinking":{"type":"adaptive"},"output_config":{"effort":"high"}}`},
@@ -53,8 +54,7 @@ func TestThinkingConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			param := func(k string) (string, bool) { v, ok := tt.params[k]; return v, ok }
-			th := resolveThinking(tt.cfg, param)
+			th := resolveThinking(tt.cfg, providertest.Lookup(tt.params))
 			maxTokens := defaultMaxTokens
 			if tt.cfg.MaxTokens != nil {
 				maxTokens = *tt.cfg.MaxTokens
@@ -64,7 +64,7 @@ func TestThinkingConfig(t *testing.T) {
 				OutputConfig *wireOutputConf `json:"output_config,omitempty"`
 			}
 			got.Thinking, got.OutputConfig = th.config(maxTokens)
-			if s := mustJSON(t, got); s != tt.want {
+			if s := providertest.MustJSON(t, got); s != tt.want {
 				t.Errorf("thinking = %s, want %s", s, tt.want)
 			}
 			if th.historyDisabled != tt.noHistory {

@@ -17,20 +17,20 @@ var flash = model.Config{ModelName: "gemini-2.5-flash"}
 
 func TestStreamTextAndUsage(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"Hello", " world"}, Usage: &providertest.Usage{Input: 10, Output: 4}})
-	chunks, err := drain(t, newProvider(t, srv, flash), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, flash), providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chunks) != 3 {
-		t.Fatalf("chunks = %s, want 2 texts and usage", mustJSON(t, chunks))
+		t.Fatalf("chunks = %s, want 2 texts and usage", providertest.MustJSON(t, chunks))
 	}
 	for i, want := range []string{"Hello", " world"} {
 		m := chunks[i].Message
 		if m == nil || m.IDOrEmpty() != "id-1" || m.AsText() != want || m.Role != conversation.RoleAssistant {
-			t.Errorf("chunk %d = %s, want assistant text %q with id-1", i, mustJSON(t, chunks[i]), want)
+			t.Errorf("chunk %d = %s, want assistant text %q with id-1", i, providertest.MustJSON(t, chunks[i]), want)
 		}
 	}
-	if got := mustJSON(t, chunks[2].Usage); got != `{"model":"gemini-2.5-flash","usage":{"input_tokens":10,"output_tokens":4,"total_tokens":14}}` {
+	if got := providertest.MustJSON(t, chunks[2].Usage); got != `{"model":"gemini-2.5-flash","usage":{"input_tokens":10,"output_tokens":4,"total_tokens":14}}` {
 		t.Errorf("usage = %s", got)
 	}
 	r := srv.Requests()[0]
@@ -60,13 +60,11 @@ func TestStreamFunctionCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{ToolCalls: tt.calls})
-			chunks, err := drain(t, newProvider(t, srv, flash), userRequest("go"))
+			chunks, err := providertest.Drain(newProvider(t, srv, flash), providertest.UserRequest("go"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := contents(chunks); mustJSON(t, got) != mustJSON(t, tt.want) {
-				t.Errorf("content:\n got %s\nwant %s", mustJSON(t, got), mustJSON(t, tt.want))
-			}
+			providertest.CheckContent(t, chunks, tt.want)
 		})
 	}
 }
@@ -78,42 +76,42 @@ func TestInvalidArgumentsBecomeModelVisibleError(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"Calling."},
 		ToolCalls: []providertest.ToolCall{{Name: "developer__shell", Arguments: `{"command": "ls`}},
 		Usage:     &providertest.Usage{Input: 3, Output: 2}})
-	chunks, err := drain(t, newProvider(t, srv, flash), userRequest("go"))
+	chunks, err := providertest.Drain(newProvider(t, srv, flash), providertest.UserRequest("go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := contents(chunks)
+	got := providertest.Contents(chunks)
 	if len(got) != 2 || got[1].ToolRequest == nil || got[1].ToolRequest.ToolCall.IsOK() ||
 		got[1].ToolRequest.ID != "id-2" || !strings.HasPrefix(got[1].ToolRequest.ToolCall.Error, "Could not interpret tool use parameters for id id-2: ") {
-		t.Fatalf("content = %s, want the text then a tool request error", mustJSON(t, got))
+		t.Fatalf("content = %s, want the text then a tool request error", providertest.MustJSON(t, got))
 	}
 	if last := chunks[len(chunks)-1]; last.Usage == nil || *last.Usage.Usage.InputTokens != 3 {
-		t.Errorf("want the usage seen so far last, got %s", mustJSON(t, last))
+		t.Errorf("want the usage seen so far last, got %s", providertest.MustJSON(t, last))
 	}
 }
 
 func TestThoughtsAndSignatures(t *testing.T) {
 	t.Run("thought parts become thinking", func(t *testing.T) {
 		srv := start(t, providertest.Turn{Thinking: []string{"hmm ", "ok"}, ThinkingSignature: "c2lnLTE=", Text: []string{"Answer"}})
-		msg, _, err := newProvider(t, srv, flash).Complete(context.Background(), userRequest("?"))
+		msg, _, err := newProvider(t, srv, flash).Complete(context.Background(), providertest.UserRequest("?"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := []conversation.Content{conversation.Thinking("hmm ok", "c2lnLTE="), conversation.Text("Answer")}
-		if mustJSON(t, msg.Content) != mustJSON(t, want) {
-			t.Errorf("message = %s, want %s", mustJSON(t, msg.Content), mustJSON(t, want))
+		if providertest.MustJSON(t, msg.Content) != providertest.MustJSON(t, want) {
+			t.Errorf("message = %s, want %s", providertest.MustJSON(t, msg.Content), providertest.MustJSON(t, want))
 		}
 	})
 	t.Run("function call keeps its signature for the next turn", func(t *testing.T) {
 		srv := start(t, providertest.Turn{Thinking: []string{"plan"}, ThinkingSignature: "c2lnLTI=",
 			ToolCalls: []providertest.ToolCall{{Name: "a", Arguments: `{}`}, {Name: "b", Arguments: `{}`}}})
-		chunks, err := drain(t, newProvider(t, srv, flash), userRequest("?"))
+		chunks, err := providertest.Drain(newProvider(t, srv, flash), providertest.UserRequest("?"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := contents(chunks)
+		got := providertest.Contents(chunks)
 		if len(got) != 3 || got[1].ToolRequest.Metadata[thoughtSignatureKey] != "c2lnLTI=" || got[2].ToolRequest.Metadata[thoughtSignatureKey] != "c2lnLTI=" {
-			t.Errorf("content = %s, want both calls carrying the signature", mustJSON(t, got))
+			t.Errorf("content = %s, want both calls carrying the signature", providertest.MustJSON(t, got))
 		}
 	})
 }
@@ -142,17 +140,8 @@ func TestStreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, tt.turn)
-			_, err := drain(t, newProvider(t, srv, flash), userRequest("hi"))
-			var pe *provider.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v (%T), want *provider.Error", err, err)
-			}
-			if pe.Kind != tt.kind || pe.StatusCode != tt.status || pe.Provider != "google" || !strings.Contains(pe.Error(), tt.text) {
-				t.Errorf("err = %v (kind %v status %d), want kind %v status %d containing %q", pe, pe.Kind, pe.StatusCode, tt.kind, tt.status, tt.text)
-			}
-			if strings.Contains(pe.Error(), testKey) {
-				t.Errorf("error leaks the API key: %v", pe)
-			}
+			_, err := providertest.Drain(newProvider(t, srv, flash), providertest.UserRequest("hi"))
+			providertest.CheckError(t, err, providertest.WantError{Provider: "google", Kind: tt.kind, Status: tt.status, Text: tt.text, Secret: testKey})
 		})
 	}
 }
@@ -171,16 +160,14 @@ func TestRateLimitThenSuccessThroughRetry(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, tt.turn, providertest.Turn{Text: []string{"ok"}})
-			var slept []time.Duration
-			p := provider.WithRetry(newProvider(t, srv, flash), provider.RetryOptions{
-				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
-			})
-			chunks, err := drain(t, p, userRequest("hi"))
+			var slept providertest.Sleeps
+			p := provider.WithRetry(newProvider(t, srv, flash), provider.RetryOptions{Sleep: slept.Sleep})
+			chunks, err := providertest.Drain(p, providertest.UserRequest("hi"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := contents(chunks); len(got) != 1 || got[0].Text.Text != "ok" || len(slept) != 1 || slept[0] != tt.want {
-				t.Errorf("content %s slept %v, want the retried reply after %v", mustJSON(t, got), slept, tt.want)
+			if got := providertest.Contents(chunks); len(got) != 1 || got[0].Text.Text != "ok" || len(slept) != 1 || slept[0] != tt.want {
+				t.Errorf("content %s slept %v, want the retried reply after %v", providertest.MustJSON(t, got), slept, tt.want)
 			}
 		})
 	}
@@ -188,16 +175,7 @@ func TestRateLimitThenSuccessThroughRetry(t *testing.T) {
 
 func TestCallerCancel(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"a", "b"}, Hang: true})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var err error
-	for c, e := range newProvider(t, srv, flash).Stream(ctx, userRequest("hi")) {
-		if c.Message != nil {
-			cancel()
-		}
-		err = e
-	}
-	if !errors.Is(err, context.Canceled) {
+	if err := providertest.CancelAfterFirstMessage(newProvider(t, srv, flash), providertest.UserRequest("hi")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -224,7 +202,7 @@ func TestConsumerPanicIsNotSwallowed(t *testing.T) {
 			t.Fatalf("recovered %v, want the consumer's own panic", r)
 		}
 	}()
-	for range newProvider(t, srv, flash).Stream(context.Background(), userRequest("hi")) {
+	for range newProvider(t, srv, flash).Stream(context.Background(), providertest.UserRequest("hi")) {
 		panic("consumer bug")
 	}
 }

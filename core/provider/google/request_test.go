@@ -47,10 +47,10 @@ func TestRequestBodyGolden(t *testing.T) {
 	temp, maxTok, yes := 0.3, 1024, true
 	cfg := model.Config{ModelName: "gemini-2.5-pro", Temperature: &temp, MaxTokens: &maxTok, Reasoning: &yes}
 	srv := start(t, providertest.Turn{Text: []string{"ok"}})
-	if _, err := drain(t, newProvider(t, srv, cfg), provider.Request{System: "You are goose.", Messages: msgs, Tools: tools}); err != nil {
+	if _, err := providertest.Drain(newProvider(t, srv, cfg), provider.Request{System: "You are goose.", Messages: msgs, Tools: tools}); err != nil {
 		t.Fatal(err)
 	}
-	assertGolden(t, "request_full.json", srv.Requests()[0].Body)
+	providertest.AssertGolden(t, *update, "request_full.json", srv.Requests()[0].Body)
 }
 
 func TestSanitizeFunctionName(t *testing.T) {

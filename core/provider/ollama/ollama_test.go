@@ -18,20 +18,20 @@ var qwen = model.Config{ModelName: "qwen3"}
 
 func TestStreamTextAndUsage(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"Hello", " there"}, Usage: &providertest.Usage{Input: 26, Output: 7}})
-	chunks, err := drain(t, newProvider(t, srv, qwen, nil), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, qwen, nil), providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chunks) != 3 {
-		t.Fatalf("got %s, want 2 text chunks and usage", mustJSON(t, chunks))
+		t.Fatalf("got %s, want 2 text chunks and usage", providertest.MustJSON(t, chunks))
 	}
 	for i, want := range []string{"Hello", " there"} {
 		m := chunks[i].Message
 		if m == nil || m.IDOrEmpty() != "id-1" || m.AsText() != want || m.Created != 1_700_000_000 {
-			t.Errorf("chunk %d = %s, want text %q with id-1", i, mustJSON(t, chunks[i]), want)
+			t.Errorf("chunk %d = %s, want text %q with id-1", i, providertest.MustJSON(t, chunks[i]), want)
 		}
 	}
-	if got := mustJSON(t, chunks[2].Usage); got != `{"model":"qwen3","usage":{"input_tokens":26,"output_tokens":7,"total_tokens":33}}` {
+	if got := providertest.MustJSON(t, chunks[2].Usage); got != `{"model":"qwen3","usage":{"input_tokens":26,"output_tokens":7,"total_tokens":33}}` {
 		t.Errorf("usage = %s", got)
 	}
 	r := srv.Requests()[0]
@@ -62,26 +62,24 @@ func TestStreamToolCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{ToolCalls: tt.calls})
-			chunks, err := drain(t, newProvider(t, srv, qwen, nil), userRequest("go"))
+			chunks, err := providertest.Drain(newProvider(t, srv, qwen, nil), providertest.UserRequest("go"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := contents(chunks); mustJSON(t, got) != mustJSON(t, tt.want) {
-				t.Errorf("content:\n got %s\nwant %s", mustJSON(t, got), mustJSON(t, tt.want))
-			}
+			providertest.CheckContent(t, chunks, tt.want)
 		})
 	}
 }
 
 func TestStreamThinking(t *testing.T) {
 	srv := start(t, providertest.Turn{Thinking: []string{"let me ", "think"}, Text: []string{"42"}})
-	msg, _, err := newProvider(t, srv, qwen, nil).Complete(context.Background(), userRequest("?"))
+	msg, _, err := newProvider(t, srv, qwen, nil).Complete(context.Background(), providertest.UserRequest("?"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []conversation.Content{conversation.Thinking("let me think", ""), conversation.Text("42")}
-	if mustJSON(t, msg.Content) != mustJSON(t, want) || msg.IDOrEmpty() != "id-1" {
-		t.Errorf("message = %s, want %s", mustJSON(t, msg), mustJSON(t, want))
+	if providertest.MustJSON(t, msg.Content) != providertest.MustJSON(t, want) || msg.IDOrEmpty() != "id-1" {
+		t.Errorf("message = %s, want %s", providertest.MustJSON(t, msg), providertest.MustJSON(t, want))
 	}
 }
 
@@ -107,14 +105,8 @@ func TestStreamErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, tt.turn)
-			_, err := drain(t, newProvider(t, srv, qwen, nil), userRequest("hi"))
-			var pe *provider.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v (%T), want *provider.Error", err, err)
-			}
-			if pe.Kind != tt.kind || pe.StatusCode != tt.status || pe.Provider != "ollama" || !strings.Contains(pe.Error(), tt.text) {
-				t.Errorf("err = %v (kind %v status %d), want kind %v status %d containing %q", pe, pe.Kind, pe.StatusCode, tt.kind, tt.status, tt.text)
-			}
+			_, err := providertest.Drain(newProvider(t, srv, qwen, nil), providertest.UserRequest("hi"))
+			providertest.CheckError(t, err, providertest.WantError{Provider: "ollama", Kind: tt.kind, Status: tt.status, Text: tt.text})
 		})
 	}
 }
@@ -124,16 +116,14 @@ func TestRateLimitThenSuccessThroughRetry(t *testing.T) {
 		providertest.Turn{Status: 429, RetryAfter: "3", ErrorBody: `{"error":"too many requests"}`},
 		providertest.Turn{Text: []string{"ok"}},
 	)
-	var slept []time.Duration
-	p := provider.WithRetry(newProvider(t, srv, qwen, nil), provider.RetryOptions{
-		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil },
-	})
-	chunks, err := drain(t, p, userRequest("hi"))
+	var slept providertest.Sleeps
+	p := provider.WithRetry(newProvider(t, srv, qwen, nil), provider.RetryOptions{Sleep: slept.Sleep})
+	chunks, err := providertest.Drain(p, providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := contents(chunks); len(got) != 1 || got[0].Text.Text != "ok" || len(slept) != 1 || slept[0] != 3*time.Second {
-		t.Errorf("content %s, slept %v; want the retried reply after the server's 3s", mustJSON(t, got), slept)
+	if got := providertest.Contents(chunks); len(got) != 1 || got[0].Text.Text != "ok" || len(slept) != 1 || slept[0] != 3*time.Second {
+		t.Errorf("content %s, slept %v; want the retried reply after the server's 3s", providertest.MustJSON(t, got), slept)
 	}
 }
 
@@ -141,7 +131,7 @@ func TestTimeout(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"a", "b"}, Hang: true})
 	p := newProvider(t, srv, qwen, nil)
 	p.opts.Timeout = 200 * time.Millisecond
-	_, err := drain(t, p, userRequest("hi"))
+	_, err := providertest.Drain(p, providertest.UserRequest("hi"))
 	if provider.KindOf(err) != provider.KindNetwork || !strings.Contains(err.Error(), "OLLAMA_TIMEOUT") {
 		t.Fatalf("err = %v, want a KindNetwork timeout naming OLLAMA_TIMEOUT", err)
 	}
@@ -149,16 +139,7 @@ func TestTimeout(t *testing.T) {
 
 func TestCallerCancel(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"a", "b"}, Hang: true})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var err error
-	for c, e := range newProvider(t, srv, qwen, nil).Stream(ctx, userRequest("hi")) {
-		if c.Message != nil {
-			cancel()
-		}
-		err = e
-	}
-	if !errors.Is(err, context.Canceled) {
+	if err := providertest.CancelAfterFirstMessage(newProvider(t, srv, qwen, nil), providertest.UserRequest("hi")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -170,16 +151,16 @@ func TestNumCtx(t *testing.T) {
 		params map[string]string
 		want   any
 	}{
-		{"GOOSE_INPUT_LIMIT wins", intp(16_000), map[string]string{"GOOSE_INPUT_LIMIT": "8192"}, float64(8192)},
-		{"falls back to the context limit", intp(12_000), nil, float64(12_000)},
+		{"GOOSE_INPUT_LIMIT wins", new(16_000), map[string]string{"GOOSE_INPUT_LIMIT": "8192"}, float64(8192)},
+		{"falls back to the context limit", new(12_000), nil, float64(12_000)},
 		{"omitted without a limit", nil, nil, nil},
-		{"invalid GOOSE_INPUT_LIMIT ignored", intp(12_000), map[string]string{"GOOSE_INPUT_LIMIT": "lots"}, float64(12_000)},
+		{"invalid GOOSE_INPUT_LIMIT ignored", new(12_000), map[string]string{"GOOSE_INPUT_LIMIT": "lots"}, float64(12_000)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{Text: []string{"ok"}})
 			cfg := model.Config{ModelName: "qwen3", ContextLimit: tt.limit}
-			if _, err := drain(t, newProvider(t, srv, cfg, tt.params), userRequest("hi")); err != nil {
+			if _, err := providertest.Drain(newProvider(t, srv, cfg, tt.params), providertest.UserRequest("hi")); err != nil {
 				t.Fatal(err)
 			}
 			var body struct {

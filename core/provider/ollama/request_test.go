@@ -39,8 +39,8 @@ func TestRequestBodyGolden(t *testing.T) {
 		{Name: "todo__list", Description: "List", InputSchema: json.RawMessage(`{}`)},
 	}
 	srv := start(t, providertest.Turn{Text: []string{"ok"}})
-	if _, err := drain(t, newProvider(t, srv, cfg, nil), provider.Request{System: "You are goose.", Messages: msgs, Tools: tools}); err != nil {
+	if _, err := providertest.Drain(newProvider(t, srv, cfg, nil), provider.Request{System: "You are goose.", Messages: msgs, Tools: tools}); err != nil {
 		t.Fatal(err)
 	}
-	assertGolden(t, "request_full.json", srv.Requests()[0].Body)
+	providertest.AssertGolden(t, *update, "request_full.json", srv.Requests()[0].Body)
 }

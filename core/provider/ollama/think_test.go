@@ -42,12 +42,10 @@ func TestThinkSplitter(t *testing.T) {
 
 func TestInlineThinkingFromStream(t *testing.T) {
 	srv := start(t, providertest.Turn{Text: []string{"<think>", "hmm", "</think>\n\n", "Hi!"}})
-	chunks, err := drain(t, newProvider(t, srv, qwen, nil), userRequest("hi"))
+	chunks, err := providertest.Drain(newProvider(t, srv, qwen, nil), providertest.UserRequest("hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []conversation.Content{conversation.Thinking("hmm", ""), conversation.Text("Hi!")}
-	if got := contents(chunks); mustJSON(t, got) != mustJSON(t, want) {
-		t.Errorf("content = %s, want %s", mustJSON(t, got), mustJSON(t, want))
-	}
+	providertest.CheckContent(t, chunks, want)
 }

@@ -31,13 +31,11 @@ func TestXMLToolCallFallback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, providertest.Turn{Text: tt.text})
-			chunks, err := drain(t, newProvider(t, srv, qwen, nil), userRequest("go"))
+			chunks, err := providertest.Drain(newProvider(t, srv, qwen, nil), providertest.UserRequest("go"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := contents(chunks); mustJSON(t, got) != mustJSON(t, tt.want) {
-				t.Errorf("content:\n got %s\nwant %s", mustJSON(t, got), mustJSON(t, tt.want))
-			}
+			providertest.CheckContent(t, chunks, tt.want)
 		})
 	}
 }
