@@ -13,6 +13,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
@@ -43,7 +44,7 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	if err != nil {
 		return nil, fmt.Errorf("resolve goose paths: %w", err)
 	}
-	cfg, err := config.Open(config.Options{Paths: paths, Getenv: env.getenv, Logger: log})
+	cfg, err := config.Open(config.Options{Paths: paths, Getenv: env.getenv, Logger: log, PlatformExtensions: platformExtensions()})
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +76,28 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	return rt, nil
 }
 
-// Close stops every session's extensions and closes the store.
+// Close stops every session's extensions, closes the store and removes the
+// developer tools' saved shell outputs.
 func (rt *runtime) Close() error {
 	err := rt.agent.Close()
 	rt.agent.Wait()
-	return errors.Join(err, rt.store.Close())
+	return errors.Join(err, rt.store.Close(), developer.Cleanup())
+}
+
+// platformExtensions are the entries goose's config migration keeps in
+// config.yaml's extensions map, with goose's default enabled flags.
+func platformExtensions() []config.PlatformExtension {
+	out := []config.PlatformExtension{{
+		Name: "developer", DisplayName: "Developer",
+		Description: "Write and edit files, and execute shell commands", DefaultEnabled: true,
+	}}
+	for _, k := range platform.Known() {
+		out = append(out, config.PlatformExtension{
+			Name: k.Name, DisplayName: k.DisplayName, Description: k.Description,
+			DefaultEnabled: k.Name != platform.ChatRecall,
+		})
+	}
+	return out
 }
 
 // localDeveloper is the developer extension on local disk and processes.
