@@ -36,28 +36,16 @@ func newTestProvider(t *testing.T, s *providertest.Server, mut ...func(*Options)
 }
 
 func start(t *testing.T, turns ...providertest.Turn) *providertest.Server {
-	t.Helper()
-	s := providertest.Start(providertest.OpenAI, providertest.NewScript(turns...))
-	t.Cleanup(s.Close)
-	return s
+	return providertest.Serve(t, providertest.OpenAI, turns...)
 }
 
-var userHi = provider.Request{System: "You are goose.", Messages: []conversation.Message{conversation.UserText(1, "hi")}}
+var userHi = providertest.UserRequest("hi")
 
-// run collects a stream's messages (merged as the agent does), usage and error.
+// run collects a stream's messages (merged as the agent does), chunks and
+// error.
 func run(p provider.Provider, req provider.Request) (conversation.Conversation, []provider.Chunk, error) {
-	var conv conversation.Conversation
-	var chunks []provider.Chunk
-	for c, err := range p.Stream(context.Background(), req) {
-		if err != nil {
-			return conv, chunks, err
-		}
-		chunks = append(chunks, c)
-		if c.Message != nil {
-			conv.Push(*c.Message)
-		}
-	}
-	return conv, chunks, nil
+	chunks, err := providertest.Drain(p, req)
+	return providertest.Merge(chunks), chunks, err
 }
 
 func TestStreamTextReply(t *testing.T) {
@@ -222,9 +210,8 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	s := start(t,
 		providertest.Turn{Status: 429, RetryAfter: "2", ErrorBody: `{"error":{"message":"Rate limit reached"}}`},
 		providertest.Turn{Text: []string{"ok"}})
-	var slept []time.Duration
-	p := provider.WithRetry(newTestProvider(t, s), provider.RetryOptions{
-		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }})
+	var slept providertest.Sleeps
+	p := provider.WithRetry(newTestProvider(t, s), provider.RetryOptions{Sleep: slept.Sleep})
 	conv, _, err := run(p, userHi)
 	if err != nil || conv[0].AsText() != "ok" {
 		t.Fatalf("conv %v err %v", conv, err)
@@ -244,10 +231,8 @@ func TestIdleStreamFails(t *testing.T) {
 }
 
 func TestCompleteAndFetchModels(t *testing.T) {
-	sc := providertest.NewScript(providertest.Turn{Text: []string{"A ", "title"}, Usage: &providertest.Usage{Input: 7, Output: 2}})
-	sc.SetModels("o3", "gpt-4o")
-	s := providertest.Start(providertest.OpenAI, sc)
-	t.Cleanup(s.Close)
+	s := start(t, providertest.Turn{Text: []string{"A ", "title"}, Usage: &providertest.Usage{Input: 7, Output: 2}})
+	s.Script.SetModels("o3", "gpt-4o")
 	p := newTestProvider(t, s)
 	m, u, err := p.Complete(context.Background(), userHi)
 	if err != nil || m.AsText() != "A title" || *u.Usage.TotalTokens != 9 {

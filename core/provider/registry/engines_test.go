@@ -25,8 +25,7 @@ func TestBuiltinEnginesEndToEnd(t *testing.T) {
 		{"ollama", providertest.Ollama, func(f *fixture, u string) { f.config["OLLAMA_HOST"] = u }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := providertest.Start(tc.format, providertest.NewScript(providertest.Turn{Text: []string{"o", "k"}}))
-			t.Cleanup(s.Close)
+			s := providertest.Serve(t, tc.format, providertest.Turn{Text: []string{"o", "k"}})
 			f := newFixture(t)
 			tc.set(f, s.URL)
 			p, err := f.registry().Create(tc.name, model.Config{})
@@ -56,10 +55,8 @@ func TestBuiltinEnginesNameMissingKeys(t *testing.T) {
 }
 
 func TestCustomAnthropicAndOllamaEngines(t *testing.T) {
-	an := providertest.Start(providertest.Anthropic, providertest.NewScript(providertest.Turn{Text: []string{"from claude"}}))
-	t.Cleanup(an.Close)
-	ol := providertest.Start(providertest.Ollama, providertest.NewScript(providertest.Turn{Text: []string{"from llama"}}))
-	t.Cleanup(ol.Close)
+	an := providertest.Serve(t, providertest.Anthropic, providertest.Turn{Text: []string{"from claude"}})
+	ol := providertest.Serve(t, providertest.Ollama, providertest.Turn{Text: []string{"from llama"}})
 	f := newFixture(t)
 	writeFile(t, f.dir, "custom_claude.json", `{"name":"custom_claude","engine":"anthropic","display_name":"Claude Proxy",
 		"api_key_env":"CUSTOM_CLAUDE_API_KEY","base_url":"`+an.URL+`","models":[{"name":"claude-sonnet-4-5","context_limit":200000}],
@@ -92,8 +89,7 @@ func TestCustomAnthropicAndOllamaEngines(t *testing.T) {
 func TestServerEnvDrivesFromConfig(t *testing.T) {
 	for _, format := range []providertest.Format{providertest.OpenAI, providertest.Anthropic, providertest.Google, providertest.Ollama} {
 		t.Run(format.String(), func(t *testing.T) {
-			s := providertest.Start(format, providertest.NewScript(providertest.Turn{Text: []string{"env ok"}}))
-			t.Cleanup(s.Close)
+			s := providertest.Serve(t, format, providertest.Turn{Text: []string{"env ok"}})
 			f := newFixture(t)
 			for _, kv := range s.Env() {
 				k, v, _ := strings.Cut(kv, "=")

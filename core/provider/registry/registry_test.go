@@ -32,7 +32,7 @@ type fixture struct {
 	config  map[string]any
 	secrets map[string]string
 	dir     string
-	slept   []time.Duration
+	slept   providertest.Sleeps
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -41,8 +41,8 @@ func newFixture(t *testing.T) *fixture {
 
 func (f *fixture) registry() *Registry {
 	return New(Options{
-		Env: func(k string) (string, bool) { v, ok := f.env[k]; return v, ok },
-		Get: func(k string) (any, bool) { v, ok := f.config[k]; return v, ok },
+		Env: providertest.Lookup(f.env),
+		Get: providertest.Lookup(f.config),
 		Secret: func(k string) (string, error) {
 			v, ok := f.secrets[k]
 			if !ok {
@@ -51,18 +51,12 @@ func (f *fixture) registry() *Registry {
 			return v, nil
 		},
 		CustomDir: f.dir,
-		Retry: provider.RetryOptions{Sleep: func(_ context.Context, d time.Duration) error {
-			f.slept = append(f.slept, d)
-			return nil
-		}},
+		Retry:     provider.RetryOptions{Sleep: f.slept.Sleep},
 	})
 }
 
 func serve(t *testing.T, turns ...providertest.Turn) *providertest.Server {
-	t.Helper()
-	s := providertest.Start(providertest.OpenAI, providertest.NewScript(turns...))
-	t.Cleanup(s.Close)
-	return s
+	return providertest.Serve(t, providertest.OpenAI, turns...)
 }
 
 var hi = provider.Request{System: "sys", Messages: []conversation.Message{conversation.UserText(0, "hi")}}
@@ -275,7 +269,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 	f := newFixture(t)
 	var logs strings.Builder
 	reg := New(Options{
-		Env:    func(k string) (string, bool) { v, ok := f.env[k]; return v, ok },
+		Env:    providertest.Lookup(f.env),
 		Get:    func(k string) (any, bool) { return nil, false },
 		Secret: func(k string) (string, error) { return secretKey, nil },
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
