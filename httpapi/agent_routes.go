@@ -55,6 +55,10 @@ func (s *Server) agentStart(w http.ResponseWriter, r *http.Request) {
 	}
 	if rec != nil {
 		applyRecipe(&opts, rec)
+		if q.RecipeID != nil && *q.RecipeID != "" {
+			// A saved recipe's sub-recipes sit next to it.
+			opts.Recipe.Dir = s.recipesDir()
+		}
 		opts.Extensions = append(opts.Extensions, rec.Extensions...)
 	}
 	sess, _, err := s.opts.Agent.StartSession(r.Context(), opts)
@@ -125,6 +129,7 @@ func agentRecipe(r *recipe.Recipe) *agent.Recipe {
 	if r.Settings != nil && r.Settings.MaxTurns != nil {
 		out.MaxTurns = *r.Settings.MaxTurns
 	}
+	out.SubRecipes = r.SubRecipes
 	return out
 }
 

@@ -94,3 +94,22 @@ func TestRecipeTemperature(t *testing.T) {
 		t.Fatalf("model config %+v", last)
 	}
 }
+
+// TestRecipeSubRecipesBecomeTools: /agent/start with a recipe whose
+// sub_recipes point at a file exposes subrecipe__create_task_<name>.
+func TestRecipeSubRecipesBecomeTools(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	sub := "version: 1.0.0\ntitle: S\ndescription: d\nprompt: hi\n"
+	if err := os.WriteFile(filepath.Join(e.root, "sub.yaml"), []byte(sub), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"version":"1.0.0","title":"P","description":"d","prompt":"p","sub_recipes":[{"name":"helper","path":"sub.yaml"}]}`
+	var sess struct {
+		ID string `json:"id"`
+	}
+	e.callJSON("POST", "/agent/start", map[string]any{"working_dir": e.root, "recipe": json.RawMessage(rec)}, 200, &sess)
+	_, body := e.call("GET", "/agent/tools?session_id="+sess.ID, nil)
+	if !strings.Contains(body, `"name":"subrecipe__create_task_helper"`) {
+		t.Fatalf("tools %s", body)
+	}
+}

@@ -71,7 +71,8 @@ func (a *Agent) Model(sessionID string) (string, model.Config, error) {
 	return s.providerName, s.model, s.providerErr
 }
 
-// Tools lists the session's tools; ext filters by extension key ("" all).
+// Tools lists the session's tools; ext filters by extension key ("" all,
+// the recipe's sub-recipe tools included).
 func (a *Agent) Tools(ctx context.Context, sessionID, ext string) ([]extension.Tool, error) {
 	s, err := a.session(sessionID)
 	if err != nil {
@@ -82,6 +83,9 @@ func (a *Agent) Tools(ctx context.Context, sessionID, ext string) ([]extension.T
 		if ext == "" || t.Extension == ext || t.Extension == extension.Normalize(ext) {
 			out = append(out, t)
 		}
+	}
+	if ext == "" {
+		out = append(out, s.subRecipeInfos()...)
 	}
 	return out, nil
 }

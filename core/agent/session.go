@@ -29,6 +29,10 @@ type Recipe struct {
 	// Retry, when set with max_retries > 0, runs the recipe's success
 	// checks whenever the model stops calling tools (goose's retry logic).
 	Retry *recipe.RetryConfig
+	// SubRecipes become subrecipe__create_task_<name> tools; relative
+	// paths resolve against Dir (default: the session's working dir).
+	SubRecipes []recipe.SubRecipe
+	Dir        string
 }
 
 // StartOptions configure a new or resumed session.
@@ -53,6 +57,9 @@ type StartOptions struct {
 	// Temperature (a recipe's settings.temperature) goes into the model
 	// config the provider is built with; nil keeps the configured one.
 	Temperature *float64
+
+	// inherit is a sub-recipe session's parent provider, used as is.
+	inherit provider.Provider
 	// MaxToolRepetitions limits identical consecutive tool calls (goose's
 	// max_tool_repetitions; 0 falls back to GOOSE_MAX_TOOL_REPETITIONS,
 	// unset means no limit).
@@ -83,6 +90,12 @@ type sessionState struct {
 	final        *finalOutputTool
 	// lastModelChange is the last ModelChangeEvent sent (lead/worker).
 	lastModelChange ModelChangeEvent
+	// builtins are the session's builtin factories (sub-recipe sessions
+	// reuse them); subRecipes are its recipe's sub-recipe tools by name;
+	// children are the running sub-recipe sessions.
+	builtins   map[string]extension.BuiltinFactory
+	subRecipes map[string]*subRecipeTool
+	children   map[string]bool
 	// callTool runs an extension tool (the manager's Call; benchmarks
 	// swap in an instant tool to measure the loop alone).
 	callTool func(ctx context.Context, id, name string, args map[string]any) (conversation.CallToolResult, error)
@@ -185,6 +198,15 @@ func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []c
 	if opts.Builtins != nil {
 		builtins = opts.Builtins
 	}
+	s.builtins = builtins
+	if opts.Recipe != nil && len(opts.Recipe.SubRecipes) > 0 {
+		dir := opts.Recipe.Dir
+		if dir == "" {
+			dir = sess.WorkingDir
+		}
+		s.subRecipes = a.subRecipeTools(opts.Recipe.SubRecipes, dir)
+		cfgs = withoutSummon(cfgs)
+	}
 	s.mgr = extension.New(extension.Options{
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Logger: a.log, TempDir: a.opts.TempDir,
@@ -248,6 +270,12 @@ func (a *Agent) maxTurns(opts StartOptions) int {
 }
 
 func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess session.Session, opts StartOptions) {
+	if opts.inherit != nil {
+		s.mu.Lock()
+		s.provider, s.providerName, s.model = opts.inherit, opts.inherit.Metadata().Name, opts.inherit.ModelConfig()
+		s.mu.Unlock()
+		return
+	}
 	name, modelName := opts.Provider, opts.Model
 	if name == "" && sess.ProviderName != nil {
 		name = *sess.ProviderName

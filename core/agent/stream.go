@@ -19,6 +19,7 @@ func (t *turn) refreshTools() {
 	first := t.toolsVersion < 0
 	t.toolsVersion = v
 	t.tools = t.s.mgr.Tools(t.ctx)
+	t.tools = append(t.tools, t.s.subRecipeInfos()...)
 	if t.s.final != nil {
 		t.tools = append(t.tools, finalOutputToolInfo(t.s.final))
 	}

@@ -154,6 +154,9 @@ func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
 	if c.Name == FinalOutputToolName && t.s.final != nil {
 		return t.s.final.call(c.Args)
 	}
+	if sub, ok := t.s.subRecipes[c.Name]; ok {
+		return t.runSubRecipeTool(ctx, sub, c.Args)
+	}
 	res, err := t.s.callTool(ctx, c.ID, c.Name, c.Args)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -71,7 +72,16 @@ func (a *Agent) Confirm(sessionID, requestID string, d permission.Decision) erro
 	if _, err := permission.ParseDecision(string(d)); err != nil {
 		return err
 	}
-	return s.confirms.deliver(requestID, d)
+	err = s.confirms.deliver(requestID, d)
+	if errors.Is(err, ErrNoPendingRequest) {
+		// A sub-recipe session's confirmation, answered with our id.
+		for _, c := range a.childSessions(s) {
+			if a.Confirm(c.id, requestID, d) == nil {
+				return nil
+			}
+		}
+	}
+	return err
 }
 
 // SubmitFrontendToolResult delivers the client's result for a frontend
@@ -110,5 +120,13 @@ func (a *Agent) SubmitElicitation(sessionID, requestID, action string, content j
 	default:
 		return fmt.Errorf("invalid elicitation action %q", action)
 	}
-	return s.elicits.deliver(requestID, resp)
+	err = s.elicits.deliver(requestID, resp)
+	if errors.Is(err, ErrNoPendingRequest) {
+		for _, c := range a.childSessions(s) {
+			if a.SubmitElicitation(c.id, requestID, action, content) == nil {
+				return nil
+			}
+		}
+	}
+	return err
 }
