@@ -14,6 +14,26 @@
 //	a.SetMode / SetModel / AddExtension / RemoveExtension / Tools / CallTool /
 //	a.ReadResource / ListResources / ListPrompts / GetPrompt / UpdateWorkingDir /
 //	a.SlashCommands / Todo / Mode / Model / Extensions / CloseSession / Close
+//	rec, err := a.CreateRecipe(ctx, id)                     // goose's create_recipe
+//	PromptTemplates / PromptTemplate / SavePromptTemplate / ResetPromptTemplate(configDir, …)
+//
+// Prompt templates carry goose's registry names (system.md, compaction.md,
+// recipe.md, permission_judge.md, session_name.md); a file
+// <config>/prompts/<name> overrides one and is read at every render. They
+// use Go text/template syntax (the defaults show the fields); an override
+// that fails to render is logged and the default is used.
+//
+// A recipe's sub_recipes become subrecipe__create_task_<name> tools (goose's
+// names and schema: task_parameters over the parameters values does not
+// fix). A call runs every task at once, each in a new sub_agent session
+// on the parent's provider, mode, working dir and builtins, and returns
+// each task's last assistant text; tasks run in parallel unless
+// sequential_when_repeated (then also one call at a time). The sub-agent's
+// confirmations and elicitations go to the parent's client and are
+// answered with the parent's session id. StartOptions.Temperature (a
+// recipe's settings.temperature) goes into the model config; a lead/worker
+// provider yields a ModelChangeEvent (mode lead or worker) whenever the
+// replying model changes.
 //
 // Events (the one event model): MessageEvent (streamed assistant chunks
 // sharing the message id, tool responses, actionRequired tool
@@ -52,5 +72,9 @@
 // does; seed 001 stores them); elicitation answers are stored
 // agent-invisible; an invalid final_output is not collected (goose collects
 // the raw text before validating it); compaction keeps the user's last
-// message visible to the user.
+// message visible to the user; prompt templates are Go templates, not
+// minijinja; a sub-recipe tool runs its tasks itself instead of returning
+// task ids for a separate executor tool, and the summon platform goose adds
+// to such recipes is not loaded (the agent serves the tools); a refusal is
+// recognised by provider.KindRefusal.
 package agent

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -156,7 +157,26 @@ func (a *Agent) renderPrompt(name string, data any) (string, error) {
 		}
 		a.log.Warn("user prompt template failed; using the default", "template", name, "error", err)
 	}
-	return executeTemplate(name, t.DefaultContent, data)
+	tmpl, err := defaultTemplate(name, t.DefaultContent)
+	if err != nil {
+		return "", err
+	}
+	return run(tmpl, data)
+}
+
+// parsedDefaults caches the built-in templates, parsed once.
+var parsedDefaults sync.Map // name → *template.Template
+
+func defaultTemplate(name, text string) (*template.Template, error) {
+	if t, ok := parsedDefaults.Load(name); ok {
+		return t.(*template.Template), nil
+	}
+	tmpl, err := template.New(name).Option("missingkey=zero").Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	parsedDefaults.Store(name, tmpl)
+	return tmpl, nil
 }
 
 func executeTemplate(name, text string, data any) (string, error) {
@@ -164,6 +184,10 @@ func executeTemplate(name, text string, data any) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return run(tmpl, data)
+}
+
+func run(tmpl *template.Template, data any) (string, error) {
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {
 		return "", err
