@@ -24,5 +24,11 @@
 // catches up from the ring instead of closing (it closes only when events
 // were evicted), which saves the client a reconnect.
 //
+// Prompts (/config/prompts*) are the agent's templates with overrides in
+// <config>/prompts; /recipes/create asks the loaded session's model for a
+// recipe (agent.CreateRecipe). A recipe posted to /schedule/create is kept
+// in <data>/schedule_sources/<id>.yaml (the job's recipe_base_dir) until
+// the job is deleted.
+//
 // Nothing here writes to stdout; the caller prints GOOSED_CERT_FINGERPRINT.
 package httpapi
