@@ -291,11 +291,14 @@ func applyRecipeSettings(opts *agent.StartOptions, r *recipe.Recipe) {
 	if opts.Model == "" && s.GooseModel != nil {
 		opts.Model = *s.GooseModel
 	}
+	if opts.Temperature == nil && s.Temperature != nil {
+		opts.Temperature = s.Temperature
+	}
 }
 
 // agentRecipe is what the agent loop needs from a rendered recipe.
 func agentRecipe(r *recipe.Recipe) *agent.Recipe {
-	out := &agent.Recipe{Title: r.Title, ResponseSchema: r.ResponseSchema(), Extensions: r.Extensions}
+	out := &agent.Recipe{Title: r.Title, ResponseSchema: r.ResponseSchema(), Extensions: r.Extensions, SubRecipes: r.SubRecipes}
 	if r.Instructions != nil {
 		out.Instructions = *r.Instructions
 	}
