@@ -29,6 +29,7 @@ type runtime struct {
 	store     *sqlite.Store
 	perms     *config.Permissions
 	scheduler *schedule.Scheduler
+	titles    *titleHub
 	providers *providerSet
 	agent     *agent.Agent
 }
@@ -59,7 +60,7 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	if err != nil {
 		return nil, err
 	}
-	rt := &runtime{log: log, paths: paths, cfg: cfg, store: store, perms: perms}
+	rt := &runtime{log: log, paths: paths, cfg: cfg, store: store, perms: perms, titles: &titleHub{}}
 	rt.providers = newProviderSet(cfg, env.getenv, paths, log)
 	rt.agent = agent.New(agent.Options{
 		Store:         store,
@@ -72,6 +73,7 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 		ConfigDir:     paths.Config,
 		Getenv:        env.getenv,
 		ClientVersion: buildVersion(),
+		OnTitle:       rt.titles.publish,
 	})
 	return rt, nil
 }
