@@ -1,18 +1,15 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
 // Final-output tool names and texts (goose's final_output_tool.rs).
@@ -29,7 +26,7 @@ var ErrInvalidResponseSchema = errors.New("invalid recipe response json_schema")
 
 // finalOutputTool collects a recipe's structured final output.
 type finalOutputTool struct {
-	schema *jsonschema.Schema
+	schema *recipe.ResponseSchema
 	pretty string
 
 	mu        sync.Mutex
@@ -45,16 +42,7 @@ func newFinalOutputTool(raw json.RawMessage) (*finalOutputTool, error) {
 	if len(obj) == 0 {
 		return nil, fmt.Errorf("%w: empty json_schema is not allowed", ErrInvalidResponseSchema)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidResponseSchema, err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "mem://recipe/response.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidResponseSchema, err)
-	}
-	sch, err := c.Compile(url)
+	sch, err := recipe.CompileSchema(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidResponseSchema, err)
 	}
@@ -94,16 +82,14 @@ func (f *finalOutputTool) call(args map[string]any) toolResult {
 	if !ok {
 		return conversation.Err[conversation.CallToolResult](FinalOutputMissingParam)
 	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
-	if err != nil {
+	var inst any
+	if err := json.Unmarshal([]byte(raw), &inst); err != nil {
 		return conversation.Err[conversation.CallToolResult](fmt.Sprintf("Invalid JSON format: %s\n\nExpected format:\n%s\n\nPlease provide valid JSON that matches the expected schema.", err, f.pretty))
 	}
 	if err := f.schema.Validate(inst); err != nil {
 		return conversation.Err[conversation.CallToolResult](fmt.Sprintf("Validation failed:\n%s\n\nExpected format:\n%s\n\nPlease correct your output to match the expected JSON schema and try again.", validationLines(err), f.pretty))
 	}
-	var v any
-	_ = json.Unmarshal([]byte(raw), &v)
-	compact, _ := json.Marshal(v)
+	compact, _ := json.Marshal(inst)
 	out := string(compact)
 	f.mu.Lock()
 	f.output = &out
@@ -111,26 +97,13 @@ func (f *finalOutputTool) call(args map[string]any) toolResult {
 	return conversation.TextResult(FinalOutputCollected)
 }
 
+// validationLines is goose's "- <instance path>: <error>" list.
 func validationLines(err error) string {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	var se *recipe.SchemaError
+	if !errors.As(err, &se) {
 		return "- : " + err.Error()
 	}
-	var lines []string
-	var walk func(u jsonschema.OutputUnit)
-	walk = func(u jsonschema.OutputUnit) {
-		if u.Error != nil && len(u.Errors) == 0 {
-			lines = append(lines, fmt.Sprintf("- %s: %s", u.InstanceLocation, u.Error))
-		}
-		for _, c := range u.Errors {
-			walk(c)
-		}
-	}
-	walk(*ve.BasicOutput())
-	if len(lines) == 0 {
-		lines = append(lines, "- : "+ve.Error())
-	}
-	return strings.Join(lines, "\n")
+	return fmt.Sprintf("- %s: %s", se.InstancePath, se.Message)
 }
 
 func (f *finalOutputTool) called() bool {

@@ -1,12 +1,9 @@
 package recipe
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ValidateTemplate is goose's validate_recipe_template_from_content: it
@@ -144,18 +141,4 @@ func validateResponseSchema(r *Recipe) error {
 		return invalidf("JSON schema validation failed: %v", err)
 	}
 	return nil
-}
-
-// CompileSchema compiles a response JSON schema (for the final_output tool).
-func CompileSchema(schema []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	const url = "mem://recipe/response.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
