@@ -115,9 +115,17 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 	case agent.ModelChangeEvent:
 		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
 	case agent.TitleEvent:
-		title := e.Title
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateSessionInfo, Title: &title, UpdatedAt: time.Now().UTC().Format(time.RFC3339)})
+		s.sendTitle(ctx, as.id, e.Title)
 	}
+}
+
+// sendTitle tells the editor a session's (generated) title, for sessions
+// this connection has loaded.
+func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
+	if _, err := s.lookup(sessionID); err != nil {
+		return
+	}
+	s.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Title: &title, UpdatedAt: time.Now().UTC().Format(time.RFC3339)})
 }
 
 func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {

@@ -37,6 +37,10 @@ type Options struct {
 	LocalFiles developer.FileIO
 	Version    string
 	Logger     *slog.Logger
+	// SubscribeTitles, when set, delivers session titles generated in the
+	// background after a turn ended (titles ready during a turn arrive as
+	// agent.TitleEvent); it returns the unsubscribe function.
+	SubscribeTitles func(func(sessionID, title string)) (unsubscribe func())
 }
 
 // ConfigStore is the part of config.yaml the _goose/config methods touch.
@@ -88,6 +92,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
 	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
 	s.peer, s.frames = newRPCPeer(conn), stream
+	if opts.SubscribeTitles != nil {
+		defer opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })()
+	}
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():

@@ -1,0 +1,40 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+// After the first exchange goose names the session in the background; the
+// editor hears it as session_info_update, whether the name arrives during
+// the turn or after it ended.
+func TestGeneratedTitleReachesTheEditor(t *testing.T) {
+	// Naming runs concurrently with the turn, so either request may take
+	// either scripted turn: both answer the same text.
+	env := newAgentEnv(t,
+		providertest.Turn{Text: []string{"Fix the failing build"}},
+		providertest.Turn{Text: []string{"Fix the failing build"}},
+	)
+	delete(env.Vars, "GOOSE_DISABLE_SESSION_NAMING")
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(env.Root)
+	if resp := c.prompt(sess.SessionID, "why does the build fail?"); resp.StopReason != "end_turn" {
+		t.Fatalf("stopReason = %q", resp.StopReason)
+	}
+	var title string
+	c.waitFor("session_info_update", func() bool {
+		for _, u := range c.updatesOf(sess.SessionID) {
+			if u.SessionUpdate == acp.UpdateSessionInfo && u.Title != nil {
+				title = *u.Title
+				return true
+			}
+		}
+		return false
+	})
+	if title != "Fix the failing build" {
+		t.Fatalf("title = %q", title)
+	}
+}
