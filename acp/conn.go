@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -144,4 +145,17 @@ func rawParams(req *jsonrpc2.Request) json.RawMessage {
 type followUp struct {
 	result any
 	then   func()
+}
+
+// WaitTimeout waits for every request handler to return, at most d; it
+// reports whether they all did.
+func (r *Router) WaitTimeout(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }

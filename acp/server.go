@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -90,6 +91,14 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		s.log.Warn("rejected client message", "code", code, "reason", reason)
 	}
 	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
+	// When the editor closes stdin, running turns are cancelled, but every
+	// request already read still gets its answer before we shut down.
+	stream.OnEOF = func() {
+		s.cancelAllTurns()
+		if !router.WaitTimeout(shutdownGrace) {
+			s.log.Warn("requests still running at shutdown", "grace", shutdownGrace)
+		}
+	}
 	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
 	s.peer, s.frames = newRPCPeer(conn), stream
 	if opts.SubscribeTitles != nil {
@@ -250,3 +259,19 @@ func (s *Server) closeAll() {
 type rpcLogger struct{ log *slog.Logger }
 
 func (l rpcLogger) Printf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
+
+// shutdownGrace bounds how long stdin EOF waits for in-flight requests.
+const shutdownGrace = 5 * time.Second
+
+// cancelAllTurns cancels every running prompt (and its pending asks).
+func (s *Server) cancelAllTurns() {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		s.cancelTurn(id)
+	}
+}

@@ -31,6 +31,10 @@ type Stream struct {
 	maxLen int
 	// OnReject, if set, is told about every rejected line (for logs).
 	OnReject func(code int64, reason string)
+	// OnEOF, if set, runs when the input ends, before ReadObject reports
+	// it: the connection stays writable meanwhile, so requests already read
+	// can still be answered.
+	OnEOF func()
 }
 
 // NewStream returns a Stream reading r and writing w; closer (may be nil) is
@@ -82,6 +86,9 @@ func (s *Stream) ReadObject(v any) error {
 	for {
 		line, tooLong, err := s.readLine()
 		if err != nil {
+			if s.OnEOF != nil {
+				s.OnEOF()
+			}
 			return err
 		}
 		if tooLong {
