@@ -115,6 +115,9 @@ func (s *sessionState) close() {
 	_ = s.mgr.Close()
 }
 
+// DefaultSessionName is the title of a session nobody has named yet.
+const DefaultSessionName = "New Chat"
+
 // StartSession creates a session, connects its extensions and returns it
 // with each extension's load result. Extension failures never fail the
 // session.
@@ -123,7 +126,12 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 	if typ == "" {
 		typ = session.TypeUser
 	}
-	sess, err := a.opts.Store.Create(ctx, session.NewSession{WorkingDir: opts.WorkingDir, Name: opts.Name, SessionType: typ})
+	name := opts.Name
+	if name == "" {
+		// goose's default title; not user-set, so naming replaces it.
+		name = DefaultSessionName
+	}
+	sess, err := a.opts.Store.Create(ctx, session.NewSession{WorkingDir: opts.WorkingDir, Name: name, SessionType: typ})
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
 	}
