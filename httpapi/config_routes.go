@@ -56,26 +56,19 @@ func (s *Server) readConfig(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	get, answer := s.opts.Config.Get, func(v any) any { return v }
 	if *q.IsSecret {
-		v, err := s.opts.Config.GetSecret(q.Key)
-		switch {
-		case errors.Is(err, config.ErrNotFound):
-			writeJSON(w, http.StatusOK, nil)
-		case err != nil:
-			s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-		default:
-			writeJSON(w, http.StatusOK, config.MaskedValue{MaskedValue: config.MaskSecret(v)})
-		}
-		return
+		get = s.opts.Config.GetSecret
+		answer = func(v any) any { return config.MaskedValue{MaskedValue: config.MaskSecret(v)} }
 	}
-	v, err := s.opts.Config.Get(q.Key)
+	v, err := get(q.Key)
 	switch {
 	case errors.Is(err, config.ErrNotFound):
 		writeJSON(w, http.StatusOK, nil)
 	case err != nil:
 		s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
 	default:
-		writeJSON(w, http.StatusOK, v)
+		writeJSON(w, http.StatusOK, answer(v))
 	}
 }
 
