@@ -46,7 +46,7 @@ func (p *Provider) streamOnce(ctx context.Context, cfg model.Config, req provide
 		yield(provider.Chunk{}, err)
 		return
 	}
-	resp, err := p.post(ctx, body)
+	resp, err := p.post(ctx, body, "application/json")
 	if err != nil {
 		yield(provider.Chunk{}, err)
 		return

@@ -14,9 +14,6 @@ import (
 	"strings"
 	"time"
 
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -67,15 +64,14 @@ type Options struct {
 
 // Provider is a Chat Completions backend.
 type Provider struct {
-	opts   Options
-	client oai.Client
+	opts      Options
+	transport *transport
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
 // New returns a provider for o. It fails on a host that is not an
-// absolute http(s) URL; it never reads the environment (openai-go's
-// OPENAI_* defaults are not applied).
+// absolute http(s) URL; it never reads the environment.
 func New(o Options) (*Provider, error) {
 	if o.Metadata.Name == "" {
 		o.Metadata = Metadata()
@@ -109,39 +105,12 @@ func New(o Options) (*Provider, error) {
 			o.Metadata.Name, o.BasePath, DefaultBasePath)
 	}
 	p := &Provider{opts: o}
-	// The Client is built from our options only, so openai-go's
-	// environment defaults (OPENAI_API_KEY, OPENAI_ORG_ID, …) never apply.
-	p.client = oai.Client{Options: p.clientOptions()}
+	t, err := newTransport(&p.opts)
+	if err != nil {
+		return nil, err
+	}
+	p.transport = t
 	return p, nil
-}
-
-func (p *Provider) clientOptions() []option.RequestOption {
-	o := p.opts
-	opts := []option.RequestOption{
-		option.WithBaseURL(strings.TrimRight(o.Host, "/") + "/"),
-		option.WithHTTPClient(o.HTTPClient),
-		option.WithMaxRetries(0), // provider.WithRetry owns retries
-		option.WithRequestTimeout(o.Timeout),
-	}
-	switch {
-	case o.APIKey != "" && o.APIKeyHeader != "":
-		opts = append(opts, option.WithHeader(o.APIKeyHeader, o.APIKey))
-	case o.APIKey != "":
-		opts = append(opts, option.WithAPIKey(o.APIKey))
-	}
-	if o.Organization != "" {
-		opts = append(opts, option.WithHeader("OpenAI-Organization", o.Organization))
-	}
-	if o.Project != "" {
-		opts = append(opts, option.WithHeader("OpenAI-Project", o.Project))
-	}
-	for _, k := range sortedKeys(o.Headers) {
-		opts = append(opts, option.WithHeader(k, o.Headers[k]))
-	}
-	for _, k := range sortedKeys(o.Query) {
-		opts = append(opts, option.WithQuery(k, o.Query[k]))
-	}
-	return opts
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -179,7 +148,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			yield(provider.Chunk{}, err)
 			return
 		}
-		resp, err := p.post(ctx, body, option.WithHeader("Accept", "text/event-stream"))
+		resp, err := p.post(ctx, body, "text/event-stream")
 		if err != nil {
 			yield(provider.Chunk{}, err)
 			return
@@ -240,9 +209,8 @@ func marshalRequest(w *wireRequest, params map[string]any) ([]byte, error) {
 
 // post sends a chat request and returns the open response, or a
 // classified error for transport failures and non-2xx answers.
-func (p *Provider) post(ctx context.Context, body []byte, extra ...option.RequestOption) (*http.Response, error) {
-	var resp *http.Response
-	err := p.client.Post(ctx, p.opts.BasePath, body, &resp, extra...)
+func (p *Provider) post(ctx context.Context, body []byte, accept string) (*http.Response, error) {
+	resp, err := p.transport.do(ctx, http.MethodPost, p.opts.BasePath, bytes.NewReader(body), accept)
 	return p.checkResponse(ctx, resp, err)
 }
 
@@ -280,8 +248,7 @@ func (p *Provider) redact(err error) error {
 
 // FetchModels lists the service's models (GET …/models), sorted.
 func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
-	var resp *http.Response
-	err := p.client.Get(ctx, ModelsPath(p.opts.BasePath), nil, &resp)
+	resp, err := p.transport.do(ctx, http.MethodGet, ModelsPath(p.opts.BasePath), nil, "application/json")
 	resp, err = p.checkResponse(ctx, resp, err)
 	if err != nil {
 		return nil, err
