@@ -42,6 +42,12 @@ type Options struct {
 	// background after a turn ended (titles ready during a turn arrive as
 	// agent.TitleEvent); it returns the unsubscribe function.
 	SubscribeTitles func(func(sessionID, title string)) (unsubscribe func())
+	// Open, when set, builds the rest of these options (Agent, Store, …)
+	// in the background while Serve already answers initialize and
+	// authenticate, so an editor's handshake never waits for the session
+	// database. Every other request waits for Open; if it failed, they are
+	// answered with its error. Version and Logger stay the outer ones.
+	Open func(ctx context.Context) (Options, error)
 }
 
 // ConfigStore is the part of config.yaml the _goose/config methods touch.
@@ -56,9 +62,14 @@ type ConfigStore interface {
 
 // Server is one ACP connection's agent side.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	peer Peer
+	opts    Options
+	log     *slog.Logger
+	version string
+	peer    Peer
+	// ready is closed once opts is complete (see Options.Open); openErr is
+	// why it is not usable. Both are written before ready closes.
+	ready   chan struct{}
+	openErr error
 	// frames carries session/update notifications, encoded by us rather
 	// than through the Conn (see notify).
 	frames frameWriter
@@ -74,16 +85,9 @@ type Server struct {
 // out every running turn is cancelled and every session's extensions
 // (and their child processes) are stopped.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Builtins == nil {
-		opts.Builtins = []string{"developer"}
-	}
-	if opts.LocalFiles == nil {
-		opts.LocalFiles = developer.LocalFileIO{}
-	}
-	s := &Server{opts: opts, log: opts.Logger, sessions: map[string]*acpSession{}}
+	opts = withDefaults(opts)
+	s := &Server{opts: opts, log: opts.Logger, version: opts.Version, ready: make(chan struct{}),
+		sessions: map[string]*acpSession{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream := NewStream(in, out, nil)
@@ -101,9 +105,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
 	s.peer, s.frames = newRPCPeer(conn), stream
-	if opts.SubscribeTitles != nil {
-		defer opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })()
-	}
+	go s.open(ctx)
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -111,14 +113,62 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	cancel()
 	router.Wait()
+	// The caller closes what Open built, so Open must have finished.
+	<-s.ready
 	s.closeAll()
 	return nil
 }
 
+func withDefaults(opts Options) Options {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Builtins == nil {
+		opts.Builtins = []string{"developer"}
+	}
+	if opts.LocalFiles == nil {
+		opts.LocalFiles = developer.LocalFileIO{}
+	}
+	return opts
+}
+
+// open completes the options (Options.Open) and subscribes to background
+// titles; it closes s.ready when the server can run sessions, or not.
+func (s *Server) open(ctx context.Context) {
+	if s.opts.Open != nil {
+		full, err := s.opts.Open(ctx)
+		if err != nil {
+			s.openErr = fmt.Errorf("goose-acp could not start: %w", err)
+			s.log.Error("runtime failed to open", "err", err)
+		} else {
+			full.Logger, full.Version, full.Open = s.log, s.version, nil
+			s.opts = withDefaults(full)
+		}
+	}
+	if s.openErr == nil && s.opts.SubscribeTitles != nil {
+		unsubscribe := s.opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })
+		context.AfterFunc(ctx, unsubscribe)
+	}
+	close(s.ready)
+}
+
+// afterOpen makes h wait until the server's options are complete.
+func (s *Server) afterOpen(h RequestHandler) RequestHandler {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if s.openErr != nil {
+			return nil, s.openErr
+		}
+		return h(ctx, raw)
+	}
+}
+
 func (s *Server) requestTable() map[string]RequestHandler {
-	return map[string]RequestHandler{
-		"initialize":                typed(s.initialize),
-		"authenticate":              func(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil },
+	table := map[string]RequestHandler{
 		"session/new":               typed(s.newSession),
 		"session/load":              typed(s.loadSession),
 		"session/resume":            typed(s.resumeSession),
@@ -144,6 +194,13 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		"_goose/config/extensions":  typed(s.configExtensions),
 		"_goose/providers/list":     typed(s.providersList),
 	}
+	for method, h := range table {
+		table[method] = s.afterOpen(h)
+	}
+	// The handshake needs nothing Open builds.
+	table["initialize"] = typed(s.initialize)
+	table["authenticate"] = func(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil }
+	return table
 }
 
 func (s *Server) notificationTable() map[string]NotificationHandler {
@@ -195,7 +252,7 @@ func (s *Server) initialize(_ context.Context, req InitializeRequest) (Initializ
 			ID: "goose-provider", Name: "Configure Provider",
 			Description: "Run `goose configure` to set up your AI provider and API key",
 		}},
-		AgentInfo: &Implementation{Name: "goose-acp", Title: "goose", Version: s.opts.Version},
+		AgentInfo: &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
 	}, nil
 }
 
