@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/goose-acp/goose-acp/acp"
@@ -13,12 +14,15 @@ func runACP(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "goose-acp: unexpected arguments %q\n", args)
 		return 2
 	}
-	return withRuntime(env, func(rt *runtime) int { return serveACP(env, rt) })
+	// Without --http nothing needs the session database before the editor's
+	// first session request, so initialize is answered while it opens.
+	sessionsLater := env.opts.httpAddr == ""
+	return withRuntimeMode(env, sessionsLater, func(rt *runtime) int { return serveACP(env, rt, sessionsLater) })
 }
 
 // serveACP serves ACP until stdin ends (and, with --http, the HTTP API
 // until interrupted).
-func serveACP(env *environment, rt *runtime) int {
+func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	log := rt.log
 	stopHTTP, err := startHTTPAlongside(env, rt)
 	if err != nil {
@@ -26,7 +30,17 @@ func serveACP(env *environment, rt *runtime) int {
 		return 1
 	}
 	defer stopHTTP()
-	opts := rt.acpOptions()
+	var opts acp.Options
+	if sessionsLater {
+		opts = acp.Options{Version: buildVersion(), Logger: log, Open: func(ctx context.Context) (acp.Options, error) {
+			if err := rt.openSessions(ctx, env); err != nil {
+				return acp.Options{}, err
+			}
+			return rt.acpOptions(), nil
+		}}
+	} else {
+		opts = rt.acpOptions()
+	}
 	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
 		log.Error("acp server stopped", "err", err)
 		return 1

@@ -37,6 +37,19 @@ type runtime struct {
 // openRuntime loads configuration once and builds the core. Nothing here
 // contacts a provider: that happens on the first turn.
 func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runtime, error) {
+	rt, err := openConfig(env, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := rt.openSessions(ctx, env); err != nil {
+		return nil, err
+	}
+	return rt, nil
+}
+
+// openConfig is the first, cheap half of openRuntime: paths, config.yaml
+// and permission.yaml, so a broken file still fails the command at once.
+func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
 	home, _ := os.UserHomeDir()
 	if h := env.getenv("HOME"); h != "" {
 		home = h
@@ -53,37 +66,51 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(paths.SessionsDB()), 0o755); err != nil {
-		return nil, fmt.Errorf("create sessions directory: %w", err)
-	}
-	store, err := sqlite.Open(ctx, paths.SessionsDB(), sqlite.Options{Logger: log})
-	if err != nil {
-		return nil, err
-	}
-	rt := &runtime{log: log, paths: paths, cfg: cfg, store: store, perms: perms, titles: &titleHub{}}
+	rt := &runtime{log: log, paths: paths, cfg: cfg, perms: perms, titles: &titleHub{}}
 	rt.providers = newProviderSet(cfg, env.getenv, paths, log)
+	return rt, nil
+}
+
+// openSessions is the second half: the session database and the agent.
+// The ACP server runs it while it already answers initialize.
+func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
+	if err := os.MkdirAll(filepath.Dir(rt.paths.SessionsDB()), 0o755); err != nil {
+		return fmt.Errorf("create sessions directory: %w", err)
+	}
+	store, err := sqlite.Open(ctx, rt.paths.SessionsDB(), sqlite.Options{Logger: rt.log})
+	if err != nil {
+		return err
+	}
+	rt.store = store
 	rt.agent = agent.New(agent.Options{
 		Store:         store,
 		Providers:     rt.providers.create,
-		Config:        configReader{cfg},
-		Permissions:   permission.FromConfig(perms),
+		Config:        configReader{rt.cfg},
+		Permissions:   permission.FromConfig(rt.perms),
 		Builtins:      map[string]extension.BuiltinFactory{"developer": localDeveloper},
-		Logger:        log,
-		DataDir:       paths.Data,
-		ConfigDir:     paths.Config,
+		Logger:        rt.log,
+		DataDir:       rt.paths.Data,
+		ConfigDir:     rt.paths.Config,
 		Getenv:        env.getenv,
 		ClientVersion: buildVersion(),
 		OnTitle:       rt.titles.publish,
 	})
-	return rt, nil
+	return nil
 }
 
 // Close stops every session's extensions, closes the store and removes the
-// developer tools' saved shell outputs.
+// developer tools' saved shell outputs. It is safe on a runtime whose
+// sessions half never opened.
 func (rt *runtime) Close() error {
-	err := rt.agent.Close()
-	rt.agent.Wait()
-	return errors.Join(err, rt.store.Close(), developer.Cleanup())
+	var errs []error
+	if rt.agent != nil {
+		errs = append(errs, rt.agent.Close())
+		rt.agent.Wait()
+	}
+	if rt.store != nil {
+		errs = append(errs, rt.store.Close())
+	}
+	return errors.Join(append(errs, developer.Cleanup())...)
 }
 
 // platformExtensions are the entries goose's config migration keeps in
@@ -138,15 +165,24 @@ func (rt *runtime) stringSetting(key string) string {
 
 // withRuntime is the shared start of the long-running commands: it builds
 // the logger and the runtime, runs body, then closes both. Setup failures
-// are reported on stderr: 2 for a bad log setting, 1 otherwise.
+// are reported on stderr: 2 for a bad log setting, 1 otherwise. With
+// sessionsLater, the session database and agent are left for body to open
+// (see runtime.openSessions).
 func withRuntime(env *environment, body func(rt *runtime) int) int {
+	return withRuntimeMode(env, false, body)
+}
+
+func withRuntimeMode(env *environment, sessionsLater bool, body func(rt *runtime) int) int {
 	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 2
 	}
 	defer closeLog()
-	rt, err := openRuntime(env.ctx, env, log)
+	rt, err := openConfig(env, log)
+	if err == nil && !sessionsLater {
+		err = rt.openSessions(env.ctx, env)
+	}
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 1
