@@ -3,6 +3,7 @@ package permission
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Risk is a threat pattern's level; its Confidence is what goose scores it.
@@ -29,7 +30,9 @@ type Pattern struct {
 	Name        string
 	Description string
 	Risk        Risk
-	re          *regexp.Regexp
+	// re compiles on first use: compiling all of goose's patterns at
+	// package init cost every goose-acp start about half a millisecond.
+	re func() *regexp.Regexp
 }
 
 // Match is a pattern hit in a scanned text.
@@ -40,7 +43,8 @@ type Match struct {
 }
 
 func pat(name, expr, desc string, risk Risk) *Pattern {
-	return &Pattern{Name: name, Description: desc, Risk: risk, re: regexp.MustCompile("(?i)" + expr)}
+	return &Pattern{Name: name, Description: desc, Risk: risk,
+		re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?i)" + expr) })}
 }
 
 // Patterns is goose's THREAT_PATTERNS set (security/patterns.rs), compiled
@@ -95,7 +99,7 @@ func Scan(text string) []Match {
 			}
 			continue
 		}
-		if loc := p.re.FindStringIndex(text); loc != nil {
+		if loc := p.re().FindStringIndex(text); loc != nil {
 			out = append(out, Match{Pattern: p, Text: text[loc[0]:loc[1]], Start: loc[0]})
 		}
 	}
@@ -118,13 +122,13 @@ func less(a, b Match) bool {
 	return a.Start < b.Start
 }
 
-var driveTarget = regexp.MustCompile(`^/dev/[sh]d[a-z][0-9]*$`)
+var driveTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/dev/[sh]d[a-z][0-9]*$`) })
 
 // formatDriveMatch keeps goose's shell-word rule: a format/mkfs command
 // only matches when one of its arguments (up to the next shell separator)
 // is a whole system drive and the command is not a dry run or --help.
 func formatDriveMatch(p *Pattern, text string) (Match, bool) {
-	for _, loc := range p.re.FindAllStringSubmatchIndex(text, -1) {
+	for _, loc := range p.re().FindAllStringSubmatchIndex(text, -1) {
 		words := shellWords(text[loc[2]:])
 		if len(words) < 2 || !writesDrive(words[1:]) {
 			continue
@@ -140,7 +144,7 @@ func writesDrive(args []string) bool {
 		if a == "--help" || a == "--version" || isDryRunFlags(a) {
 			return false
 		}
-		if driveTarget.MatchString(a) {
+		if driveTarget().MatchString(a) {
 			target = true
 		}
 	}
