@@ -2,19 +2,16 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
@@ -58,10 +55,10 @@ type Options struct {
 
 // Provider talks to the Anthropic Messages API.
 type Provider struct {
-	opts     Options
-	messages sdk.MessageService
-	models   sdk.ModelService
-	log      *slog.Logger
+	opts        Options
+	messagesURL string
+	modelsURL   string
+	log         *slog.Logger
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -77,7 +74,8 @@ func New(opts Options) (*Provider, error) {
 	if opts.BaseURL == "" {
 		opts.BaseURL = DefaultHost
 	}
-	if _, err := url.Parse(opts.BaseURL); err != nil {
+	base, err := apiBase(opts.BaseURL)
+	if err != nil {
 		return nil, fmt.Errorf("anthropic: invalid ANTHROPIC_HOST %q: %w", opts.BaseURL, err)
 	}
 	if opts.Model.ModelName == "" {
@@ -99,23 +97,11 @@ func New(opts Options) (*Provider, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	// Only our own options: the SDK's client constructor would read
-	// ANTHROPIC_* env vars and profile files, and retry on its own.
-	reqOpts := []option.RequestOption{
-		option.WithHTTPClient(opts.HTTPClient),
-		option.WithBaseURL(opts.BaseURL),
-		option.WithAPIKey(opts.APIKey),
-		option.WithMaxRetries(0),
-		option.WithoutOpenTelemetry(),
-	}
-	for k, v := range opts.Headers {
-		reqOpts = append(reqOpts, option.WithHeader(k, v))
-	}
 	return &Provider{
-		opts:     opts,
-		messages: sdk.NewMessageService(reqOpts...),
-		models:   sdk.NewModelService(reqOpts...),
-		log:      log,
+		opts:        opts,
+		messagesURL: endpoint(base, "v1/messages", ""),
+		modelsURL:   endpoint(base, "v1/models", "limit=1000"),
+		log:         log,
 	}, nil
 }
 
@@ -149,9 +135,18 @@ func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversa
 
 // FetchModels lists the model ids the account can use, sorted.
 func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
-	page, err := p.models.List(ctx, sdk.ModelListParams{Limit: sdk.Int(1000)})
+	resp, err := p.send(ctx, http.MethodGet, p.modelsURL, nil, "application/json", nil)
 	if err != nil {
-		return nil, p.classify(ctx, err)
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+		return nil, p.networkError(ctx, fmt.Errorf("decoding the model list: %w", err))
 	}
 	out := make([]string, 0, len(page.Data))
 	for _, m := range page.Data {

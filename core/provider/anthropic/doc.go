@@ -5,9 +5,11 @@
 // messages, extended/adaptive thinking budgets) and parses the streamed
 // message_start … message_stop events into partial goose messages that share
 // the message id, with cache tokens counted into input usage as goose counts
-// them. It is the only importer of anthropic-sdk-go, which it uses for the
-// HTTP exchange, API errors and SSE framing; events are decoded into small
-// local structs (cheaper than the SDK's unions, and "error" events are
-// classified by type). The SDK's env/profile credential lookup and its
-// retries are never used: retry is provider.WithRetry's job.
+// them. It speaks HTTP with net/http alone (transport.go: endpoint URLs under
+// ANTHROPIC_HOST, the x-api-key, anthropic-version and anthropic-beta
+// headers, non-2xx answers classified by provider.ClassifyHTTP with the key
+// redacted) and frames the event stream itself (sse.go); events are decoded
+// into small local structs, and "error" events are classified by type. It
+// never retries (provider.WithRetry's job) and reads no credentials of its
+// own: the key comes from Options.
 package anthropic

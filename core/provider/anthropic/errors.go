@@ -3,32 +3,19 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"net/http"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// classify turns a transport or API error into a *provider.Error with the
-// API key redacted. A cancelled ctx is returned as ctx.Err(), so callers
-// (and provider.IdleTimeout) see the cancellation itself.
-func (p *Provider) classify(ctx context.Context, err error) error {
+// networkError reports a failed exchange (no answer, or a body that could
+// not be read) as KindNetwork with the API key redacted. A cancelled ctx
+// is returned as ctx.Err(), so callers (and provider.IdleTimeout) see the
+// cancellation itself.
+func (p *Provider) networkError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var apiErr *sdk.Error
-	if !errors.As(err, &apiErr) {
-		return p.errorf(provider.KindNetwork, err)
-	}
-	var header http.Header
-	if apiErr.Response != nil {
-		header = apiErr.Response.Header
-	}
-	e := provider.ClassifyHTTP(p.opts.Name, apiErr.StatusCode, []byte(apiErr.RawJSON()), header)
-	e.Err = apiErr
-	return e.Redact(p.opts.APIKey)
+	return p.errorf(provider.KindNetwork, err)
 }
 
 func (p *Provider) errorf(kind provider.Kind, err error) error {

@@ -7,53 +7,38 @@ import (
 	"fmt"
 	"net/http"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
-
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// stream posts body and yields chunks as events arrive. The SDK sends the
-// request and frames the SSE events; events are decoded into the small
-// structs below, which keeps per-event cost low and lets an "error" event
-// be classified by its type.
+// stream posts body and yields chunks as events arrive. Events are decoded
+// into the small structs below, which keeps per-event cost low and lets an
+// "error" event be classified by its type.
 func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireRequest, yield func(provider.Chunk, error) bool) {
 	raw, err := json.Marshal(body)
 	if err != nil {
 		yield(provider.Chunk{}, fmt.Errorf("anthropic: encoding request: %w", err))
 		return
 	}
-	var resp *http.Response
-	opts := []option.RequestOption{option.WithRequestBody("application/json", raw), option.WithResponseInto(&resp)}
-	for _, b := range betaHeaders(cfg, body.Thinking != nil) {
-		opts = append(opts, option.WithHeaderAdd("anthropic-beta", b))
-	}
-	s := p.messages.NewStreaming(ctx, sdk.MessageNewParams{}, opts...)
-	if err := s.Err(); err != nil || resp == nil {
-		if err == nil {
-			err = errors.New("no response")
-		}
-		yield(provider.Chunk{}, p.classify(ctx, err))
+	resp, err := p.send(ctx, http.MethodPost, p.messagesURL, raw, "text/event-stream", betaHeaders(cfg, body.Thinking != nil))
+	if err != nil {
+		yield(provider.Chunk{}, err)
 		return
 	}
-	dec := ssestream.NewDecoder(resp)
-	defer dec.Close()
-	p.readEvents(ctx, dec, yield)
+	defer resp.Body.Close()
+	p.readEvents(ctx, newSSEReader(resp.Body), yield)
 }
 
 // readEvents runs the stream's events through a streamState.
-func (p *Provider) readEvents(ctx context.Context, dec ssestream.Decoder, yield func(provider.Chunk, error) bool) {
+func (p *Provider) readEvents(ctx context.Context, dec *sseReader, yield func(provider.Chunk, error) bool) {
 	st := newStreamState(p.opts.Now().Unix())
 	st.name = p.opts.Name
-	for !st.stopped && dec.Next() {
-		ev := dec.Event()
-		if ev.Type == "error" {
-			yield(provider.Chunk{}, p.streamError(ev.Data))
+	for !st.stopped && dec.next() {
+		if dec.ev.name == "error" {
+			yield(provider.Chunk{}, p.streamError(dec.ev.data))
 			return
 		}
-		chunks, err := st.handleRaw(ev.Data)
+		chunks, err := st.handleRaw(dec.ev.data)
 		for _, c := range chunks {
 			if !yield(c, nil) {
 				return
@@ -64,8 +49,8 @@ func (p *Provider) readEvents(ctx context.Context, dec ssestream.Decoder, yield 
 			return
 		}
 	}
-	if err := dec.Err(); err != nil {
-		yield(provider.Chunk{}, p.classify(ctx, err))
+	if dec.err != nil {
+		yield(provider.Chunk{}, p.networkError(ctx, dec.err))
 		return
 	}
 	for _, c := range st.finish() {
