@@ -66,6 +66,8 @@ type Config struct {
 
 	secretsOnce sync.Once
 	secrets     Secrets
+
+	cache loadCache
 }
 
 // Open builds the layered config and reads it once, so a corrupt file is
@@ -115,7 +117,14 @@ func (c *Config) Paths() Paths { return c.paths }
 // load merges all layers. Missing files are skipped; a file that exists
 // but does not parse is an error (goose skips it with a warning, which
 // silently drops the user's settings).
+//
+// The returned map is shared: callers read it and never change it (Get and
+// GetAll hand out copies).
 func (c *Config) load() (map[string]any, error) {
+	stamps := stampFiles(c.files)
+	if values, ok := c.cache.get(stamps); ok {
+		return values, nil
+	}
 	merged := map[string]any{}
 	for _, path := range c.files {
 		layer, err := readLayer(path)
@@ -125,6 +134,7 @@ func (c *Config) load() (map[string]any, error) {
 		mergeLayer(merged, layer)
 	}
 	migrateMerged(merged, c.platform)
+	c.cache.put(stamps, merged)
 	return merged, nil
 }
 

@@ -22,13 +22,17 @@ func (c *Config) Get(key string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, key)
 	}
-	return v, nil
+	return deepCopy(v), nil
 }
 
 // GetAll returns the merged file values without environment overrides
 // (goosed's GET /config).
 func (c *Config) GetAll() (map[string]any, error) {
-	return c.load()
+	values, err := c.load()
+	if err != nil {
+		return nil, err
+	}
+	return deepCopy(values).(map[string]any), nil
 }
 
 // Decode reads key into out (a pointer) through JSON, as goose's get_param

@@ -37,6 +37,7 @@ func (c *Config) Delete(key string) error {
 func (c *Config) edit(change func(root *yaml.Node)) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer c.cache.invalidate()
 	target, err := writeTarget(c.Path())
 	if err != nil {
 		return err
