@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"maps"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
-	"google.golang.org/genai"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
@@ -46,9 +44,8 @@ type Options struct {
 
 // Provider talks to the Gemini API.
 type Provider struct {
-	opts   Options
-	client *genai.Client
-	log    *slog.Logger
+	opts Options
+	log  *slog.Logger
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -79,28 +76,12 @@ func New(opts Options) (*Provider, error) {
 	if opts.Name == "" {
 		opts.Name = Name
 	}
+	opts.Headers = maps.Clone(opts.Headers)
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	headers := http.Header{}
-	for k, v := range opts.Headers {
-		headers.Set(k, v)
-	}
-	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey:     opts.APIKey,
-		Backend:    genai.BackendGeminiAPI,
-		HTTPClient: withRetryAfterCapture(opts.HTTPClient),
-		HTTPOptions: genai.HTTPOptions{
-			BaseURL:    strings.TrimSuffix(opts.BaseURL, "/") + "/",
-			APIVersion: "v1beta",
-			Headers:    headers,
-		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("google: %w", redactErr(err, opts.APIKey))
-	}
-	return &Provider{opts: opts, client: client, log: log}, nil
+	return &Provider{opts: opts, log: log}, nil
 }
 
 // Metadata returns goose's google metadata.
@@ -121,44 +102,17 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 		if req.Model != nil {
 			cfg = *req.Model
 		}
-		contents, err := formatMessages(req.Messages)
+		body, err := buildRequest(cfg, req)
 		if err != nil {
 			yield(provider.Chunk{}, fmt.Errorf("google: %w", err))
 			return
 		}
 		p.log.Debug("gemini request", "model", cfg.ModelName, "messages", len(req.Messages), "tools", len(req.Tools))
-		g := &guardedYield{yield: yield}
-		defer g.recoverSDKPanic(p)
-		p.stream(ctx, cfg.ModelName, contents, generateConfig(cfg, req), g.call)
+		p.stream(ctx, cfg.ModelName, body, yield)
 	}
 }
 
 // Complete streams req and returns the whole reply as one message.
 func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversation.Message, provider.ProviderUsage, error) {
 	return provider.Collect(ctx, p, req)
-}
-
-// FetchModels lists the model names (without the "models/" prefix),
-// sorted.
-func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
-	ctx, hint := withRetryAfterHint(ctx)
-	var out []string
-	page, err := p.client.Models.List(ctx, &genai.ListModelsConfig{PageSize: 1000})
-	for {
-		if err != nil {
-			if errors.Is(err, genai.ErrPageDone) {
-				break
-			}
-			return nil, p.classify(ctx, err, hint)
-		}
-		for _, m := range page.Items {
-			out = append(out, strings.TrimPrefix(m.Name, "models/"))
-		}
-		if page.NextPageToken == "" {
-			break
-		}
-		page, err = page.Next(ctx)
-	}
-	slices.Sort(out)
-	return out, nil
 }

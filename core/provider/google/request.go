@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -20,11 +18,21 @@ const thoughtSignatureKey = "thoughtSignature"
 // toolDone is goose's text for a tool result with no text.
 const toolDone = "Tool call is done."
 
-func generateConfig(cfg model.Config, req provider.Request) *genai.GenerateContentConfig {
-	gc := &genai.GenerateContentConfig{}
-	if req.System != "" {
-		gc.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: req.System}}}
+// buildRequest is the streamGenerateContent body for req, as genai built
+// it: the system prompt as a "user" content, the model settings in
+// generationConfig (temperature as float32, max tokens capped to int32),
+// thoughts requested when reasoning is on, and one tool with every
+// function declaration.
+func buildRequest(cfg model.Config, req provider.Request) (generateRequest, error) {
+	contents, err := formatMessages(req.Messages)
+	if err != nil {
+		return generateRequest{}, err
 	}
+	body := generateRequest{Contents: contents}
+	if req.System != "" {
+		body.SystemInstruction = &content{Parts: []part{{Text: req.System}}, Role: roleUser}
+	}
+	gc := &body.GenerationConfig
 	if cfg.Temperature != nil {
 		t := float32(*cfg.Temperature)
 		gc.Temperature = &t
@@ -33,18 +41,24 @@ func generateConfig(cfg model.Config, req provider.Request) *genai.GenerateConte
 		gc.MaxOutputTokens = int32(min(*cfg.MaxTokens, 1<<31-1))
 	}
 	if cfg.Reasoning != nil && *cfg.Reasoning {
-		gc.ThinkingConfig = &genai.ThinkingConfig{IncludeThoughts: true}
+		gc.ThinkingConfig = &thinkingConfig{IncludeThoughts: true}
 	}
 	if decls := functionDeclarations(req.Tools); len(decls) > 0 {
-		gc.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+		body.Tools = []tool{{FunctionDeclarations: decls}}
 	}
-	return gc
+	return body, nil
 }
+
+// Gemini's content roles.
+const (
+	roleUser  = "user"
+	roleModel = "model"
+)
 
 // formatMessages converts goose messages to Gemini contents as goose's
 // format_messages does. Thought signatures are echoed only from the last
 // assistant message on, as Gemini requires for the current turn.
-func formatMessages(msgs []conversation.Message) ([]*genai.Content, error) {
+func formatMessages(msgs []conversation.Message) ([]content, error) {
 	lastAssistant := -1
 	for i, m := range msgs {
 		if m.Role != conversation.RoleUser {
@@ -52,14 +66,14 @@ func formatMessages(msgs []conversation.Message) ([]*genai.Content, error) {
 		}
 	}
 	names := map[string]string{}
-	var out []*genai.Content
+	var out []content
 	for i, m := range msgs {
-		role := genai.RoleUser
+		role := roleUser
 		if m.Role != conversation.RoleUser {
-			role = genai.RoleModel
+			role = roleModel
 		}
 		withSig := lastAssistant >= 0 && i >= lastAssistant
-		var parts []*genai.Part
+		var parts []part
 		for _, c := range m.Content {
 			ps, err := formatContent(c, withSig, names)
 			if err != nil {
@@ -68,47 +82,47 @@ func formatMessages(msgs []conversation.Message) ([]*genai.Content, error) {
 			parts = append(parts, ps...)
 		}
 		if len(parts) > 0 {
-			out = append(out, &genai.Content{Role: role, Parts: parts})
+			out = append(out, content{Role: role, Parts: parts})
 		}
 	}
 	return out, nil
 }
 
-func formatContent(c conversation.Content, withSig bool, names map[string]string) ([]*genai.Part, error) {
+func formatContent(c conversation.Content, withSig bool, names map[string]string) ([]part, error) {
 	switch {
 	case c.Text != nil && c.Text.Text != "":
-		return []*genai.Part{{Text: c.Text.Text}}, nil
+		return []part{{Text: c.Text.Text}}, nil
 	case c.Image != nil:
 		data, err := base64.StdEncoding.DecodeString(c.Image.Data)
 		if err != nil {
 			return nil, fmt.Errorf("image content is not valid base64: %w", err)
 		}
-		return []*genai.Part{{InlineData: &genai.Blob{MIMEType: c.Image.MimeType, Data: data}}}, nil
+		return []part{{InlineData: &blob{MIMEType: c.Image.MimeType, Data: data}}}, nil
 	case c.ToolRequest != nil:
-		return []*genai.Part{functionCallPart(c.ToolRequest, withSig, names)}, nil
+		return []part{functionCallPart(c.ToolRequest, withSig, names)}, nil
 	case c.ToolResponse != nil:
 		return functionResponseParts(c.ToolResponse, names), nil
 	case c.Thinking != nil:
-		p := &genai.Part{Text: c.Thinking.Thinking}
+		p := part{Text: c.Thinking.Thinking}
 		if withSig {
 			p.ThoughtSignature = decodeSignature(c.Thinking.Signature)
 		}
-		return []*genai.Part{p}, nil
+		return []part{p}, nil
 	}
 	return nil, nil
 }
 
-func functionCallPart(r *conversation.ToolRequest, withSig bool, names map[string]string) *genai.Part {
+func functionCallPart(r *conversation.ToolRequest, withSig bool, names map[string]string) part {
 	if !r.ToolCall.IsOK() {
-		return &genai.Part{Text: "Error: " + r.ToolCall.Error}
+		return part{Text: "Error: " + r.ToolCall.Error}
 	}
 	name := sanitizeFunctionName(r.ToolCall.Value.Name)
 	names[r.ID] = name
-	fc := &genai.FunctionCall{Name: name}
+	fc := &functionCall{Name: name}
 	if len(r.ToolCall.Value.Arguments) > 0 {
 		fc.Args = r.ToolCall.Value.Arguments
 	}
-	p := &genai.Part{FunctionCall: fc}
+	p := part{FunctionCall: fc}
 	if sig, ok := r.Metadata[thoughtSignatureKey].(string); ok && withSig {
 		p.ThoughtSignature = decodeSignature(sig)
 	}
@@ -118,12 +132,12 @@ func functionCallPart(r *conversation.ToolRequest, withSig bool, names map[strin
 // functionResponseParts answers a call with its text (images go first as
 // inline data). The response is named after the call's function, which is
 // how Gemini pairs them.
-func functionResponseParts(r *conversation.ToolResponse, names map[string]string) []*genai.Part {
+func functionResponseParts(r *conversation.ToolResponse, names map[string]string) []part {
 	name := names[r.ID]
 	if name == "" {
 		name = r.ID
 	}
-	var parts []*genai.Part
+	var parts []part
 	text := ""
 	if r.ToolResult.IsOK() {
 		var texts []string
@@ -134,7 +148,7 @@ func functionResponseParts(r *conversation.ToolResponse, names map[string]string
 			switch {
 			case tc.Type == "image":
 				if data, err := base64.StdEncoding.DecodeString(tc.Data); err == nil {
-					parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: tc.MimeType, Data: data}})
+					parts = append(parts, part{InlineData: &blob{MIMEType: tc.MimeType, Data: data}})
 				}
 			case tc.Type == "text":
 				texts = append(texts, tc.Text)
@@ -149,7 +163,7 @@ func functionResponseParts(r *conversation.ToolResponse, names map[string]string
 	} else {
 		text = "Error: " + r.ToolResult.Error
 	}
-	return append(parts, &genai.Part{FunctionResponse: &genai.FunctionResponse{
+	return append(parts, part{FunctionResponse: &functionResponse{
 		Name: name, Response: map[string]any{"content": map[string]any{"text": text}}}})
 }
 

@@ -58,3 +58,66 @@ func TestSanitizeFunctionName(t *testing.T) {
 		t.Errorf("sanitizeFunctionName = %q", got)
 	}
 }
+
+// The goldens below were recorded from google.golang.org/genai v1.77.0
+// before it was replaced, so they pin its exact serialisation: key order,
+// HTML escaping, float32 temperatures, dropped schema keywords, the
+// always-present generationConfig and the "user" role on the system
+// instruction.
+func TestRequestBodyGoldenEdges(t *testing.T) {
+	u, a := conversation.RoleUser, conversation.RoleAssistant
+	callOld := conversation.ToolRequestContent("c1", "ext.tool name", map[string]any{})
+	callOld.ToolRequest.Metadata = map[string]any{thoughtSignatureKey: "b2xk"}
+	callBadSig := conversation.ToolRequestContent("c2", "t2", map[string]any{"a": []any{1, "x"}, "h": "<&>"})
+	callBadSig.ToolRequest.Metadata = map[string]any{thoughtSignatureKey: "!!notbase64"}
+	res := "resource text"
+	msgs := []conversation.Message{
+		conversation.NewMessage(u, 1).WithText(""),
+		conversation.NewMessage(a, 2).With(conversation.Thinking("old thought", "c2ln"), callOld),
+		conversation.NewMessage(u, 3).With(conversation.ToolResponseContent("c1", conversation.Ok(conversation.CallToolResult{Content: []conversation.ToolContent{
+			{Type: "resource", Resource: &conversation.ResourceContents{URI: "file:///r", Text: &res}},
+			conversation.ImageBlock("!!bad", "image/png"),
+			conversation.TextBlock("a<b>&c \u2028 é"),
+		}}))),
+		conversation.NewMessage(a, 4).With(conversation.Thinking("new thought", "not base64!"), conversation.Thinking("", ""), callBadSig),
+		conversation.NewMessage(u, 5).With(conversation.ToolResponseContent("c2", conversation.Ok(conversation.CallToolResult{}))),
+		conversation.NewMessage(u, 6).With(conversation.ToolResponseContent("unknown", conversation.Ok(conversation.CallToolResult{
+			Content: []conversation.ToolContent{conversation.TextBlock("z")}}))),
+	}
+	tools := []provider.Tool{
+		{Name: "edge", InputSchema: json.RawMessage(`{"type":"object","properties":{
+			"n":{"enum":[1,2.5,true,null,"s"],"type":"number"},
+			"nf":{"type":"string","nullable":false,"format":"date-time"},
+			"on":{"type":["null"]},
+			"d":{"description":5,"type":"string"},
+			"arr":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer","minimum":1}},"required":["x",3]},"minItems":1,"maxItems":"3"},
+			"obj":{"type":"object","properties":{}},
+			"none":{},
+			"list":{"type":"array","items":[{"type":"string"}]},
+			"deep":{"type":"object","properties":{"inner":{"type":"object","properties":{"leaf":{"type":"boolean","title":"t"}}}}}
+		},"required":["n"]}`)},
+		{Name: "noprops", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "badschema", InputSchema: json.RawMessage(`not json`)},
+	}
+	odd, zero, no, huge := 1.23456789, 0, false, 1<<40
+	tests := []struct {
+		golden string
+		cfg    model.Config
+		req    provider.Request
+	}{
+		{"request_minimal.json", model.Config{ModelName: "gemini-2.5-flash"},
+			provider.Request{Messages: []conversation.Message{conversation.UserText(1, "hi")}}},
+		{"request_empty.json", model.Config{ModelName: "gemini-2.5-flash", MaxTokens: &zero, Reasoning: &no}, provider.Request{}},
+		{"request_edge.json", model.Config{ModelName: "gemini-2.5-flash", Temperature: &odd, MaxTokens: &huge},
+			provider.Request{System: "<sys & co>", Messages: msgs, Tools: tools}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			srv := start(t, providertest.Turn{Text: []string{"ok"}})
+			if _, err := providertest.Drain(newProvider(t, srv, tt.cfg), tt.req); err != nil {
+				t.Fatal(err)
+			}
+			providertest.AssertGolden(t, *update, tt.golden, srv.Requests()[0].Body)
+		})
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
@@ -21,10 +19,10 @@ var acceptedSchemaKeys = map[string]bool{
 
 // functionDeclarations declares each tool; parameters are sent only when
 // the schema has properties, as goose does.
-func functionDeclarations(tools []provider.Tool) []*genai.FunctionDeclaration {
-	out := make([]*genai.FunctionDeclaration, 0, len(tools))
+func functionDeclarations(tools []provider.Tool) []functionDeclaration {
+	out := make([]functionDeclaration, 0, len(tools))
 	for _, t := range tools {
-		d := &genai.FunctionDeclaration{Name: t.Name, Description: t.Description}
+		d := functionDeclaration{Name: t.Name, Description: t.Description}
 		var schema map[string]any
 		dec := json.NewDecoder(bytes.NewReader(t.InputSchema))
 		dec.UseNumber()
@@ -58,57 +56,83 @@ func filterSchema(m map[string]any, parent string) map[string]any {
 	return out
 }
 
-// toSchema converts a filtered schema to genai's typed Schema.
-func toSchema(m map[string]any) *genai.Schema {
-	s := &genai.Schema{}
-	s.Type, s.Nullable = schemaType(m["type"])
-	s.Format, _ = m["format"].(string)
-	s.Description, _ = m["description"].(string)
-	if b, ok := m["nullable"].(bool); ok {
-		s.Nullable = &b
+// toSchema converts a filtered JSON schema to Gemini's schema object, as
+// genai's typed Schema serialised it: upper-case type ("OBJECT"), a
+// "null" in a type list turned into nullable, enum values as strings,
+// integer maxItems/minItems, string-only required names; values of
+// another type are dropped, and so are empty strings, lists and maps.
+func toSchema(m map[string]any) map[string]any {
+	s := map[string]any{}
+	typ, nullable := schemaType(m["type"])
+	if typ != "" {
+		s["type"] = typ
 	}
-	if enum, ok := m["enum"].([]any); ok {
-		for _, e := range enum {
-			s.Enum = append(s.Enum, fmt.Sprint(e))
+	if b, ok := m["nullable"].(bool); ok {
+		nullable = &b
+	}
+	if nullable != nil {
+		s["nullable"] = *nullable
+	}
+	for _, k := range []string{"format", "description"} {
+		if v, _ := m[k].(string); v != "" {
+			s[k] = v
 		}
 	}
-	s.MaxItems, s.MinItems = int64Of(m["maxItems"]), int64Of(m["minItems"])
+	if enum, ok := m["enum"].([]any); ok && len(enum) > 0 {
+		vals := make([]string, len(enum))
+		for i, e := range enum {
+			vals[i] = fmt.Sprint(e)
+		}
+		s["enum"] = vals
+	}
+	for _, k := range []string{"maxItems", "minItems"} {
+		if n, ok := int64Of(m[k]); ok {
+			s[k] = n
+		}
+	}
 	if props, ok := m["properties"].(map[string]any); ok {
-		s.Properties = make(map[string]*genai.Schema, len(props))
+		out := map[string]any{}
 		for name, p := range props {
 			if pm, ok := p.(map[string]any); ok {
-				s.Properties[name] = toSchema(pm)
+				out[name] = toSchema(pm)
 			}
+		}
+		if len(out) > 0 {
+			s["properties"] = out
 		}
 	}
 	if req, ok := m["required"].([]any); ok {
+		var names []string
 		for _, r := range req {
 			if name, ok := r.(string); ok {
-				s.Required = append(s.Required, name)
+				names = append(names, name)
 			}
+		}
+		if len(names) > 0 {
+			s["required"] = names
 		}
 	}
 	if items, ok := m["items"].(map[string]any); ok {
-		s.Items = toSchema(items)
+		s["items"] = toSchema(items)
 	}
 	return s
 }
 
 // schemaType maps "string" or ["string","null"] to Gemini's upper-case
-// type, marking the latter nullable.
-func schemaType(v any) (genai.Type, *bool) {
+// type, marking the latter nullable; no type means STRING.
+func schemaType(v any) (string, *bool) {
 	switch t := v.(type) {
 	case string:
-		return genai.Type(strings.ToUpper(t)), nil
+		return strings.ToUpper(t), nil
 	case []any:
-		var typ genai.Type
+		typ := ""
 		nullable := false
 		for _, e := range t {
 			s, _ := e.(string)
 			if s == "null" {
 				nullable = true
 			} else if typ == "" && s != "" {
-				typ = genai.Type(strings.ToUpper(s))
+				typ = strings.ToUpper(s)
 			}
 		}
 		if nullable {
@@ -116,17 +140,14 @@ func schemaType(v any) (genai.Type, *bool) {
 		}
 		return typ, nil
 	}
-	return genai.TypeString, nil
+	return "STRING", nil
 }
 
-func int64Of(v any) *int64 {
+func int64Of(v any) (int64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return nil
+		return 0, false
 	}
 	i, err := n.Int64()
-	if err != nil {
-		return nil
-	}
-	return &i
+	return i, err == nil
 }

@@ -1,46 +1,51 @@
 package google
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"strings"
-	"sync"
-	"time"
-
-	"google.golang.org/genai"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// stream runs one streamGenerateContent call.
-func (p *Provider) stream(ctx context.Context, modelName string, contents []*genai.Content, gc *genai.GenerateContentConfig, yield func(provider.Chunk, error) bool) {
-	ctx, hint := withRetryAfterHint(ctx)
+// stream runs one reply: a streamGenerateContent request and, for a long
+// decode, its continuation hops.
+func (p *Provider) stream(ctx context.Context, modelName string, body generateRequest, yield func(provider.Chunk, error) bool) {
+	url, err := p.streamURL(modelName)
+	if err != nil {
+		yield(provider.Chunk{}, p.errorf(provider.KindRequest, err))
+		return
+	}
 	s := &streamState{p: p, id: p.opts.NewID(), created: p.opts.Now().Unix()}
-	for resp, err := range p.client.Models.GenerateContentStream(ctx, modelName, contents, gc) {
-		if err != nil && ctx.Err() == nil && isChunkDecodeError(err) && strings.Contains(err.Error(), "functionCall") {
-			// A function call whose arguments do not decode: the model is
-			// told on the call itself. genai ends the stream after an
-			// undecodable chunk, so this is the reply's last item.
-			s.finished = true
-			if !yield(s.malformedCall(err), nil) {
-				return
+	var run continuation
+	for {
+		body.ContinuationToken = run.start()
+		hopErr := p.hop(ctx, url, body, func(r *generateResponse) bool {
+			run.observe(r)
+			for _, c := range s.response(r) {
+				if !yield(c, nil) {
+					return false
+				}
 			}
-			continue
-		}
-		if err != nil {
-			yield(provider.Chunk{}, p.classify(ctx, err, hint))
+			return true
+		})
+		if errors.Is(hopErr, errStopped) {
 			return
 		}
-		for _, c := range s.response(resp) {
-			if !yield(c, nil) {
-				return
-			}
+		resume, err := run.end(ctx, hopErr)
+		if resume {
+			continue
 		}
+		if err != nil && !s.fail(ctx, err, yield) {
+			return
+		}
+		break
 	}
 	if ctx.Err() != nil {
 		yield(provider.Chunk{}, ctx.Err())
@@ -56,35 +61,67 @@ func (p *Provider) stream(ctx context.Context, modelName string, contents []*gen
 	}
 }
 
-// guardedYield remembers whether the consumer is running, so a panic
-// inside genai (it type-asserts server JSON, e.g. a non-array
-// "candidates") becomes an error while the consumer's own panics pass.
-type guardedYield struct {
-	yield   func(provider.Chunk, error) bool
-	inYield bool
-	done    bool
-}
-
-func (g *guardedYield) call(c provider.Chunk, err error) bool {
-	g.inYield = true
-	ok := g.yield(c, err)
-	g.inYield = false
-	g.done = !ok || err != nil
-	return ok
-}
-
-func (g *guardedYield) recoverSDKPanic(p *Provider) {
-	r := recover()
-	if r == nil {
-		return
+func (p *Provider) streamURL(modelName string) (string, error) {
+	path, err := modelPath(modelName)
+	if err != nil {
+		return "", err
 	}
-	if g.inYield || g.done {
-		panic(r)
-	}
-	g.yield(provider.Chunk{}, p.errorf(provider.KindServer, fmt.Errorf("invalid stream chunk: genai failed on the response: %v", r)))
+	return p.endpoint(path+":streamGenerateContent", "alt=sse")
 }
 
-// streamState turns streamed GenerateContentResponses into goose chunks.
+// hop sends one request and hands each chunk to onChunk until the stream
+// ends (nil), onChunk returns false (errStopped) or the hop fails.
+func (p *Provider) hop(ctx context.Context, url string, body generateRequest, onChunk func(*generateResponse) bool) error {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(body); err != nil {
+		return fmt.Errorf("encoding request: %w", err)
+	}
+	resp, err := p.do(ctx, http.MethodPost, url, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	dec := newSSEDecoder(resp.Body, maxSSELine)
+	for {
+		data, err := dec.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		var bad *badLineError
+		if errors.As(err, &bad) {
+			if f, ok := eventFailure(bad.line); ok {
+				return f
+			}
+			return &malformedError{what: streamChunk, err: bad}
+		}
+		if err != nil {
+			return err
+		}
+		r, err := decodeChunk(data)
+		if err != nil {
+			return err
+		}
+		if !onChunk(r) {
+			return errStopped
+		}
+	}
+}
+
+// decodeChunk reads one event's data: a response chunk, or an error
+// object (a *failure).
+func decodeChunk(data []byte) (*generateResponse, error) {
+	var r generateResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &malformedError{what: streamChunk, err: err, call: bytes.Contains(data, []byte(`"functionCall"`))}
+	}
+	if len(r.Error) > 0 && string(r.Error) != "null" {
+		f, _ := eventFailure(data)
+		return nil, f
+	}
+	return &r, nil
+}
+
+// streamState turns response chunks into goose chunks.
 type streamState struct {
 	p        *Provider
 	id       string
@@ -94,12 +131,27 @@ type streamState struct {
 	finished bool
 }
 
+// fail reports the error a reply ended with and whether the stream goes
+// on. A function call whose arguments do not decode is told to the model
+// on the call itself, so it can retry; goose drops such chunks silently,
+// genai ended the reply there, and so does this: the call's chunk is the
+// reply's last item.
+func (s *streamState) fail(ctx context.Context, err error, yield func(provider.Chunk, error) bool) bool {
+	var chunk *malformedError
+	if ctx.Err() != nil || !errors.As(err, &chunk) || !chunk.call {
+		yield(provider.Chunk{}, s.p.classify(ctx, err))
+		return false
+	}
+	s.finished = true
+	id := s.p.opts.NewID()
+	m := conversation.NewMessage(conversation.RoleAssistant, s.created).
+		With(conversation.ToolRequestError(id, malformedCallText(id, chunk.err))).WithID(s.id)
+	return yield(provider.Chunk{Message: &m}, nil)
+}
+
 // response yields a chunk per non-empty part of the first candidate and
 // records usage and the finish reason.
-func (s *streamState) response(r *genai.GenerateContentResponse) []provider.Chunk {
-	if r == nil {
-		return nil
-	}
+func (s *streamState) response(r *generateResponse) []provider.Chunk {
 	if u := r.UsageMetadata; u != nil && (u.PromptTokenCount > 0 || u.CandidatesTokenCount > 0) {
 		m := r.ModelVersion
 		if m == "" {
@@ -131,10 +183,7 @@ func (s *streamState) response(r *genai.GenerateContentResponse) []provider.Chun
 // part converts one part: thoughts become thinking (with their signature),
 // text stays text, function calls get generated ids and carry the thought
 // signature Gemini needs echoed back.
-func (s *streamState) part(p *genai.Part) (conversation.Content, bool) {
-	if p == nil {
-		return conversation.Content{}, false
-	}
+func (s *streamState) part(p part) (conversation.Content, bool) {
 	sig := ""
 	if len(p.ThoughtSignature) > 0 {
 		sig = base64.StdEncoding.EncodeToString(p.ThoughtSignature)
@@ -151,7 +200,7 @@ func (s *streamState) part(p *genai.Part) (conversation.Content, bool) {
 	return conversation.Text(p.Text), true
 }
 
-func (s *streamState) functionCall(fc *genai.FunctionCall, sig string) conversation.Content {
+func (s *streamState) functionCall(fc *functionCall, sig string) conversation.Content {
 	id := fc.ID
 	if id == "" {
 		id = s.p.opts.NewID()
@@ -174,129 +223,10 @@ func (s *streamState) functionCall(fc *genai.FunctionCall, sig string) conversat
 	return c
 }
 
-// malformedCall reports a streamed function call genai could not decode
-// (arguments that are not a JSON object) as a tool request error the
-// model sees, so it can retry the call. goose drops such chunks silently.
-func (s *streamState) malformedCall(err error) provider.Chunk {
-	id := s.p.opts.NewID()
-	c := conversation.ToolRequestError(id, fmt.Sprintf("Could not interpret tool use parameters for id %s: %v", id, err))
-	m := conversation.NewMessage(conversation.RoleAssistant, s.created).With(c).WithID(s.id)
-	return provider.Chunk{Message: &m}
-}
-
-// isChunkDecodeError tells a chunk genai could not decode (it reads on)
-// from a failed transport (the stream is over).
-func isChunkDecodeError(err error) bool {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	return errors.As(err, &syntax) || errors.As(err, &typ) || strings.HasPrefix(err.Error(), "iterateResponseStream: error unmarshalling")
-}
-
 // finish yields the last usage seen.
 func (s *streamState) finish() []provider.Chunk {
 	if s.usage == nil {
 		return nil
 	}
 	return []provider.Chunk{{Usage: s.usage}}
-}
-
-// classify turns a genai or transport error into a *provider.Error with
-// the key redacted; the caller's cancellation is returned as is.
-func (p *Provider) classify(ctx context.Context, err error, hint *retryAfterHint) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var apiErr genai.APIError
-	if !errors.As(err, &apiErr) {
-		if isChunkDecodeError(err) {
-			return p.errorf(provider.KindServer, fmt.Errorf("invalid stream chunk: %w", err))
-		}
-		return p.errorf(provider.KindNetwork, err)
-	}
-	body, _ := json.Marshal(map[string]any{"error": map[string]any{"message": apiErr.Message}})
-	var e *provider.Error
-	if apiErr.Code == 0 {
-		e = provider.ClassifyStreamError(p.opts.Name, body)
-	} else {
-		e = provider.ClassifyHTTP(p.opts.Name, apiErr.Code, body, hint.header())
-		if e.RetryAfter == 0 {
-			e.RetryAfter = retryDelay(apiErr.Details)
-		}
-	}
-	e.Err = apiErr
-	return e.Redact(p.opts.APIKey)
-}
-
-func (p *Provider) errorf(kind provider.Kind, err error) error {
-	e := &provider.Error{Kind: kind, Provider: p.opts.Name, Message: err.Error(), Err: err}
-	return e.Redact(p.opts.APIKey)
-}
-
-// retryDelay reads google.rpc.RetryInfo's retryDelay ("37s") from error
-// details, which is how Gemini says when to retry a 429.
-func retryDelay(details []map[string]any) time.Duration {
-	for _, d := range details {
-		if t, _ := d["@type"].(string); !strings.HasSuffix(t, "google.rpc.RetryInfo") {
-			continue
-		}
-		if s, ok := d["retryDelay"].(string); ok {
-			if dur, err := time.ParseDuration(s); err == nil {
-				return dur
-			}
-		}
-	}
-	return 0
-}
-
-func redactErr(err error, key string) error {
-	if key == "" || !strings.Contains(err.Error(), key) {
-		return err
-	}
-	return errors.New(strings.ReplaceAll(err.Error(), key, "[REDACTED]"))
-}
-
-// retryAfterHint records the headers of the last error response of one
-// call, which genai's APIError does not keep (Retry-After).
-type retryAfterHint struct {
-	mu sync.Mutex
-	h  http.Header
-}
-
-func (h *retryAfterHint) header() http.Header {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.h
-}
-
-type hintKey struct{}
-
-func withRetryAfterHint(ctx context.Context) (context.Context, *retryAfterHint) {
-	h := &retryAfterHint{}
-	return context.WithValue(ctx, hintKey{}, h), h
-}
-
-// withRetryAfterCapture returns a copy of c whose transport stores error
-// responses' headers in the request's retryAfterHint.
-func withRetryAfterCapture(c *http.Client) *http.Client {
-	cp := *c
-	base := cp.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	cp.Transport = captureTransport{base}
-	return &cp
-}
-
-type captureTransport struct{ base http.RoundTripper }
-
-func (t captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode >= 400 {
-		if h, ok := req.Context().Value(hintKey{}).(*retryAfterHint); ok {
-			h.mu.Lock()
-			h.h = resp.Header.Clone()
-			h.mu.Unlock()
-		}
-	}
-	return resp, err
 }
