@@ -1,8 +1,8 @@
 package analyze
 
 import (
+	"github.com/goose-acp/goose-acp/developer/analyze/internal/grammars"
 	ts "github.com/odvcencio/gotreesitter"
-	"github.com/odvcencio/gotreesitter/grammars"
 )
 
 // langSpec is everything needed to parse one language: the grammar, goose's
