@@ -140,9 +140,10 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 		if err := a.opts.Store.Update(ctx, sess.ID, session.Update{UserSetName: &set}); err != nil {
 			return nil, nil, fmt.Errorf("naming session: %w", err)
 		}
+		sess.UserSetName = true
 	}
 	cfgs := a.startExtensions(opts)
-	return a.load(ctx, sess.ID, opts, cfgs, false)
+	return a.load(ctx, sess, opts, cfgs, false)
 }
 
 // ResumeSession loads a stored session with the extensions it had (plus
@@ -172,17 +173,17 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 		if err := a.opts.Store.Update(ctx, id, session.Update{WorkingDir: &wd}); err != nil {
 			return nil, nil, err
 		}
+		sess.WorkingDir = wd
 	}
-	return a.load(ctx, id, opts, cfgs, true)
+	return a.load(ctx, sess, opts, cfgs, true)
 }
 
-// load makes a stored session live. A resumed session keeps its saved
-// mode, provider and model; a new one takes them from opts and config.
-func (a *Agent) load(ctx context.Context, id string, opts StartOptions, cfgs []config.ExtensionConfig, resume bool) (*session.Session, []extension.Result, error) {
-	sess, err := a.opts.Store.Get(ctx, id, false)
-	if err != nil {
-		return nil, nil, err
-	}
+// load makes a stored session live: sess is its stored row, as just
+// created or read. A resumed session keeps its saved mode, provider and
+// model; a new one takes them from opts and config.
+func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOptions, cfgs []config.ExtensionConfig, resume bool) (*session.Session, []extension.Result, error) {
+	id := sess.ID
+	var err error
 	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe,
 		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
 	if s.repetition.Max <= 0 {
