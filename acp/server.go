@@ -136,7 +136,9 @@ func withDefaults(opts Options) Options {
 // titles; it closes s.ready when the server can run sessions, or not.
 func (s *Server) open(ctx context.Context) {
 	if s.opts.Open != nil {
-		full, err := s.opts.Open(ctx)
+		// Not cancelled by the editor leaving: a half-opened store helps
+		// nobody, and Serve waits for Open before it returns anyway.
+		full, err := s.opts.Open(context.WithoutCancel(ctx))
 		if err != nil {
 			s.openErr = fmt.Errorf("goose-acp could not start: %w", err)
 			s.log.Error("runtime failed to open", "err", err)
