@@ -29,6 +29,10 @@ type sseReader struct {
 	data bytes.Buffer
 	ev   sseEvent
 	err  error
+	// touch, if set, hears of every line (provider.Toucher): tool-call
+	// arguments arrive as many deltas that yield nothing until the block
+	// ends, and must not look like a stalled stream.
+	touch func()
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -48,6 +52,9 @@ func (r *sseReader) next() bool {
 	name, hasData := "", false
 	r.data.Reset()
 	for r.sc.Scan() {
+		if r.touch != nil {
+			r.touch()
+		}
 		line := r.sc.Bytes()
 		if len(line) == 0 {
 			if name == "" && !hasData {

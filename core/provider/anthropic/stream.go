@@ -26,7 +26,9 @@ func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireReques
 		return
 	}
 	defer resp.Body.Close()
-	p.readEvents(ctx, newSSEReader(resp.Body), yield)
+	events := newSSEReader(resp.Body)
+	events.touch = provider.Toucher(ctx)
+	p.readEvents(ctx, events, yield)
 }
 
 // readEvents runs the stream's events through a streamState.

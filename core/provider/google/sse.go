@@ -22,6 +22,9 @@ type sseDecoder struct {
 	sc   *bufio.Scanner
 	data []byte
 	has  bool
+	// touch, if set, hears of every line (provider.Toucher), so keep-alive
+	// comments keep an idle watchdog quiet.
+	touch func()
 }
 
 // newSSEDecoder reads r, failing on a line longer than maxLine bytes.
@@ -47,6 +50,9 @@ func (e *badLineError) Error() string {
 // end of the stream, or the read error that ended it.
 func (d *sseDecoder) next() ([]byte, error) {
 	for d.sc.Scan() {
+		if d.touch != nil {
+			d.touch()
+		}
 		line := d.sc.Bytes()
 		if len(line) == 0 {
 			if d.has {

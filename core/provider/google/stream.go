@@ -82,6 +82,7 @@ func (p *Provider) hop(ctx context.Context, url string, body generateRequest, on
 	}
 	defer resp.Body.Close()
 	dec := newSSEDecoder(resp.Body, maxSSELine)
+	dec.touch = provider.Toucher(ctx)
 	for {
 		data, err := dec.next()
 		if errors.Is(err, io.EOF) {
