@@ -151,17 +151,15 @@ func newServerWithService(opts Options) (*mcp.Server, *service) {
 func ServeStdio(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	srv, s := newServerWithService(opts)
 	defer s.outDir.remove()
-	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	x := newExchanges()
+	in = &drainingReader{r: in, x: x, lines: lineCounter{count: isRequest}, grace: stdioDrainGrace}
+	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: &countingWriter{w: out, x: x, lines: lineCounter{count: isResponse}}}
 	err := srv.Run(ctx, t)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("developer mcp server: %w", err)
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // toolFunc is a handler with decoded _meta context.
 type toolFunc func(ctx context.Context, cc callContext, args json.RawMessage) (*mcp.CallToolResult, error)
