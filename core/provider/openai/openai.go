@@ -27,14 +27,17 @@ const (
 	DefaultTimeout  = 600 * time.Second
 )
 
-// Options configures one Chat Completions endpoint.
+// Options configures one OpenAI-style endpoint (Chat Completions, and the
+// Responses API for the requests goose sends there).
 type Options struct {
 	// Metadata is what the provider reports; Name also tags errors.
 	Metadata provider.Metadata
 	// Host is the scheme://host[:port][/prefix] the path is resolved under.
 	Host string
 	// BasePath is the chat-completions path under Host (goose's
-	// OPENAI_BASE_PATH); the model listing is derived from it.
+	// OPENAI_BASE_PATH); the model listing and the Responses path are
+	// derived from it. A "…/responses" path sends every request to the
+	// Responses API.
 	BasePath string
 	// APIKey is sent as "Authorization: Bearer …", or in APIKeyHeader when
 	// set (azure's "api-key"). Empty sends no credentials.
@@ -54,6 +57,12 @@ type Options struct {
 	// NoStreaming sends non-streaming requests (services that cannot
 	// stream); the reply still arrives through Stream, as one message.
 	NoStreaming bool
+	// NoResponses keeps every request on Chat Completions. goose routes
+	// some models (and a responses base path) to the Responses API only
+	// in its openai provider and providers built on it (custom ones);
+	// services with a provider of their own (azure, openrouter, xai,
+	// litellm) set this.
+	NoResponses bool
 	// Timeout bounds a whole request (goose's OPENAI_TIMEOUT, default 600 s).
 	Timeout    time.Duration
 	HTTPClient *http.Client
@@ -62,7 +71,8 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Provider is a Chat Completions backend.
+// Provider is a Chat Completions backend that sends the requests goose
+// sends to the Responses API there (see UsesResponses).
 type Provider struct {
 	opts      Options
 	transport *transport
@@ -100,10 +110,6 @@ func New(o Options) (*Provider, error) {
 	if !strings.HasPrefix(o.Host, "http://") && !strings.HasPrefix(o.Host, "https://") {
 		return nil, fmt.Errorf("%s: host %q must start with http:// or https://", o.Metadata.Name, o.Host)
 	}
-	if bp := strings.ToLower(strings.TrimRight(o.BasePath, "/")); strings.HasSuffix(bp, "responses") {
-		return nil, fmt.Errorf("%s: base path %q is OpenAI's Responses API, which is not supported; use a chat completions path such as %s",
-			o.Metadata.Name, o.BasePath, DefaultBasePath)
-	}
 	p := &Provider{opts: o}
 	t, err := newTransport(&p.opts)
 	if err != nil {
@@ -139,6 +145,10 @@ func (p *Provider) modelFor(req provider.Request) model.Config {
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
 		cfg := p.modelFor(req)
+		if !p.opts.NoResponses && UsesResponses(cfg.ModelName, p.opts.BasePath) {
+			p.streamResponses(ctx, cfg, req, yield)
+			return
+		}
 		if p.opts.NoStreaming {
 			p.streamOnce(ctx, cfg, req, yield)
 			return
@@ -210,7 +220,11 @@ func marshalRequest(w *wireRequest, params map[string]any) ([]byte, error) {
 // post sends a chat request and returns the open response, or a
 // classified error for transport failures and non-2xx answers.
 func (p *Provider) post(ctx context.Context, body []byte, accept string) (*http.Response, error) {
-	resp, err := p.transport.do(ctx, http.MethodPost, p.opts.BasePath, bytes.NewReader(body), accept)
+	return p.postTo(ctx, p.opts.BasePath, body, accept)
+}
+
+func (p *Provider) postTo(ctx context.Context, path string, body []byte, accept string) (*http.Response, error) {
+	resp, err := p.transport.do(ctx, http.MethodPost, path, bytes.NewReader(body), accept)
 	return p.checkResponse(ctx, resp, err)
 }
 
@@ -275,15 +289,9 @@ func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// ModelsPath derives the model-listing path from a chat base path, as
-// goose's map_base_path does: "…/chat/completions" → "…/models".
+// ModelsPath derives the model-listing path from a base path, as goose's
+// map_base_path does: "…/chat/completions" or "…/responses" → "…/models",
+// anything else "v1/models".
 func ModelsPath(basePath string) string {
-	bp := strings.TrimRight(basePath, "/")
-	if strings.HasSuffix(bp, "models") {
-		return bp
-	}
-	if strings.Contains(strings.ToLower(bp), "chat/completions") {
-		return strings.Replace(bp, "chat/completions", "models", 1)
-	}
-	return "v1/models"
+	return mapBasePath(basePath, "models", "v1/models")
 }

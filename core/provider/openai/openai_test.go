@@ -322,7 +322,7 @@ func TestIdleWatchdogSeesToolArgumentFragments(t *testing.T) {
 func TestNewRejectsBadEndpoints(t *testing.T) {
 	for _, o := range []Options{
 		{Host: "api.openai.com"},
-		{Host: "https://api.openai.com", BasePath: "v1/responses"},
+		{Host: "ftp://api.openai.com", BasePath: "v1/responses"},
 	} {
 		if _, err := New(o); err == nil {
 			t.Errorf("%+v accepted", o)

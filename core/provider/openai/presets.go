@@ -145,6 +145,7 @@ func azurePreset() Preset {
 			BasePath:     "openai/deployments/" + deployment + "/chat/completions",
 			APIKey:       apiKey,
 			APIKeyHeader: "api-key",
+			NoResponses:  true,
 			Query:        map[string]string{"api-version": orDefault(get, "AZURE_OPENAI_API_VERSION", AzureDefaultAPIVersion)},
 		}, nil
 	}}
@@ -221,6 +222,7 @@ func openrouterPreset() Preset {
 		func(o *Options) {
 			// OpenRouter attribution headers, as goose sends them.
 			o.Headers = map[string]string{"HTTP-Referer": "https://block.github.io/goose", "X-Title": "goose"}
+			o.NoResponses = true
 		})
 }
 
@@ -231,7 +233,7 @@ func xaiPreset() Preset {
 		DefaultModel: "grok-code-fast-1",
 		KnownModels:  models(131_072, "grok-code-fast-1", "grok-4", "grok-3", "grok-3-mini"),
 		ModelDocLink: "https://docs.x.ai/docs/overview",
-	}, "XAI_API_KEY", "XAI_HOST", "https://api.x.ai/v1", "chat/completions", nil)
+	}, "XAI_API_KEY", "XAI_HOST", "https://api.x.ai/v1", "chat/completions", func(o *Options) { o.NoResponses = true })
 }
 
 func litellmPreset() Preset {
@@ -251,8 +253,9 @@ func litellmPreset() Preset {
 	}
 	return Preset{Metadata: md, build: func(get Settings) (Options, error) {
 		o := Options{
-			Host:     orDefault(get, "LITELLM_HOST", "https://api.litellm.ai"),
-			BasePath: strings.TrimLeft(orDefault(get, "LITELLM_BASE_PATH", DefaultBasePath), "/"),
+			Host:        orDefault(get, "LITELLM_HOST", "https://api.litellm.ai"),
+			BasePath:    strings.TrimLeft(orDefault(get, "LITELLM_BASE_PATH", DefaultBasePath), "/"),
+			NoResponses: true,
 		}
 		o.APIKey, _ = get("LITELLM_API_KEY")
 		if h, ok := get("LITELLM_CUSTOM_HEADERS"); ok {

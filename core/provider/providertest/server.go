@@ -20,6 +20,7 @@ const (
 	Anthropic
 	Google
 	Ollama
+	OpenAIResponses
 )
 
 func (f Format) String() string {
@@ -32,6 +33,8 @@ func (f Format) String() string {
 		return "google"
 	case Ollama:
 		return "ollama"
+	case OpenAIResponses:
+		return "openai-responses"
 	}
 	return "format(" + strconv.Itoa(int(f)) + ")"
 }
