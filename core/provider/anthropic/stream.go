@@ -40,6 +40,9 @@ func (p *Provider) readEvents(ctx context.Context, dec *sseReader, yield func(pr
 			yield(provider.Chunk{}, p.streamError(dec.ev.data))
 			return
 		}
+		if len(dec.ev.data) == 0 {
+			continue // a bare "event: ping" from a proxy carries nothing
+		}
 		chunks, err := st.handleRaw(dec.ev.data)
 		for _, c := range chunks {
 			if !yield(c, nil) {
