@@ -65,6 +65,16 @@
 // max_turns (default 1000), handle a recipe's final_output tool and retry
 // checks, and name the session in the background.
 //
+// Hints: the system prompt carries the global and project hint files
+// (CONTEXT_FILE_NAMES, hints.go). With DYNAMIC_SUBDIRECTORY_HINT_LOADING
+// set to 1 or true (goose ships it off), a developer text_editor, read,
+// write or edit call on an existing absolute path inside the git root (the
+// working dir without one) adds that directory's hint files as a tagged
+// "Directory-Specific Context" extra, from the next model call on; a
+// directory unused for DYNAMIC_SUBDIRECTORY_HINT_PRUNING_TURNS loop turns
+// (default 10) is dropped again (subhints.go). The state lives with the
+// loaded session, not in the stored session.
+//
 // Differences from goose, on purpose: messages are stored as the turn
 // goes (assistant reply, then its tool responses) instead of at its end,
 // so a cancelled or crashed turn leaves a coherent history; tool

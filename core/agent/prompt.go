@@ -78,6 +78,9 @@ func (a *Agent) promptExtras(s *sessionState, mode permission.Mode, wd string) [
 	if final != nil {
 		extras = append(extras, final.systemPrompt())
 	}
+	for _, c := range s.subHints.snapshot() {
+		extras = append(extras, sanitize(c))
+	}
 	if wd != "" {
 		if h := loadHints(wd, a.opts.ConfigDir, a.contextFileNames()); h != "" {
 			extras = append(extras, sanitize(h))

@@ -36,6 +36,7 @@ type turn struct {
 	tools        []extension.Tool
 	toolIndex    map[string]extension.Tool
 	toolsVersion int64
+	hintsVersion int64
 	system       string
 	recoveries   int
 	// initial is the conversation at the start of the loop; a recipe
@@ -161,6 +162,7 @@ func (t *turn) loop() (Outcome, error) {
 			t.emit(MessageEvent{Message: t.assistantText(MaxTurnsText)})
 			return Outcome{StopReason: MaxTurns}, nil
 		}
+		t.subdirHintsTurn()
 		t.refreshTools()
 		reply, err := t.stream()
 		if err != nil {

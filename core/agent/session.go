@@ -88,6 +88,8 @@ type sessionState struct {
 	turn         *turn // the running turn, for out-of-band events
 	repetition   *permission.RepetitionInspector
 	final        *finalOutputTool
+	// subHints are the dynamic subdirectory hints (subhints.go).
+	subHints subdirHints
 	// lastModelChange is the last ModelChangeEvent sent (lead/worker).
 	lastModelChange ModelChangeEvent
 	// builtins are the session's builtin factories (sub-recipe sessions

@@ -10,12 +10,18 @@ import (
 )
 
 // refreshTools rebuilds the tool list and system prompt when the
-// extensions changed (and persists the new extension list).
+// extensions changed (and persists the new extension list), and the
+// system prompt alone when the subdirectory hints changed.
 func (t *turn) refreshTools() {
-	v := t.s.mgr.Version()
+	v, hv := t.s.mgr.Version(), t.s.subHints.version()
 	if v == t.toolsVersion {
+		if hv != t.hintsVersion {
+			t.hintsVersion = hv
+			t.system = t.a.systemPrompt(t.ctx, t.s, t.mode, t.wd)
+		}
 		return
 	}
+	t.hintsVersion = hv
 	first := t.toolsVersion < 0
 	t.toolsVersion = v
 	t.tools = t.s.mgr.Tools(t.ctx)

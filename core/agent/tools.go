@@ -121,8 +121,8 @@ func (t *turn) confirm(c permission.Call, prompts map[string]string) (permission
 }
 
 type callDone struct {
-	id  string
-	res toolResult
+	call permission.Call
+	res  toolResult
 }
 
 // runParallel runs the calls concurrently, emitting their notifications
@@ -134,12 +134,15 @@ func (t *turn) runParallel(calls []permission.Call, results map[string]toolResul
 	done := make(chan callDone, len(calls))
 	for _, c := range calls {
 		t.s.repetition.Record(c)
-		go func() { done <- callDone{c.ID, t.dispatch(t.ctx, c)} }()
+		go func() { done <- callDone{c, t.dispatch(t.ctx, c)} }()
 	}
 	for pending := len(calls); pending > 0; {
 		select {
 		case d := <-done:
-			results[d.id] = d.res
+			results[d.call.ID] = d.res
+			if t.ctx.Err() == nil {
+				t.observeToolPath(d.call.Name, d.call.Args)
+			}
 			pending--
 		case <-t.q.signal:
 			t.emitQueued()
