@@ -105,7 +105,7 @@ func formatContent(c conversation.Content, withSig bool, names map[string]string
 	case c.Thinking != nil:
 		p := part{Text: c.Thinking.Thinking}
 		if withSig {
-			p.ThoughtSignature = decodeSignature(c.Thinking.Signature)
+			p.ThoughtSignature = canonicalSignature(c.Thinking.Signature)
 		}
 		return []part{p}, nil
 	}
@@ -124,7 +124,7 @@ func functionCallPart(r *conversation.ToolRequest, withSig bool, names map[strin
 	}
 	p := part{FunctionCall: fc}
 	if sig, ok := r.Metadata[thoughtSignatureKey].(string); ok && withSig {
-		p.ThoughtSignature = decodeSignature(sig)
+		p.ThoughtSignature = canonicalSignature(sig)
 	}
 	return p
 }
@@ -179,18 +179,6 @@ func forAssistant(tc conversation.ToolContent) bool {
 	return false
 }
 
-// decodeSignature turns a stored (base64) thought signature back into
-// bytes; an undecodable one is dropped rather than sent corrupted.
-func decodeSignature(sig string) []byte {
-	if sig == "" {
-		return nil
-	}
-	b, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil {
-		return nil
-	}
-	return b
-}
 
 var (
 	validFunctionName   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)

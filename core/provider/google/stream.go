@@ -3,7 +3,6 @@ package google
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -186,8 +185,8 @@ func (s *streamState) response(r *generateResponse) []provider.Chunk {
 // signature Gemini needs echoed back.
 func (s *streamState) part(p part) (conversation.Content, bool) {
 	sig := ""
-	if len(p.ThoughtSignature) > 0 {
-		sig = base64.StdEncoding.EncodeToString(p.ThoughtSignature)
+	if p.ThoughtSignature != "" {
+		sig = string(p.ThoughtSignature)
 		s.lastSig = sig
 	}
 	switch {

@@ -1,6 +1,7 @@
 package google
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 )
@@ -32,7 +33,7 @@ type part struct {
 	InlineData       *blob             `json:"inlineData,omitempty"`
 	Text             string            `json:"text,omitempty"`
 	Thought          bool              `json:"thought,omitempty"`
-	ThoughtSignature []byte            `json:"thoughtSignature,omitempty"`
+	ThoughtSignature signature         `json:"thoughtSignature,omitempty"`
 }
 
 type functionCall struct {
@@ -148,4 +149,28 @@ type listModelsResponse struct {
 
 type modelInfo struct {
 	Name string `json:"name"`
+}
+
+// signature is a thought signature: opaque bytes, standard base64 on the
+// wire, kept here in canonical base64. One that does not decode is dropped
+// instead of failing its whole chunk (goose treats signatures as opaque
+// strings; Gemini would reject an undecodable one if we echoed it back).
+type signature string
+
+func (s *signature) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = canonicalSignature(v)
+	return nil
+}
+
+// canonicalSignature re-encodes sig, or is empty if it is not base64.
+func canonicalSignature(sig string) signature {
+	raw, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil || len(raw) == 0 {
+		return ""
+	}
+	return signature(base64.StdEncoding.EncodeToString(raw))
 }
