@@ -14,10 +14,12 @@ import (
 // onePixelPNG is a 1×1 PNG, base64.
 const onePixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
-// TestTurnOverBothWireFormats: thinking, text, a tool call and usage come
-// through the same way whichever wire format the provider speaks.
-func TestTurnOverBothWireFormats(t *testing.T) {
-	for _, format := range []providertest.Format{providertest.OpenAI, providertest.Anthropic} {
+// TestTurnOverEveryWireFormat: thinking, text, a tool call and usage come
+// through the same way whichever wire format the provider speaks (Chat
+// Completions, Anthropic Messages, Gemini, and OpenAI's Responses API,
+// which goose uses for gpt-5 codex models).
+func TestTurnOverEveryWireFormat(t *testing.T) {
+	for _, format := range []providertest.Format{providertest.OpenAI, providertest.Anthropic, providertest.Google, providertest.OpenAIResponses} {
 		t.Run(format.String(), func(t *testing.T) {
 			work := t.TempDir()
 			env := newAgentEnvFor(t, format,
@@ -36,9 +38,12 @@ func TestTurnOverBothWireFormats(t *testing.T) {
 			if got := c.agentText(sess.SessionID); got != "Checking.All good." {
 				t.Errorf("agent text %q", got)
 			}
-			var thought string
+			var thought, callID string
 			var used int
 			for _, u := range c.updatesOf(sess.SessionID) {
+				if u.SessionUpdate == acp.UpdateToolCall && callID == "" {
+					callID = u.ToolCallID // Gemini's calls carry no id: goose-acp makes one
+				}
 				if u.SessionUpdate == acp.UpdateAgentThoughtChunk {
 					thought += u.Content.Text
 				}
@@ -49,8 +54,11 @@ func TestTurnOverBothWireFormats(t *testing.T) {
 			if thought != "Let me check." {
 				t.Errorf("thought chunks %q\n%s", thought, c.dump(sess.SessionID))
 			}
-			if got := strings.Join(c.statuses(sess.SessionID, "call_x"), ">"); got != "pending>in_progress>completed" {
-				t.Errorf("tool statuses %s", got)
+			if format != providertest.Google && callID != "call_x" {
+				t.Errorf("tool call id %q, want the model's call_x", callID)
+			}
+			if got := strings.Join(c.statuses(sess.SessionID, callID), ">"); got != "pending>in_progress>completed" {
+				t.Errorf("tool statuses %s\n%s", got, c.dump(sess.SessionID))
 			}
 			if !llmSaw(env, "wire-ok") {
 				t.Error("tool output never reached the model")

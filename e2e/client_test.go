@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +64,14 @@ func newAgentEnvFor(t testing.TB, format providertest.Format, turns ...providert
 		env.Vars["GOOSE_MODEL"] = "claude-sonnet-4-20250514"
 		env.Vars["ANTHROPIC_HOST"] = llm.URL
 		env.Vars["ANTHROPIC_API_KEY"] = "sk-ant-test"
+	}
+	if format == providertest.Google || format == providertest.OpenAIResponses {
+		delete(env.Vars, "OPENAI_HOST")
+		delete(env.Vars, "OPENAI_API_KEY")
+		for _, kv := range llm.Env() {
+			k, v, _ := strings.Cut(kv, "=")
+			env.Vars[k] = v
+		}
 	}
 	return env
 }

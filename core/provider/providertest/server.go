@@ -281,6 +281,9 @@ func (s *Server) Env() []string {
 		return []string{"GOOSE_PROVIDER=google", "GOOSE_MODEL=gemini-2.5-pro", "GOOGLE_HOST=" + s.URL, "GOOGLE_API_KEY=" + TestAPIKey}
 	case Ollama:
 		return []string{"GOOSE_PROVIDER=ollama", "GOOSE_MODEL=qwen3", "OLLAMA_HOST=" + s.URL}
+	case OpenAIResponses:
+		// goose routes gpt-5 codex models to the Responses API.
+		return []string{"GOOSE_PROVIDER=openai", "GOOSE_MODEL=gpt-5-codex", "OPENAI_HOST=" + s.URL, "OPENAI_API_KEY=" + TestAPIKey}
 	}
 	return nil
 }
