@@ -82,11 +82,14 @@ func TestDeveloperShellOutputNotifications(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses a POSIX shell command")
 	}
+	// The command outlives its output line: live output is what is being
+	// tested, and the MCP client may deliver a notification after the
+	// result of a call that ends at once.
 	h := newHarnessWith(t, nil, func(o *Options) {
 		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
 		}
-	}, calls(call("sh1", "developer__shell", map[string]any{"command": "echo live-line"})), say("ok"))
+	}, calls(call("sh1", "developer__shell", map[string]any{"command": "echo live-line; sleep 0.2"})), say("ok"))
 	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
 	_, evs := h.reply(context.Background(), "run", nil)
 	found := false
