@@ -179,7 +179,6 @@ func forAssistant(tc conversation.ToolContent) bool {
 	return false
 }
 
-
 var (
 	validFunctionName   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 	invalidFunctionChar = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
