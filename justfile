@@ -16,9 +16,9 @@ test:
 e2e:
     go test -race -count=1 ./e2e/...
 
-# every benchmark; quote medians (benchstat) rather than single runs
+# every benchmark, 10 runs each; quote medians (benchstat bench.txt) rather than single runs
 bench:
-    go test -run '^$' -bench . -benchmem -count 6 ./... | tee bench.txt
+    go test -run '^$' -bench . -benchmem -count 10 ./... | tee bench.txt
 
 # formatting, vet and the cross-compiles CI checks
 lint:
