@@ -55,9 +55,11 @@ func (t *transport) do(ctx context.Context, method, path string, body io.Reader,
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
 	if t.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, t.timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, body)
 	if err != nil {
