@@ -19,8 +19,19 @@
 //   - env keys become the config's env_keys (values are never taken from a
 //     link) and are echoed as envKeys.
 //   - timeout keeps JavaScript parseInt prefix semantics ("30s" is 30) but a
-//     value with no leading digits, or one below 1, is an invalid payload
-//     (goose silently stores NaN).
+//     value with no leading digits, or a negative one, is an invalid payload
+//     (goose silently stores NaN); 0 is valid, as goose accepts it.
+//   - The npx -c rule covers npx's whole --call family ("-c", "--call",
+//     "-c=…", "--call=…", "-cvalue") for every npx spelling on the
+//     allowlist ("npx", "npx.cmd"); goose checked only "npx" and "-c".
+//   - The scheme is case-insensitive (RFC 3986 §3.1; URL parsers lower-case
+//     it), everywhere: every entry point takes the first argument whose
+//     scheme is goose in any case, with or without "//", and Parse
+//     classifies it, so GOOSE://x, Goose://x and goose:x get the same result
+//     from argv, second-instance, open-url and open-file. Route hosts stay
+//     case-sensitive (goose compares them exactly).
+//   - goose://sessions/ with nothing before a "?" or "#" is a missing share
+//     token, not a token "?x=1".
 //   - url must be an absolute http(s) URL (seed 003 §9).
 //   - Trust gate: an allowlisted command is allowed even in warning mode;
 //     anything else is "confirm required" when GOOSE_ALLOWLIST_WARNING=true

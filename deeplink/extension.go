@@ -32,8 +32,8 @@ func parseExtension(q params) (*ExtensionLink, *Error) {
 	timeout := int64(config.DefaultExtensionTimeout)
 	if t, _ := q.get("timeout"); t != "" {
 		n, ok := parseIntPrefix(t)
-		if !ok || n < 1 {
-			return nil, newError(CodeInvalidPayload, "timeout must be a positive integer")
+		if !ok || n < 0 {
+			return nil, newError(CodeInvalidPayload, "timeout must be a non-negative integer")
 		}
 		timeout = n
 	}
@@ -79,14 +79,26 @@ func checkCommand(cmd string, args []string) *Error {
 	if !allowed {
 		return newError(CodeSecurityBlocked, "Invalid command: "+cmd+". Only "+strings.Join(AllowedCommands, ", ")+" are allowed.")
 	}
-	if cmd == "npx" {
+	if npxSpellings[cmd] {
 		for _, a := range args {
-			if a == "-c" {
+			if isNpxCall(a) {
 				return newError(CodeSecurityBlocked, "npx with -c argument can lead to code injection")
 			}
 		}
 	}
 	return nil
+}
+
+// npxSpellings are the allowlisted names that run npx.
+var npxSpellings = map[string]bool{"npx": true, "npx.cmd": true}
+
+// isNpxCall reports npx's --call option in any spelling npm's argument
+// parser accepts: "-c", "--call", either with "=value", and a short "-c"
+// with its value glued on ("-cevil"). Any single-dash word starting with
+// "-c" is refused: npx has no other short option beginning with c.
+func isNpxCall(arg string) bool {
+	name, _, _ := strings.Cut(arg, "=")
+	return name == "--call" || (strings.HasPrefix(arg, "-c") && !strings.HasPrefix(arg, "--"))
 }
 
 // envKeys keeps the key before the first "=" of each env item, once, in

@@ -103,12 +103,13 @@ const sessionsPrefix = "goose://sessions/"
 // parseSessionsRoute works on the raw string, as goose does: the token is
 // everything after the prefix.
 func parseSessionsRoute(res *Result, raw string) {
-	if !strings.HasPrefix(raw, sessionsPrefix) {
+	raw = strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 })
+	if len(raw) < len(sessionsPrefix) || !strings.EqualFold(raw[:len(sessionsPrefix)], sessionsPrefix) {
 		res.fail(newError(CodeInvalidPayload, "Invalid URL: URL must use the goose://sessions/ scheme"))
 		return
 	}
-	token := strings.TrimPrefix(raw, sessionsPrefix)
-	if strings.TrimSpace(token) == "" {
+	token := raw[len(sessionsPrefix):]
+	if strings.TrimSpace(token) == "" || strings.IndexAny(token, "?#") == 0 {
 		res.fail(newError(CodeInvalidPayload, "Invalid URL: Missing share token"))
 		return
 	}

@@ -58,14 +58,18 @@ func TestParseExtension(t *testing.T) {
 			`{"ok":false,"route":"extension","outcome":"EXTENSION_BLOCKED","error":{"code":"DEEPLINK_SECURITY_BLOCKED","message":"Invalid command: /usr/bin/npx. Only cu, docker, jbang, npx, uvx, goosed, npx.cmd, i-ching-mcp-server are allowed."}}`},
 		{"npx -c", "goose://extension?name=x&cmd=npx&arg=-c&arg=evil",
 			`{"ok":false,"route":"extension","outcome":"EXTENSION_BLOCKED","error":{"code":"DEEPLINK_SECURITY_BLOCKED","message":"npx with -c argument can lead to code injection"}}`},
-		{"npx.cmd -c is not the npx rule", "goose://extension?name=x&cmd=npx.cmd&arg=-c",
-			`{"ok":true,"route":"extension","dispatch":"add-extension","outcome":"EXTENSION_ALLOWED","extension":{"type":"stdio","name":"x","description":"","cmd":"npx.cmd","args":["-c"],"timeout":300}}`},
+		{"npx.cmd -c is the npx rule too", "goose://extension?name=x&cmd=npx.cmd&arg=-c",
+			`{"ok":false,"route":"extension","outcome":"EXTENSION_BLOCKED","error":{"code":"DEEPLINK_SECURITY_BLOCKED","message":"npx with -c argument can lead to code injection"}}`},
+		{"timeout 0 is valid", "goose://extension?name=x&cmd=npx&timeout=0",
+			`{"ok":true,"route":"extension","dispatch":"add-extension","outcome":"EXTENSION_ALLOWED","extension":{"type":"stdio","name":"x","description":"","cmd":"npx","args":[],"timeout":0}}`},
+		{"negative timeout", "goose://extension?name=x&cmd=npx&timeout=-5",
+			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"timeout must be a non-negative integer"}}`},
 		{"missing name", "goose://extension?cmd=npx&name=%20",
 			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Missing required field: name"}}`},
 		{"no transport", "goose://extension?name=x",
 			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"extension link needs cmd (stdio) or url (streamable_http)"}}`},
 		{"bad timeout", "goose://extension?name=x&cmd=npx&timeout=abc",
-			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"timeout must be a positive integer"}}`},
+			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"timeout must be a non-negative integer"}}`},
 		{"header secret not leaked", "goose://extension?name=x&url=https%3A%2F%2Fh.example&header=Authorization%3Dsecret%25zz",
 			`{"ok":false,"route":"extension","outcome":"EXTENSION_INVALID_PAYLOAD","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"header value is not valid percent-encoding"}}`},
 		{"non-http url", "goose://extension?name=x&url=file%3A%2F%2F%2Fetc%2Fpasswd",
@@ -129,7 +133,9 @@ func TestParseSessions(t *testing.T) {
 		{"goose://sessions/%20%20", `{"ok":true,"route":"sessions","dispatch":"open-shared-session","shareToken":"%20%20"}`},
 		{"goose://sessions/   ", `{"ok":false,"route":"sessions","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Invalid URL: Missing share token"}}`},
 		{"goose://sessions", `{"ok":false,"route":"sessions","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Invalid URL: URL must use the goose://sessions/ scheme"}}`},
-		{"GOOSE://sessions/secret-token", `{"ok":false,"route":"sessions","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Invalid URL: URL must use the goose://sessions/ scheme"}}`},
+		{"GOOSE://sessions/secret-token", `{"ok":true,"route":"sessions","dispatch":"open-shared-session","shareToken":"secret-token"}`},
+		{"goose://sessions/?x=1", `{"ok":false,"route":"sessions","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Invalid URL: Missing share token"}}`},
+		{"goose://sessions/#frag", `{"ok":false,"route":"sessions","error":{"code":"DEEPLINK_INVALID_PAYLOAD","message":"Invalid URL: Missing share token"}}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.link, func(t *testing.T) {
@@ -139,6 +145,26 @@ func TestParseSessions(t *testing.T) {
 				t.Fatal("token leaked into the error")
 			}
 		})
+	}
+}
+
+// TestNpxCallFamilyBlocked: every spelling of npx's --call option, for
+// every npx name on the allowlist, is refused (they all run arbitrary
+// shell code).
+func TestNpxCallFamilyBlocked(t *testing.T) {
+	for _, cmd := range []string{"npx", "npx.cmd"} {
+		for _, arg := range []string{"-c", "--call", "-c=evil", "--call=evil", "-cevil", "--call%3Devil"} {
+			link := "goose://extension?name=x&cmd=" + cmd + "&arg=-y&arg=pkg&arg=" + arg
+			res := Parse(link, Policy{})
+			if res.OK || res.Error == nil || res.Error.Code != CodeSecurityBlocked {
+				t.Errorf("%s %s: got %+v, want DEEPLINK_SECURITY_BLOCKED", cmd, arg, res)
+			}
+		}
+	}
+	for _, arg := range []string{"--cache=/tmp/x", "-y", "--yes", "pkg-c"} {
+		if res := Parse("goose://extension?name=x&cmd=npx&arg="+arg, Policy{}); !res.OK {
+			t.Errorf("npx %s: got %+v, want allowed", arg, res.Error)
+		}
 	}
 }
 

@@ -24,15 +24,16 @@ const (
 var Entries = []Entry{EntryArgv, EntrySecondInstance, EntryOpenURL, EntryOpenFile}
 
 // Normalize turns what an entry point delivers into one goose:// link:
-// the first argument starting with "goose://" for argv and second-instance
-// (case-sensitive, as goose), the URL for open-url, and for open-file either
-// a goose:// link or a recipe file (.yaml, .yml, .json), which becomes a
-// goose://recipe link carrying the encoded recipe.
+// the first argument whose scheme is goose (in any case, with or without
+// "//": see the package doc) for argv and second-instance, the URL for
+// open-url, and for open-file either such a link or a recipe file (.yaml,
+// .yml, .json), which becomes a goose://recipe link carrying the encoded
+// recipe. Parse then classifies every entry's link the same way.
 func Normalize(entry Entry, args []string, readFile FileReader) (string, *Error) {
 	switch entry {
 	case EntryArgv, EntrySecondInstance:
 		for _, a := range args {
-			if strings.HasPrefix(a, "goose://") {
+			if hasGooseScheme(a) {
 				return a, nil
 			}
 		}
@@ -51,8 +52,15 @@ func Normalize(entry Entry, args []string, readFile FileReader) (string, *Error)
 	return "", newError(CodeParseFailed, "unknown entry point")
 }
 
+// hasGooseScheme reports whether s names the goose scheme, in any case.
+func hasGooseScheme(s string) bool {
+	const scheme = "goose:"
+	s = strings.TrimLeft(s, " \t\n\r\f\v")
+	return len(s) >= len(scheme) && strings.EqualFold(s[:len(scheme)], scheme)
+}
+
 func recipeFileLink(path string, readFile FileReader) (string, *Error) {
-	if strings.HasPrefix(path, "goose://") {
+	if hasGooseScheme(path) {
 		return path, nil
 	}
 	switch strings.ToLower(filepath.Ext(path)) {

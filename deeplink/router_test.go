@@ -54,7 +54,9 @@ func TestNormalize(t *testing.T) {
 		want  string
 		code  Code
 	}{
-		{"argv picks first goose link", EntryArgv, []string{"/app/Goose", "--flag", "GOOSE://x", "goose://sessions/a", "goose://sessions/b"}, "goose://sessions/a", ""},
+		{"argv picks first goose link", EntryArgv, []string{"/app/Goose", "--flag", "goose://sessions/a", "goose://sessions/b"}, "goose://sessions/a", ""},
+		{"argv scheme in any case", EntryArgv, []string{"/app/Goose", "--flag", "GOOSE://x", "goose://sessions/a"}, "GOOSE://x", ""},
+		{"argv goose: without slashes", EntryArgv, []string{"/app/Goose", "goose:extension?name=x"}, "goose:extension?name=x", ""},
 		{"argv none", EntryArgv, []string{"/app/Goose"}, "", CodeInvalidScheme},
 		{"second instance", EntrySecondInstance, []string{"goose", "goose://bot?config=x"}, "goose://bot?config=x", ""},
 		{"open-url", EntryOpenURL, []string{"goose://extension?name=x"}, "goose://extension?name=x", ""},
@@ -209,5 +211,36 @@ func TestLoadPolicy(t *testing.T) {
 	}
 	if p := LoadPolicy(context.Background(), "http://x/a", false, fetch, os.ReadFile); !errors.Is(p.LoadErr, ErrAllowlistHTTPS) {
 		t.Fatalf("http err = %v", p.LoadErr)
+	}
+}
+
+// TestEveryEntryClassifiesAlike: seed 003 §3.2, one pipeline. The same link
+// gets the same classification (and error code) from argv,
+// second-instance, open-url and open-file, odd scheme spellings included.
+func TestEveryEntryClassifiesAlike(t *testing.T) {
+	links := []string{
+		"goose://sessions/tok",
+		"GOOSE://sessions/tok",
+		"Goose://extension?name=x&cmd=npx",
+		"goose:extension?name=x&cmd=npx",
+		"goose:sessions/tok",
+		"GOOSE://settings",
+		"goose://sessions/?x=1",
+		"goose://extension?name=x&cmd=npx.cmd&arg=--call=evil",
+	}
+	for _, link := range links {
+		want := Parse(link, Policy{})
+		for _, entry := range Entries {
+			args := []string{link}
+			if entry == EntryArgv || entry == EntrySecondInstance {
+				args = []string{"/app/Goose", "--flag", link}
+			}
+			r := NewRouter(RouterOptions{Sink: func(Event) error { return nil }})
+			got, _ := r.Deliver(entry, args)
+			if got.OK != want.OK || got.Route != want.Route || got.Dispatch != want.Dispatch ||
+				(got.Error == nil) != (want.Error == nil) || (got.Error != nil && got.Error.Code != want.Error.Code) {
+				t.Errorf("%s via %s: got %+v (%v), want %+v (%v)", link, entry, got, got.Error, want, want.Error)
+			}
+		}
 	}
 }

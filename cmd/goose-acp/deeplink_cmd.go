@@ -67,7 +67,11 @@ func classifyLink(ctx context.Context, entry deeplink.Entry, links []string, all
 	return res
 }
 
-// parseDeeplinkArgs accepts flags before or after the link(s).
+// parseDeeplinkArgs accepts flags before or after the link(s). Only the
+// command's own flags (--from, --allowlist, --help, with one or two dashes,
+// "=value" or a separate value) are flags; any other word is a link, even
+// one starting with "-" (a link is never a flag), and "--" still ends the
+// flags.
 func parseDeeplinkArgs(args []string, stderr io.Writer) (deeplink.Entry, string, []string, error) {
 	fs := flag.NewFlagSet("deeplink parse", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -80,14 +84,18 @@ func parseDeeplinkArgs(args []string, stderr io.Writer) (deeplink.Entry, string,
 			break
 		}
 	}
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return "", "", nil, err
+	for i := 0; i < len(args); i++ {
+		name, hasValue := deeplinkFlagName(args[i])
+		if name == "" || (fs.Lookup(name) == nil && name != "h" && name != "help") {
+			positional = append(positional, args[i])
+			continue
 		}
-		args = fs.Args()
-		if len(args) > 0 {
-			positional = append(positional, args[0])
-			args = args[1:]
+		words := args[i : i+1]
+		if !hasValue && fs.Lookup(name) != nil && i+1 < len(args) {
+			words, i = args[i:i+2], i+1
+		}
+		if err := fs.Parse(words); err != nil {
+			return "", "", nil, err
 		}
 	}
 	positional = append(positional, rest...)
@@ -105,6 +113,18 @@ func parseDeeplinkArgs(args []string, stderr io.Writer) (deeplink.Entry, string,
 		return "", "", nil, fmt.Errorf("--from %s takes exactly one URL", entry)
 	}
 	return entry, *allowlist, positional, nil
+}
+
+// deeplinkFlagName returns the flag name a word spells ("-from",
+// "--from=x" → "from") and whether it carries its value; "" when the word
+// does not look like a flag at all.
+func deeplinkFlagName(word string) (string, bool) {
+	if len(word) < 2 || word[0] != '-' {
+		return "", false
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(word, "-"), "-")
+	name, _, hasValue := strings.Cut(name, "=")
+	return name, hasValue
 }
 
 // maxAllowlistBytes caps a fetched allowlist document.

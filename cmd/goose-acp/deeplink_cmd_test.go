@@ -118,3 +118,21 @@ func TestDeeplinkHTTPSAllowlist(t *testing.T) {
 		t.Error("http allowlist accepted")
 	}
 }
+
+// TestDeeplinkURLIsNeverAFlag: a link that starts with "-" is classified,
+// not taken for an unknown flag; the command's own flags still work in
+// every spelling.
+func TestDeeplinkURLIsNeverAFlag(t *testing.T) {
+	for _, args := range [][]string{{"parse", "-foo"}, {"parse", "--", "-foo"}, {"parse", "--from=open-url", "-foo"}, {"parse", "-foo", "-from", "open-url"}} {
+		var out, errOut bytes.Buffer
+		code := runDeeplink(context.Background(), args, &out, &errOut, envFunc(nil))
+		want := `{"ok":false,"error":{"code":"DEEPLINK_PARSE_FAILED","message":"not an absolute URL"}}` + "\n"
+		if code != 1 || out.String() != want || errOut.Len() != 0 {
+			t.Errorf("%q: exit %d stdout %q stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := runDeeplink(context.Background(), []string{"parse", "--from", "argv", "/opt/Goose", "-x", "goose://sessions/t"}, &out, &errOut, envFunc(nil)); code != 0 || !strings.Contains(out.String(), `"shareToken":"t"`) {
+		t.Errorf("--from argv: exit %d stdout %q stderr %q", code, out.String(), errOut.String())
+	}
+}
