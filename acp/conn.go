@@ -26,8 +26,18 @@ type Router struct {
 	Logger        *slog.Logger
 
 	mu       sync.Mutex
-	inflight map[jsonrpc2.ID]context.CancelFunc
+	inflight map[inflightKey]context.CancelFunc
+	seq      uint64
 	wg       sync.WaitGroup
+}
+
+// inflightKey names one running request. A client may (wrongly, or after
+// wrapping its counter) send two requests with the same id; each keeps
+// its own cancel function under its own seq, both are answered, and
+// $/cancel_request with that id cancels both.
+type inflightKey struct {
+	id  jsonrpc2.ID
+	seq uint64
 }
 
 var _ jsonrpc2.Handler = (*Router)(nil)
@@ -46,11 +56,11 @@ func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return
 	}
 	reqCtx, cancel := context.WithCancel(ctx)
-	r.track(req.ID, cancel)
+	key := r.track(req.ID, cancel)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		defer r.untrack(req.ID)
+		defer r.untrack(key)
 		result, err := h(reqCtx, params)
 		if err == nil && reqCtx.Err() != nil && ctx.Err() == nil && result == nil {
 			err = reqCtx.Err()
@@ -96,26 +106,34 @@ func (r *Router) cancelRequest(params json.RawMessage) {
 		return
 	}
 	r.mu.Lock()
-	cancel := r.inflight[p.RequestID]
+	var cancels []context.CancelFunc
+	for key, cancel := range r.inflight {
+		if key.id == p.RequestID {
+			cancels = append(cancels, cancel)
+		}
+	}
 	r.mu.Unlock()
-	if cancel != nil {
+	for _, cancel := range cancels {
 		cancel()
 	}
 }
 
-func (r *Router) track(id jsonrpc2.ID, cancel context.CancelFunc) {
+func (r *Router) track(id jsonrpc2.ID, cancel context.CancelFunc) inflightKey {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.inflight == nil {
-		r.inflight = map[jsonrpc2.ID]context.CancelFunc{}
+		r.inflight = map[inflightKey]context.CancelFunc{}
 	}
-	r.inflight[id] = cancel
+	r.seq++
+	key := inflightKey{id: id, seq: r.seq}
+	r.inflight[key] = cancel
+	return key
 }
 
-func (r *Router) untrack(id jsonrpc2.ID) {
+func (r *Router) untrack(key inflightKey) {
 	r.mu.Lock()
-	cancel := r.inflight[id]
-	delete(r.inflight, id)
+	cancel := r.inflight[key]
+	delete(r.inflight, key)
 	r.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -138,3 +138,38 @@ func TestStreamAcceptsNullResult(t *testing.T) {
 		t.Fatalf("the stream answered a valid response: %s", out.String())
 	}
 }
+
+// TestRouterDuplicateIDsEachKeepTheirCancel: two in-flight requests with the
+// same id. Finishing the first must not cancel the second (it used to: the
+// second's registration overwrote the first's cancel, and the first's
+// untrack then cancelled the second), and both are answered.
+func TestRouterDuplicateIDsEachKeepTheirCancel(t *testing.T) {
+	release := map[string]chan struct{}{"a": make(chan struct{}), "b": make(chan struct{})}
+	started := make(chan string, 2)
+	r := &Router{Requests: map[string]RequestHandler{
+		"wait": func(ctx context.Context, p json.RawMessage) (any, error) {
+			var name string
+			_ = json.Unmarshal(p, &name)
+			started <- name
+			select {
+			case <-release[name]:
+				return name, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+	}}
+	w, sc := pipeConn(t, r, 0)
+	io.WriteString(w, `{"jsonrpc":"2.0","id":5,"method":"wait","params":"a"}`+"\n")
+	<-started
+	io.WriteString(w, `{"jsonrpc":"2.0","id":5,"method":"wait","params":"b"}`+"\n")
+	<-started
+	close(release["a"])
+	if got, want := readLine(t, sc), `{"jsonrpc":"2.0","id":5,"result":"a"}`; !jsonEqual(got, want) {
+		t.Fatalf("first: got %s want %s", got, want)
+	}
+	close(release["b"])
+	if got, want := readLine(t, sc), `{"jsonrpc":"2.0","id":5,"result":"b"}`; !jsonEqual(got, want) {
+		t.Fatalf("second (must not be cancelled by the first's end): got %s want %s", got, want)
+	}
+}
