@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/zalando/go-keyring"
-	"go.yaml.in/yaml/v3"
 )
 
 // Secrets is a store of secret config values (API keys).
@@ -118,16 +117,7 @@ func (s *FileSecrets) mutate(change func(map[string]any)) error {
 	return s.write(m)
 }
 
-func (s *FileSecrets) write(m map[string]any) error {
-	data, err := yaml.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("config: encode secrets: %w", err)
-	}
-	if len(m) == 0 {
-		data = []byte("{}\n")
-	}
-	return writeFileAtomic(s.path, data, 0o600)
-}
+func (s *FileSecrets) write(m map[string]any) error { return s.writeOrdered(m) }
 
 // KeyringSecrets keeps all secrets as one JSON object in the OS keyring
 // (service "goose", user "secrets"), like goose.
