@@ -6,6 +6,10 @@ import "context"
 // the local disk; the ACP adapter supplies one that calls the editor's
 // fs/read_text_file and fs/write_text_file so unsaved buffers are seen and a
 // rejected write never touches disk.
+//
+// Implementations must be safe for concurrent use: the model may ask for
+// several tool calls at once and the agent runs them in parallel, so two
+// reads or writes (of the same file or not) can be in flight together.
 type FileIO interface {
 	// ReadTextFile returns the file's text. line is 1-based (0 = from the
 	// start) and limit is a line count (0 = to the end).
@@ -41,6 +45,10 @@ type TerminalOutput struct {
 
 // Terminal runs shell commands somewhere else (the editor's terminal over
 // ACP). When none is given, shell runs local processes.
+//
+// Implementations must be safe for concurrent use: the agent runs parallel
+// shell calls on their own goroutines, so Create, WaitForExit, Kill and
+// Release of different terminals are in flight together.
 type Terminal interface {
 	Create(ctx context.Context, req TerminalRequest) (id string, err error)
 	Output(ctx context.Context, id string) (TerminalOutput, error)
