@@ -208,7 +208,8 @@ func (s *Scheduler) Update(id, cronExpr string) error {
 }
 
 // Delete removes a job (cancelling a run in progress) and, when
-// removeRecipe is set, its recipe copy.
+// removeRecipe is set, its recipe copy (and the source CreateFromRecipe
+// kept).
 func (s *Scheduler) Delete(id string, removeRecipe bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -222,6 +223,7 @@ func (s *Scheduler) Delete(id string, removeRecipe bool) error {
 	}
 	delete(s.jobs, id)
 	if removeRecipe {
+		s.removeSource(e.job)
 		if err := os.Remove(e.job.Source); err != nil && !os.IsNotExist(err) {
 			return fmt.Errorf("Storage error: %w", err)
 		}

@@ -11,9 +11,14 @@ import (
 // SessionName is the name goose gives a scheduled run's session.
 func SessionName(jobID string) string { return "Scheduled job: " + jobID }
 
+// Lister lists sessions (session.Store fits).
+type Lister interface {
+	List(ctx context.Context, opts session.ListOptions) (session.Page, error)
+}
+
 // Sessions returns up to limit sessions created by the job (schedule_id ==
 // jobID), newest first, as goose's Scheduler::sessions does.
-func Sessions(ctx context.Context, store session.Store, jobID string, limit int) ([]session.Session, error) {
+func Sessions(ctx context.Context, store Lister, jobID string, limit int) ([]session.Session, error) {
 	var out []session.Session
 	opts := session.ListOptions{Types: []session.Type{session.TypeScheduled, session.TypeUser}, Limit: 200}
 	for {
