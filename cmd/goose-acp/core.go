@@ -123,7 +123,7 @@ func platformExtensions() []config.PlatformExtension {
 	for _, k := range platform.Known() {
 		out = append(out, config.PlatformExtension{
 			Name: k.Name, DisplayName: k.DisplayName, Description: k.Description,
-			DefaultEnabled: k.Name != platform.ChatRecall,
+			DefaultEnabled: platform.DefaultEnabled(k.Name),
 		})
 	}
 	return out

@@ -3,5 +3,10 @@
 // todo (todo_write; its content feeds the per-turn info message),
 // extensionmanager (search_available_extensions, manage_extensions,
 // list_resources, read_resource), chatrecall (search past sessions) and
-// tom (user text from GOOSE_MOIM_MESSAGE_TEXT / _FILE in every turn).
+// tom (user text from GOOSE_MOIM_MESSAGE_TEXT / _FILE in every turn),
+// skills (load_skill over SKILL.md files in goose's directories, listed in
+// the system prompt), summon (load and delegate over sub-recipes, recipes
+// and agent files; the agent runs the subagents through AgentHooks),
+// summarize (one LLM call over files) and apps / code_execution, which
+// only answer why they are not available here.
 package platform

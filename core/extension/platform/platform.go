@@ -23,6 +23,13 @@ type Deps struct {
 	// OnChange runs after manage_extensions changed the session's
 	// extensions, so the agent can persist them.
 	OnChange func()
+	// Home and ConfigDir locate the global skills, agents and recipes;
+	// Config reads config.yaml keys (plugins, GOOSE_SUBAGENT_*).
+	Home, ConfigDir string
+	Config          func(key string) (any, bool)
+	// Agent runs delegated subagents and one-shot completions (summon,
+	// summarize); nil leaves those tools answering an error.
+	Agent AgentHooks
 }
 
 // Names of the platform extensions.
@@ -45,6 +52,11 @@ func Defaults(d Deps) map[string]extension.PlatformFactory {
 		ExtensionManager: d.extensionManager,
 		ChatRecall:       d.chatRecall,
 		Tom:              d.tom,
+		Skills:           d.skills,
+		Summon:           d.summon,
+		Summarize:        d.summarize,
+		Apps:             unavailable(Apps, "Apps", appsUnavailable),
+		CodeExecution:    unavailable(CodeExecution, "Code Mode", codeModeUnavailable),
 	}
 }
 
@@ -56,7 +68,23 @@ func Known() []config.ExtensionConfig {
 		{Type: config.ExtensionPlatform, Name: ChatRecall, DisplayName: "Chat Recall", Description: "Search past conversations and load session summaries for contextual memory"},
 		{Type: config.ExtensionPlatform, Name: ExtensionManager, DisplayName: "Extension Manager", Description: "Enable extension management tools for discovering, enabling, and disabling extensions"},
 		{Type: config.ExtensionPlatform, Name: Tom, DisplayName: "Top Of Mind", Description: "Inject custom context into every turn via GOOSE_MOIM_MESSAGE_TEXT and GOOSE_MOIM_MESSAGE_FILE environment variables"},
+		{Type: config.ExtensionPlatform, Name: Skills, DisplayName: "Skills", Description: "Discover and provide skill instructions from filesystem and builtins"},
+		{Type: config.ExtensionPlatform, Name: Summon, DisplayName: "Summon", Description: "Load knowledge and delegate tasks to subagents"},
+		{Type: config.ExtensionPlatform, Name: Summarize, DisplayName: "Summarize", Description: "Load files/directories and get an LLM summary in a single call"},
+		{Type: config.ExtensionPlatform, Name: Apps, DisplayName: "Apps", Description: "Create and manage custom Goose apps through chat. Apps are HTML/CSS/JavaScript and run in sandboxed windows."},
+		{Type: config.ExtensionPlatform, Name: CodeExecution, DisplayName: "Code Mode", Description: "Goose will make extension calls through code execution, saving tokens"},
 	}
+}
+
+// DefaultEnabled reports goose 1.54's default for a platform extension
+// (config.yaml's migration writes it as the entry's enabled flag). Apps is
+// on in goose but needs goose Desktop's windows, so it is off here.
+func DefaultEnabled(name string) bool {
+	switch name {
+	case ChatRecall, Summarize, CodeExecution, Apps:
+		return false
+	}
+	return true
 }
 
 func newServer(name, title, instructions string) *mcp.Server {

@@ -1,0 +1,212 @@
+package platform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/extension"
+)
+
+// Skills is goose's skills platform extension (load_skill).
+const Skills = "skills"
+
+const loadSkillDescription = "Load a skill's full content into your context so you can follow its instructions.\n\n" +
+	"Skills are listed in your system instructions. When you need to use one, load it first to get the detailed instructions.\n\n" +
+	"Examples:\n" +
+	"- load_skill(name: \"gdrive\") → Loads the gdrive skill instructions\n" +
+	"- load_skill(name: \"my-skill\", args: \"the arguments for the skill\") → Loads a skill with arguments\n" +
+	"- load_skill(name: \"my-skill/template.md\") → Loads a supporting file"
+
+const loadSkillSchema = `{"type":"object","required":["name"],"properties":{` +
+	`"name":{"type":"string","description":"Name of the skill to load. Use \"skill-name/path\" to load a supporting file."},` +
+	`"args":{"type":"string","description":"Optional arguments to provide when loading the skill."}}}`
+
+// skillsHeader opens goose's system-prompt listing of skills.
+const skillsHeader = "\n\nYou have these skills at your disposal, when it is clear they can help you solve a problem or you are asked to use them:"
+
+// SkillsInstructions is goose's system-prompt block: one "• name -
+// description" line per skill, sorted by (name, dir); empty without skills.
+func SkillsInstructions(skills []Skill) string {
+	if len(skills) == 0 {
+		return ""
+	}
+	sorted := append([]Skill(nil), skills...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if sorted[i].Name != sorted[j].Name {
+			return sorted[i].Name < sorted[j].Name
+		}
+		return sorted[i].Dir < sorted[j].Dir
+	})
+	var b strings.Builder
+	b.WriteString(skillsHeader)
+	for _, s := range sorted {
+		fmt.Fprintf(&b, "\n• %s - %s", s.Name, s.Description)
+	}
+	return b.String()
+}
+
+// skillDirs is where the session's skills are discovered.
+func (d Deps) skillDirs(workingDir string) SkillDirs {
+	return SkillDirs{WorkingDir: workingDir, Home: d.Home, ConfigDir: d.ConfigDir, Plugins: d.enabledPlugins()}
+}
+
+// SessionSkills discovers the skills of a working dir with the agent's
+// home, config dir and plugins (for slash commands and the extension).
+func (d Deps) SessionSkills(workingDir string) []Skill {
+	return DiscoverSkills(d.skillDirs(workingDir))
+}
+
+// enabledPlugins reads config.yaml's plugins: {<root>: {enabled: bool}}.
+func (d Deps) enabledPlugins() map[string]bool {
+	if d.Config == nil {
+		return nil
+	}
+	raw, ok := d.Config("plugins")
+	if !ok || raw == nil {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var entries map[string]struct {
+		Enabled bool `json:"enabled"`
+	}
+	if json.Unmarshal(b, &entries) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for root, e := range entries {
+		out[root] = e.Enabled
+	}
+	return out
+}
+
+func (d Deps) skills(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	wd := env.WorkingDir
+	if env.Manager != nil && env.Manager.WorkingDir() != "" {
+		wd = env.Manager.WorkingDir()
+	}
+	s := newServer(Skills, "Skills", SkillsInstructions(d.SessionSkills(wd)))
+	s.AddTool(&mcp.Tool{Name: "load_skill", Description: loadSkillDescription, InputSchema: json.RawMessage(loadSkillSchema)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var p struct {
+				Name string  `json:"name"`
+				Args *string `json:"args"`
+			}
+			_ = decode(req, &p)
+			if p.Name == "" {
+				return plainError("Missing required parameter: name"), nil
+			}
+			dir := wd
+			if env.Manager != nil && env.Manager.WorkingDir() != "" {
+				dir = env.Manager.WorkingDir()
+			}
+			text, ok := LoadSkill(d.SessionSkills(dir), p.Name, p.Args)
+			if !ok {
+				return plainError(text), nil
+			}
+			return textResult(text), nil
+		})
+	return extension.Platform{Server: s}, nil
+}
+
+func plainError(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// LoadSkill answers load_skill: the rendered skill, a supporting file
+// ("skill/relative/path"), or goose's not-found text (ok false).
+func LoadSkill(skills []Skill, name string, args *string) (string, bool) {
+	for _, s := range skills {
+		if s.Name == name {
+			text, err := RenderSkill(s, args)
+			if err != nil {
+				return "Failed to parse skill arguments: " + err.Error(), false
+			}
+			return text, true
+		}
+	}
+	if parent, rel, ok := strings.Cut(name, "/"); ok {
+		for _, s := range skills {
+			if s.Name == parent {
+				return loadSupportingFile(s, name, strings.ReplaceAll(rel, "\\", "/"))
+			}
+		}
+	}
+	lower := strings.ToLower(name)
+	var similar []string
+	for _, s := range skills {
+		n := strings.ToLower(s.Name)
+		if strings.Contains(n, lower) || strings.Contains(lower, n) {
+			similar = append(similar, s.Name)
+			if len(similar) == 3 {
+				break
+			}
+		}
+	}
+	if len(similar) == 0 {
+		return fmt.Sprintf("Skill '%s' not found.", name), false
+	}
+	return fmt.Sprintf("Skill '%s' not found. Did you mean: %s?", name, strings.Join(similar, ", ")), false
+}
+
+func loadSupportingFile(s Skill, requested, rel string) (string, bool) {
+	var available []string
+	for _, f := range s.SupportingFiles {
+		r, err := filepath.Rel(s.Dir, f)
+		if err != nil {
+			continue
+		}
+		r = filepath.ToSlash(r)
+		if r == rel {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Sprintf("Failed to read '%s': %v", requested, err), false
+			}
+			return string(b), true
+		}
+		if len(available) < 10 {
+			available = append(available, r)
+		}
+	}
+	if len(available) == 0 {
+		return fmt.Sprintf("Skill '%s' has no supporting files.", s.Name), false
+	}
+	return fmt.Sprintf("File '%s' not found. Available: %s", requested, strings.Join(available, ", ")), false
+}
+
+// RenderSkill is goose's loaded-skill context: title, description, the
+// body (with arguments applied when args is set) and the supporting files.
+func RenderSkill(s Skill, args *string) (string, error) {
+	content := s.Content
+	if args != nil {
+		var err error
+		if content, err = ApplySkillArguments(content, *args, s.ArgumentNames()); err != nil {
+			return "", err
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Loaded Skill: %s (skill)\n\n%s\n\n## Content\n\n%s\n", s.Name, s.Description, content)
+	if len(s.SupportingFiles) > 0 {
+		fmt.Fprintf(&b, "\n## Supporting Files\n\nSkill directory: %s\n\n"+
+			"Relative paths in this skill resolve from the skill directory. The shell tool runs in the session working directory, "+
+			"so use the resolved path below or `cd` into the skill directory before running supporting scripts.\n\n", s.Dir)
+		for _, f := range s.SupportingFiles {
+			rel, err := filepath.Rel(s.Dir, f)
+			if err != nil {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			fmt.Fprintf(&b, "- %s → %s (load_skill(name: \"%s/%s\"))\n", rel, filepath.ToSlash(f), s.Name, rel)
+		}
+	}
+	return b.String(), nil
+}
