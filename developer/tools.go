@@ -56,23 +56,23 @@ func annotations(title string, ro, destructive, idem, open bool) *mcp.ToolAnnota
 }
 
 func (s *service) registerClassic(srv *mcp.Server) {
-	srv.AddTool(&mcp.Tool{Name: "shell", Description: classicShellDescription, InputSchema: json.RawMessage(shellSchema)}, s.handler(s.shellClassic))
-	srv.AddTool(&mcp.Tool{Name: "text_editor", Description: textEditorDescription, InputSchema: json.RawMessage(textEditorSchema)}, s.handler(s.textEditor))
+	addTool(srv, &mcp.Tool{Name: "shell", Description: classicShellDescription, InputSchema: json.RawMessage(shellSchema)}, s.handler(s.shellClassic))
+	addTool(srv, &mcp.Tool{Name: "text_editor", Description: textEditorDescription, InputSchema: json.RawMessage(textEditorSchema)}, s.handler(s.textEditor))
 	s.registerAnalyze(srv, Classic)
 	s.registerImages(srv, Classic)
 	s.registerScreen(srv)
 }
 
 func (s *service) registerEditor(srv *mcp.Server) {
-	srv.AddTool(&mcp.Tool{Name: "read", Description: readDescription, InputSchema: json.RawMessage(readSchema),
+	addTool(srv, &mcp.Tool{Name: "read", Description: readDescription, InputSchema: json.RawMessage(readSchema),
 		Annotations: annotations("Read", true, false, false, false)}, s.handler(s.readTool))
-	srv.AddTool(&mcp.Tool{Name: "write", Description: writeDescription, InputSchema: json.RawMessage(writeSchema),
+	addTool(srv, &mcp.Tool{Name: "write", Description: writeDescription, InputSchema: json.RawMessage(writeSchema),
 		Annotations: annotations("Write", false, true, false, false)}, s.handler(s.writeTool))
-	srv.AddTool(&mcp.Tool{Name: "edit", Description: editDescription, InputSchema: json.RawMessage(editSchema),
+	addTool(srv, &mcp.Tool{Name: "edit", Description: editDescription, InputSchema: json.RawMessage(editSchema),
 		Annotations: annotations("Edit", false, true, false, false)}, s.handler(s.editTool))
-	srv.AddTool(&mcp.Tool{Name: "shell", Description: editorShellDescription(s.getenv), InputSchema: json.RawMessage(shellSchema),
+	addTool(srv, &mcp.Tool{Name: "shell", Description: editorShellDescription(s.getenv), InputSchema: json.RawMessage(shellSchema),
 		OutputSchema: json.RawMessage(shellOutputSchema), Annotations: annotations("Shell", false, true, false, true)}, s.handler(s.shellEditor))
-	srv.AddTool(&mcp.Tool{Name: "tree", Description: treeDescription, InputSchema: json.RawMessage(treeSchema),
+	addTool(srv, &mcp.Tool{Name: "tree", Description: treeDescription, InputSchema: json.RawMessage(treeSchema),
 		Annotations: annotations("Tree", true, false, true, false)}, s.handler(s.treeTool))
 	s.registerAnalyze(srv, Editor)
 	s.registerImages(srv, Editor)

@@ -28,10 +28,10 @@ func (s *service) registerAnalyze(srv *mcp.Server, surface Surface) {
 	tool := &mcp.Tool{Name: "analyze", Description: analyze.ToolDescription, InputSchema: json.RawMessage(analyzeSchema)}
 	if surface == Editor {
 		tool.Annotations = annotations("Analyze", true, false, true, false)
-		srv.AddTool(tool, s.handler(s.analyzeEditor))
+		addTool(srv, tool, s.handler(s.analyzeEditor))
 		return
 	}
-	srv.AddTool(tool, s.handler(s.analyzeClassic))
+	addTool(srv, tool, s.handler(s.analyzeClassic))
 }
 
 // runAnalyze applies the path policy, .gooseignore and goose's defaults.

@@ -25,11 +25,11 @@ const readImageDescription = "Read an image from a local file path or http(s) UR
 
 func (s *service) registerImages(srv *mcp.Server, surface Surface) {
 	if surface == Editor {
-		srv.AddTool(&mcp.Tool{Name: "read_image", Description: readImageDescription, InputSchema: json.RawMessage(readImageSchema),
+		addTool(srv, &mcp.Tool{Name: "read_image", Description: readImageDescription, InputSchema: json.RawMessage(readImageSchema),
 			Annotations: annotations("Read Image", false, false, true, true)}, s.handler(s.readImage))
 		return
 	}
-	srv.AddTool(&mcp.Tool{Name: "image_processor", Description: imageproc.ToolDescription, InputSchema: json.RawMessage(imageProcessorSchema)},
+	addTool(srv, &mcp.Tool{Name: "image_processor", Description: imageproc.ToolDescription, InputSchema: json.RawMessage(imageProcessorSchema)},
 		s.handler(s.imageProcessor))
 }
 

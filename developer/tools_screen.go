@@ -17,9 +17,9 @@ const screenCaptureSchema = `{"type":"object","properties":{
 
 // registerScreen adds the classic surface's window listing and capture.
 func (s *service) registerScreen(srv *mcp.Server) {
-	srv.AddTool(&mcp.Tool{Name: "list_windows", Description: screen.ListWindowsDescription, InputSchema: json.RawMessage(listWindowsSchema)},
+	addTool(srv, &mcp.Tool{Name: "list_windows", Description: screen.ListWindowsDescription, InputSchema: json.RawMessage(listWindowsSchema)},
 		s.handler(s.listWindows))
-	srv.AddTool(&mcp.Tool{Name: "screen_capture", Description: screen.CaptureDescription, InputSchema: json.RawMessage(screenCaptureSchema)},
+	addTool(srv, &mcp.Tool{Name: "screen_capture", Description: screen.CaptureDescription, InputSchema: json.RawMessage(screenCaptureSchema)},
 		s.handler(s.screenCapture))
 }
 

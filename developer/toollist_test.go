@@ -1,0 +1,93 @@
+package developer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"runtime"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// toolsList returns what a client sees from tools/list on a fresh server
+// of surface: every tool's name, description, schemas, annotations and
+// _meta, indented, in the server's (name) order.
+func toolsList(t *testing.T, surface Surface) []byte {
+	t.Helper()
+	srv := NewServer(Options{Surface: surface, WorkingDir: t.TempDir(), Getenv: func(k string) string {
+		if k == "SHELL" {
+			return "/bin/bash"
+		}
+		return ""
+	}})
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res.Tools); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestToolsListGolden pins both tool surfaces as a client sees them:
+// the classic one `goose-acp mcp developer` serves and the editor one the
+// agent loads in-process. Any change to a name, schema, description,
+// annotation or declared ToolMeta shows up here; regenerate with
+// `go test ./developer -run TestToolsListGolden -update` and review the diff.
+func TestToolsListGolden(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the editor shell description names the Windows shell; the goldens are the unix texts")
+	}
+	for name, surface := range map[string]Surface{"tools_classic.json": Classic, "tools_editor.json": Editor} {
+		t.Run(name, func(t *testing.T) {
+			golden(t, name, "\x00", string(toolsList(t, surface)))
+		})
+	}
+}
+
+// TestEveryToolDeclaresItsMeta: each tool of both surfaces carries its
+// ToolMeta under MetaKeyTool with a kind, and the argument names it
+// declares exist in its input schema.
+func TestEveryToolDeclaresItsMeta(t *testing.T) {
+	for _, surface := range []Surface{Classic, Editor} {
+		var tools []struct {
+			Name        string `json:"name"`
+			InputSchema struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"inputSchema"`
+			Meta map[string]ToolMeta `json:"_meta"`
+		}
+		if err := json.Unmarshal(toolsList(t, surface), &tools); err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tools {
+			m, ok := tool.Meta[MetaKeyTool]
+			if !ok || m.Kind == "" {
+				t.Errorf("surface %d: %s has no %s kind: %+v", surface, tool.Name, MetaKeyTool, tool.Meta)
+				continue
+			}
+			for _, arg := range []string{m.Path, m.Line, m.Range, m.Before, m.After, m.Content} {
+				if _, ok := tool.InputSchema.Properties[arg]; arg != "" && !ok {
+					t.Errorf("%s declares argument %q, not in its schema", tool.Name, arg)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package developer
+
+import (
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MetaKeyTool is the tools/list _meta entry under which every developer
+// tool declares its ToolMeta, so a host learns what each tool does from
+// the tool definition rather than from its name.
+const MetaKeyTool = "goose-acp/tool"
+
+// Tool kinds a ToolMeta names.
+const (
+	KindRead    = "read"
+	KindEdit    = "edit"
+	KindExecute = "execute"
+	KindSearch  = "search"
+	KindOther   = "other"
+)
+
+// ToolMeta is what a tool declares about itself beyond its schema: its
+// kind, and which argument holds what. Argument fields name an argument
+// of the tool's input schema; empty means the tool has none.
+type ToolMeta struct {
+	Kind string `json:"kind"`
+	// Path is the file or directory the tool acts on.
+	Path string `json:"path,omitempty"`
+	// TextFile: Path names a text file (or a directory) the tool reads or
+	// edits, so that directory's hint files apply to the work.
+	TextFile bool `json:"textFile,omitempty"`
+	// Line is a 1-based start line; Range an array whose first element is.
+	Line  string `json:"line,omitempty"`
+	Range string `json:"range,omitempty"`
+	// Before and After are an edit's old and new text; Content a whole
+	// new file's text.
+	Before  string `json:"before,omitempty"`
+	After   string `json:"after,omitempty"`
+	Content string `json:"content,omitempty"`
+}
+
+// toolMetas is the one declaration of what each developer tool is; both
+// surfaces publish it (a name means the same tool on either).
+var toolMetas = map[string]ToolMeta{
+	"shell":           {Kind: KindExecute},
+	"text_editor":     {Kind: KindEdit, Path: "path", TextFile: true, Range: "view_range", Before: "old_str", After: "new_str", Content: "file_text"},
+	"read":            {Kind: KindRead, Path: "path", TextFile: true, Line: "line"},
+	"write":           {Kind: KindEdit, Path: "path", TextFile: true, Content: "content"},
+	"edit":            {Kind: KindEdit, Path: "path", TextFile: true, Before: "before", After: "after"},
+	"tree":            {Kind: KindRead, Path: "path"},
+	"analyze":         {Kind: KindSearch, Path: "path"},
+	"read_image":      {Kind: KindRead},
+	"image_processor": {Kind: KindEdit, Path: "path"},
+	"list_windows":    {Kind: KindOther},
+	"screen_capture":  {Kind: KindOther},
+}
+
+// addTool registers a tool with its ToolMeta in _meta. A tool without an
+// entry in toolMetas is a programming error: it panics when the server is
+// built, so no test that builds one can miss it.
+func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) {
+	m, ok := toolMetas[t.Name]
+	if !ok {
+		panic(fmt.Sprintf("developer: tool %q has no ToolMeta", t.Name))
+	}
+	if t.Meta == nil {
+		t.Meta = mcp.Meta{}
+	}
+	t.Meta[MetaKeyTool] = m
+	srv.AddTool(t, h)
+}
