@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -20,42 +19,6 @@ const liveOutputCap = 256 << 10
 type shellArgs struct {
 	Command     string  `json:"command"`
 	TimeoutSecs *uint64 `json:"timeout_secs"`
-}
-
-// errShellIgnored carries goose's text for a command touching an ignored path.
-type errShellIgnored struct{ arg string }
-
-func (e errShellIgnored) Error() string {
-	return "The command attempts to access '" + e.arg + "' which is restricted by .gooseignore"
-}
-
-func (e errShellIgnored) Unwrap() error { return ErrIgnored }
-
-// checkShellPaths applies .gooseignore to the command's path-like
-// arguments: every token after the first that is not a flag and exists
-// relative to the working dir.
-func (s *service) checkShellPaths(command string, cc callContext) error {
-	toks := splitShellArgs(command)
-	if len(toks) < 2 {
-		return nil
-	}
-	rules := s.ignores.rulesFor(cc.workingDir)
-	for _, tok := range toks[1:] {
-		if strings.HasPrefix(tok, "-") {
-			continue
-		}
-		p := expandPath(tok, runtime.GOOS, s.getenv)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cc.workingDir, p)
-		}
-		if _, err := os.Stat(p); err != nil {
-			continue
-		}
-		if rules.ignored(filepath.Clean(p)) {
-			return errShellIgnored{arg: tok}
-		}
-	}
-	return nil
 }
 
 // shellTimeout is timeout_secs when given (0 = none), else the default.

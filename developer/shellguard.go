@@ -1,0 +1,333 @@
+package developer
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxShellNesting bounds recursion into `sh -c` / `eval` strings.
+const maxShellNesting = 4
+
+// errShellIgnored carries goose's text for a command touching an ignored path.
+type errShellIgnored struct{ arg string }
+
+func (e errShellIgnored) Error() string {
+	return "The command attempts to access '" + e.arg + "' which is restricted by .gooseignore"
+}
+
+func (e errShellIgnored) Unwrap() error { return ErrIgnored }
+
+// checkShellPaths applies .gooseignore to a command before it runs: first
+// goose's own check of the literal words, then, for POSIX shells, what the
+// shell will actually touch once it has expanded the command (see
+// shellGuard).
+func (s *service) checkShellPaths(command string, cc callContext) error {
+	rules := s.ignores.rulesFor(cc.workingDir)
+	if err := s.checkShellWords(command, cc.workingDir, rules); err != nil {
+		return err
+	}
+	noProbe := func(string) (string, error) { return "", exec.ErrNotFound }
+	if runtime.GOOS == "windows" && selectShell(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
+		return nil // cmd and PowerShell syntax is not POSIX: goose's check only
+	}
+	g := &shellGuard{rules: rules, dirs: []string{cc.workingDir}, vars: map[string]string{}, getenv: s.getenv}
+	return g.check(command)
+}
+
+// checkShellWords is goose's check: every token after the first that is
+// not a flag and exists relative to the working dir.
+func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules) error {
+	toks := splitShellArgs(command)
+	if len(toks) < 2 {
+		return nil
+	}
+	for _, tok := range toks[1:] {
+		if strings.HasPrefix(tok, "-") {
+			continue
+		}
+		p := expandPath(tok, runtime.GOOS, s.getenv)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workingDir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if rules.ignored(filepath.Clean(p)) {
+			return errShellIgnored{arg: tok}
+		}
+	}
+	return nil
+}
+
+// shellGuard walks a parsed command the way the shell will run it: words
+// are expanded (globs, ~, $PWD, $HOME, the environment and variables the
+// script assigns literally), redirect targets are checked, `sh -c` and
+// `eval` strings are parsed in turn, `cd` adds a directory relative paths
+// may resolve against, and recursive tools have their roots searched for
+// ignored paths. What it cannot see — a program opening files of its own
+// accord — is documented in doc.go: this is a guard, not a sandbox.
+type shellGuard struct {
+	rules  *ignoreRules
+	dirs   []string
+	vars   map[string]string
+	getenv func(string) string
+	depth  int
+}
+
+// check parses script and refuses it when it touches an ignored path. A
+// script the parser rejects is checked token by token instead.
+func (g *shellGuard) check(script string) error {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		return g.checkTokens(script)
+	}
+	var found error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			for _, r := range n.Redirs {
+				if found = g.redirect(r); found != nil {
+					return false
+				}
+			}
+		case *syntax.CallExpr:
+			found = g.call(n)
+		case *syntax.DeclClause:
+			for _, a := range n.Args {
+				g.assign(a)
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// config expands words as the shell would in dir. A command substitution
+// expands to nothing (its own commands are walked separately).
+func (g *shellGuard) config(dir string) *expand.Config {
+	return &expand.Config{
+		Env: expand.FuncEnviron(func(name string) string {
+			if name == "PWD" {
+				return dir
+			}
+			if v, ok := g.vars[name]; ok {
+				return v
+			}
+			return g.getenv(name)
+		}),
+		ReadDir2:  os.ReadDir,
+		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return nil },
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return os.DevNull, nil },
+	}
+}
+
+// fields expands words; a word the expander cannot handle falls back to
+// its literal text.
+func (g *shellGuard) fields(dir string, words []*syntax.Word) []string {
+	out, err := expand.Fields(g.config(dir), words...)
+	if err == nil {
+		return out
+	}
+	out = out[:0]
+	for _, w := range words {
+		out = append(out, wordText(w))
+	}
+	return out
+}
+
+// wordText is a word's literal parts without quotes.
+func wordText(w *syntax.Word) string {
+	var b strings.Builder
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if l, ok := n.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+		if sq, ok := n.(*syntax.SglQuoted); ok {
+			b.WriteString(sq.Value)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// assign records a literal assignment (X=.env) for later expansions.
+func (g *shellGuard) assign(a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Array != nil {
+		return
+	}
+	val := ""
+	if a.Value != nil {
+		v, err := expand.Literal(g.config(g.dirs[0]), a.Value)
+		if err != nil {
+			v = wordText(a.Value)
+		}
+		val = v
+	}
+	g.vars[a.Name.Value] = val
+}
+
+// redirect checks a file redirect's target. Output targets are checked
+// even when missing: creating an ignored file is touching it.
+func (g *shellGuard) redirect(r *syntax.Redirect) error {
+	if r.Word == nil {
+		return nil
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return nil
+	}
+	write := r.Op != syntax.RdrIn && r.Op != syntax.DplIn
+	for _, dir := range g.dirs {
+		for _, f := range g.fields(dir, []*syntax.Word{r.Word}) {
+			if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && isFDWord(f) {
+				continue
+			}
+			if err := g.checkPath(dir, f, write); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isFDWord is a >&N / <&- duplication target rather than a file.
+func isFDWord(s string) bool {
+	if s == "-" {
+		return true
+	}
+	return s != "" && strings.Trim(s, "0123456789-") == ""
+}
+
+// call checks one simple command in every directory it may run in.
+func (g *shellGuard) call(ce *syntax.CallExpr) error {
+	for _, a := range ce.Assigns {
+		g.assign(a)
+	}
+	if len(ce.Args) == 0 {
+		return nil
+	}
+	for _, dir := range g.dirs {
+		if err := g.checkCall(dir, g.fields(dir, ce.Args)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCall checks a command's expanded fields: each path argument (and
+// the value of --flag=path / key=path), nested scripts, directory changes
+// and the roots of recursive tools.
+func (g *shellGuard) checkCall(dir string, fields []string) error {
+	name, args := unwrapCommand(fields)
+	write := writers[name]
+	for i, f := range fields {
+		if i == 0 && !strings.ContainsRune(f, '/') {
+			continue
+		}
+		for _, p := range pathCandidates(f) {
+			if err := g.checkPath(dir, p, write && !strings.HasPrefix(f, "-")); err != nil {
+				return err
+			}
+		}
+	}
+	switch {
+	case shells[name]:
+		if script, ok := shellScriptArg(args); ok {
+			return g.nested(script)
+		}
+	case name == "eval":
+		return g.nested(strings.Join(args, " "))
+	case name == "cd" || name == "pushd":
+		if len(args) > 0 {
+			g.dirs = append(g.dirs, absIn(dir, args[len(args)-1]))
+		}
+	}
+	return g.checkRecursive(dir, name, args)
+}
+
+// pathCandidates are the strings in one field that may name a path: the
+// field itself, and what follows "=" in --file=x or if=x.
+func pathCandidates(f string) []string {
+	var out []string
+	if !strings.HasPrefix(f, "-") {
+		out = append(out, f)
+	}
+	if i := strings.IndexByte(f, '='); i >= 0 && i+1 < len(f) {
+		out = append(out, f[i+1:])
+	}
+	return out
+}
+
+// nested checks a script string handed to another shell.
+func (g *shellGuard) nested(script string) error {
+	if g.depth >= maxShellNesting {
+		return nil
+	}
+	child := &shellGuard{rules: g.rules, dirs: g.dirs, vars: map[string]string{}, getenv: g.getenv, depth: g.depth + 1}
+	for k, v := range g.vars {
+		child.vars[k] = v
+	}
+	return child.check(script)
+}
+
+// checkPath refuses p (relative to dir) when it, or what a symlink there
+// points at, is ignored. Missing paths are skipped unless always is set.
+func (g *shellGuard) checkPath(dir, p string, always bool) error {
+	if p == "" {
+		return nil
+	}
+	abs := absIn(dir, p)
+	if _, err := os.Lstat(abs); err != nil && !always {
+		return nil
+	}
+	if g.rules.ignored(abs) {
+		return errShellIgnored{arg: p}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs && g.rules.ignored(real) {
+		return errShellIgnored{arg: p}
+	}
+	return nil
+}
+
+func absIn(dir, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// checkTokens is the fallback for a script the parser rejects: every
+// token between shell operators, with ~, $PWD, $HOME and globs expanded.
+func (g *shellGuard) checkTokens(script string) error {
+	toks := strings.FieldsFunc(script, func(r rune) bool {
+		return strings.ContainsRune(" \t\r\n;|&<>()`'\"", r)
+	})
+	for _, dir := range g.dirs {
+		for _, tok := range toks {
+			tok = strings.NewReplacer("${PWD}", dir, "$PWD", dir, "${HOME}", g.getenv("HOME"), "$HOME", g.getenv("HOME")).Replace(tok)
+			tok = expandPath(tok, runtime.GOOS, g.getenv)
+			matches, _ := filepath.Glob(absIn(dir, tok))
+			if len(matches) == 0 {
+				matches = []string{tok}
+			}
+			for _, m := range matches {
+				for _, p := range pathCandidates(m) {
+					if err := g.checkPath(dir, p, false); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
