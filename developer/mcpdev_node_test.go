@@ -10,33 +10,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 // TestNodeAcceptanceHarness builds the devserver binary and runs
 // e2e/mcpdev/run.mjs (seed 000 §14 through the official MCP TypeScript
-// client). GOOSE_ACP_E2E_NODE=1 makes it run `npm ci` when node_modules is
-// missing; otherwise a missing install skips with the command to run.
+// client). The harness's locked npm packages are installed on first use;
+// without node/npm it skips (fails with GOOSE_ACP_REQUIRE_NPM=1, as in CI).
 func TestNodeAcceptanceHarness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns node and a server binary; skipped with -short")
 	}
-	harness, err := filepath.Abs("../e2e/mcpdev")
-	if err != nil {
-		t.Fatal(err)
-	}
+	harness := npmtest.Install(t, "../e2e/mcpdev")
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not on PATH; install Node.js ≥ 20 to run the MCP acceptance harness")
-	}
-	if _, err := os.Stat(filepath.Join(harness, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") == "" {
-			t.Skip("e2e/mcpdev/node_modules missing: run `cd e2e/mcpdev && npm ci` or set GOOSE_ACP_E2E_NODE=1")
-		}
-		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		npm.Dir = harness
-		if out, err := npm.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
+		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "devserver")
 	build := exec.Command("go", "build", "-o", bin, "./internal/devserver")

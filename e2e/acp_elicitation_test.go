@@ -2,29 +2,22 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 // everythingEntry is @modelcontextprotocol/server-everything from
-// e2e/mcpeverything (installed with `npm ci` there, as CI does).
+// e2e/mcpeverything, installed on first use; without node/npm it skips
+// (fails in CI).
 func everythingEntry(t *testing.T) string {
 	t.Helper()
-	entry, _ := filepath.Abs(filepath.Join("mcpeverything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
-	_, nodeErr := exec.LookPath("node")
-	if _, err := os.Stat(entry); err != nil || nodeErr != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
-			t.Fatalf("server-everything unavailable (node: %v, entry: %v); run `npm ci` in e2e/mcpeverything", nodeErr, err)
-		}
-		t.Skip("node or e2e/mcpeverything/node_modules missing; run `npm ci` in e2e/mcpeverything")
-	}
-	return entry
+	dir := npmtest.Install(t, "mcpeverything")
+	return filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 }
 
 // TestElicitation: an MCP server's elicitation reaches the editor as

@@ -4,31 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
-// httpHarness returns e2e/http when node and its node_modules are there,
-// generating the TypeScript client from goosed-openapi.json first. CI sets
-// GOOSE_ACP_E2E_NODE=1, which turns a missing toolchain into a failure.
+// httpHarness returns e2e/http with its locked npm packages installed
+// (npmtest skips without node/npm, fails instead in CI), generating the
+// TypeScript client from goosed-openapi.json first.
 func httpHarness(t *testing.T) string {
 	t.Helper()
-	dir, _ := filepath.Abs("http")
-	_, errNode := exec.LookPath("node")
-	_, errNpm := exec.LookPath("npm")
-	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "@hey-api", "openapi-ts"))
-	if errNode != nil || errNpm != nil || errMods != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
-			t.Fatalf("http harness unavailable (node: %v, npm: %v, node_modules: %v); run `npm ci` in e2e/http", errNode, errNpm, errMods)
-		}
-		t.Skip("node, npm or e2e/http/node_modules missing; run `npm ci` in e2e/http (CI does)")
-	}
+	dir := npmtest.Install(t, "http")
 	gen := exec.Command("npm", "run", "--silent", "gen")
 	gen.Dir = dir
 	if out, err := gen.CombinedOutput(); err != nil {

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 // passedLine is run.mjs's closing summary; anything but "0 failed" fails.
@@ -18,8 +20,8 @@ var passedLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 
 // TestMCPDeveloperAcceptance runs seed 000 §14 through the official MCP
 // TypeScript client (e2e/mcpdev/run.mjs) against the real binary's
-// `goose-acp mcp developer`. Without node or e2e/mcpdev/node_modules it
-// skips, unless GOOSE_ACP_E2E_NODE=1 (CI), which makes that a failure.
+// `goose-acp mcp developer`. The harness's npm packages are installed on
+// first use; without node/npm it skips (fails in CI).
 func TestMCPDeveloperAcceptance(t *testing.T) {
 	dir := mcpdevHarness(t)
 	home := t.TempDir()
@@ -45,19 +47,10 @@ func TestMCPDeveloperAcceptance(t *testing.T) {
 	}
 }
 
-// mcpdevHarness returns e2e/mcpdev when node and its node_modules exist.
+// mcpdevHarness returns e2e/mcpdev with its locked npm packages installed.
 func mcpdevHarness(t *testing.T) string {
 	t.Helper()
-	dir, _ := filepath.Abs("mcpdev")
-	_, errNode := exec.LookPath("node")
-	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
-	if errNode != nil || errMods != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
-			t.Fatalf("mcpdev harness unavailable (node: %v, node_modules: %v); run `npm ci` in e2e/mcpdev", errNode, errMods)
-		}
-		t.Skip("node or e2e/mcpdev/node_modules missing; run `npm ci` in e2e/mcpdev (CI sets GOOSE_ACP_E2E_NODE=1)")
-	}
-	return dir
+	return npmtest.Install(t, "mcpdev")
 }
 
 // withoutEnv drops every KEY=… entry for key.

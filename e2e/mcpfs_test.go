@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,25 +10,16 @@ import (
 
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 // mcpfsServer returns the entry point of the pinned
-// @modelcontextprotocol/server-filesystem (e2e/mcpfs) when node and its
-// node_modules exist. Without them it skips, unless GOOSE_ACP_E2E_NODE=1
-// (CI), which makes that a failure.
+// @modelcontextprotocol/server-filesystem (e2e/mcpfs), installed on first
+// use; without node/npm it skips (fails in CI).
 func mcpfsServer(t *testing.T) string {
 	t.Helper()
-	dir, _ := filepath.Abs("mcpfs")
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
-	_, errNode := exec.LookPath("node")
-	_, errMods := os.Stat(entry)
-	if errNode != nil || errMods != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
-			t.Fatalf("MCP filesystem server unavailable (node: %v, server: %v); run `npm ci` in e2e/mcpfs", errNode, errMods)
-		}
-		t.Skip("node or e2e/mcpfs/node_modules missing; run `npm ci` in e2e/mcpfs (CI sets GOOSE_ACP_E2E_NODE=1)")
-	}
-	return entry
+	dir := npmtest.Install(t, "mcpfs")
+	return filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js")
 }
 
 // TestEditorMCPFilesystemServer: the editor hands goose-acp the real

@@ -4,30 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
-// nodeHarness returns the e2e/node directory when node and its
-// node_modules are available. CI sets GOOSE_ACP_E2E_NODE=1, which turns a
-// missing toolchain into a failure instead of a skip.
+// nodeHarness returns the e2e/node directory with its locked npm packages
+// installed (npmtest skips without node/npm, fails instead in CI).
 func nodeHarness(t *testing.T) string {
 	t.Helper()
-	dir, _ := filepath.Abs("node")
-	_, errNode := exec.LookPath("node")
-	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk"))
-	if errNode != nil || errMods != nil {
-		if os.Getenv("GOOSE_ACP_E2E_NODE") != "" {
-			t.Fatalf("node harness unavailable (node: %v, node_modules: %v); run `npm ci` in e2e/node", errNode, errMods)
-		}
-		t.Skip("node or e2e/node/node_modules missing; run `npm ci` in e2e/node (CI does)")
-	}
-	return dir
+	return npmtest.Install(t, "node")
 }
 
 // TestNodeSDKClientValidatesEveryFrame drives the agent with the official

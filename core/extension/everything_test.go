@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 // everythingDir holds the pinned @modelcontextprotocol/server-everything.
@@ -27,31 +28,13 @@ func everythingDir(t *testing.T) string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "e2e", "mcpeverything")
 }
 
-// everythingServer returns the server's entry point, running `npm ci`
-// when node_modules is missing. Without npm the test fails when
-// GOOSE_ACP_REQUIRE_NPM=1 (CI) and is skipped otherwise.
+// everythingServer returns the server's entry point, installing the
+// folder's locked npm packages on first use (npmtest: skipped without
+// node/npm, a failure with GOOSE_ACP_REQUIRE_NPM=1 as in CI).
 func everythingServer(t *testing.T) string {
 	t.Helper()
-	dir := everythingDir(t)
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	_, npmErr := exec.LookPath("npm")
-	_, nodeErr := exec.LookPath("node")
-	if npmErr != nil || nodeErr != nil {
-		if os.Getenv("GOOSE_ACP_REQUIRE_NPM") == "1" {
-			t.Fatalf("npm and node are required (GOOSE_ACP_REQUIRE_NPM=1): npm: %v, node: %v", npmErr, nodeErr)
-		}
-		t.Skip("npm/node not installed; set GOOSE_ACP_REQUIRE_NPM=1 to make this a failure")
-	}
-	if _, err := os.Stat(entry); err != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
-		}
-	}
-	return entry
+	dir := npmtest.Install(t, everythingDir(t))
+	return filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 }
 
 // recorder collects hook traffic.
