@@ -6,6 +6,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // permissionOptions are goose's four choices; optionId and name are the kind.
@@ -96,43 +97,29 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 func permissionToolCall(as *acpSession, d conversation.ActionData) ToolCallUpdate {
 	call := conversation.ToolCall{Name: d.ToolName, Arguments: d.Arguments}
 	title := ToolTitle(call)
-	tc := ToolCallUpdate{ToolCallID: d.ID, Title: &title, Kind: ToolKind(d.ToolName), Status: "pending", RawInput: nonNilArgs(d.Arguments)}
+	info := as.translator.info(d.ToolName)
+	tc := ToolCallUpdate{ToolCallID: d.ID, Title: &title, Kind: info.Kind, Status: "pending", RawInput: nonNilArgs(d.Arguments)}
 	if d.Prompt != nil && *d.Prompt != "" {
 		tc.Content = append(tc.Content, ToolCallContent{Type: "content", Content: &ContentBlock{Type: "text", Text: *d.Prompt}})
 	}
-	if diff := proposedDiff(as, call); diff != nil {
+	tc.Locations = as.translator.locations(info, d.Arguments)
+	if diff := proposedDiff(info, d.Arguments, tc.Locations); diff != nil {
 		tc.Content = append(tc.Content, *diff)
 	}
-	tc.Locations = as.translator.locations(call)
 	return tc
 }
 
-// proposedDiff previews a file change from the tool arguments.
-func proposedDiff(as *acpSession, call conversation.ToolCall) *ToolCallContent {
-	locs := as.translator.locations(call)
+// proposedDiff previews the file change an edit's arguments propose, from
+// the before/after or content arguments its tool declares.
+func proposedDiff(info toolinfo.Info, args map[string]any, locs []ToolCallLocation) *ToolCallContent {
 	if len(locs) == 0 {
 		return nil
 	}
-	str := func(keys ...string) (string, bool) {
-		for _, k := range keys {
-			if v, ok := call.Arguments[k].(string); ok {
-				return v, true
-			}
-		}
-		return "", false
+	c, ok := info.ChangeOf(args)
+	if !ok {
+		return nil
 	}
-	path := locs[0].Path
-	switch ToolKind(call.Name) {
-	case "edit":
-		if after, ok := str("after", "new_str", "new_string"); ok {
-			before, _ := str("before", "old_str", "old_string")
-			return &ToolCallContent{Type: "diff", Path: path, OldText: &before, NewText: &after}
-		}
-		if content, ok := str("content", "file_text"); ok {
-			return &ToolCallContent{Type: "diff", Path: path, NewText: &content}
-		}
-	}
-	return nil
+	return &ToolCallContent{Type: "diff", Path: locs[0].Path, OldText: c.Before, NewText: &c.After}
 }
 
 // elicit forwards an MCP server's question to the editor when it supports

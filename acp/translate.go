@@ -1,12 +1,14 @@
 package acp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // Translator turns goose messages into session/update payloads for one
@@ -14,7 +16,29 @@ import (
 type Translator struct {
 	// WorkingDir resolves relative paths in tool arguments to absolute ones.
 	WorkingDir string
-	requests   map[string]conversation.ToolCall
+	// Tools returns what a tool declares about itself (kind, path and
+	// line arguments); nil means toolinfo.Guess of the name.
+	Tools    func(name string) toolinfo.Info
+	requests map[string]conversation.ToolCall
+}
+
+// toolInfo returns the session's tool declarations as the agent lists
+// them. The agent lists its tools before every model call, so by the time
+// a tool request is translated the list is cached and this does no I/O.
+func (s *Server) toolInfo(sessionID string) func(string) toolinfo.Info {
+	if s.opts.Agent == nil {
+		return nil
+	}
+	return func(name string) toolinfo.Info {
+		return s.opts.Agent.ToolInfo(context.Background(), sessionID, name)
+	}
+}
+
+func (t *Translator) info(name string) toolinfo.Info {
+	if t.Tools == nil {
+		return toolinfo.Guess(name)
+	}
+	return t.Tools(name)
 }
 
 // MessageUpdates returns the updates for one (partial) message as it
@@ -72,9 +96,10 @@ func (t *Translator) toolCall(r *conversation.ToolRequest) SessionUpdate {
 	}
 	t.requests[r.ID] = call
 	title := ToolTitle(call)
-	u.Title, u.Kind = &title, ToolKind(call.Name)
+	info := t.info(call.Name)
+	u.Title, u.Kind = &title, info.Kind
 	u.RawInput = nonNilArgs(call.Arguments)
-	u.Locations = t.locations(call)
+	u.Locations = t.locations(info, call.Arguments)
 	return u
 }
 
@@ -99,7 +124,7 @@ func (t *Translator) toolResult(r *conversation.ToolResponse) SessionUpdate {
 	}
 	u.ToolContent = toolContent(res.Content)
 	if call, ok := t.requests[r.ID]; ok {
-		u.Locations = t.locations(call)
+		u.Locations = t.locations(t.info(call.Name), call.Arguments)
 	}
 	return u
 }
@@ -164,47 +189,19 @@ func toolDetail(args map[string]any) string {
 	return ""
 }
 
-// ToolKind classifies a prefixed tool name into an ACP ToolKind.
-func ToolKind(name string) string {
-	_, tool, ok := strings.Cut(name, "__")
+// locations is the file a call works on, from the path and line
+// arguments its tool declares (none for tools that declare no path).
+func (t *Translator) locations(info toolinfo.Info, args map[string]any) []ToolCallLocation {
+	path, ok := info.PathOf(args)
 	if !ok {
-		tool = name
-	}
-	switch tool {
-	case "read", "view", "tree", "read_image", "read_resource", "list_resources":
-		return "read"
-	case "write", "edit", "text_editor", "str_replace", "insert", "image_processor":
-		return "edit"
-	case "shell":
-		return "execute"
-	case "analyze", "search", "grep", "glob", "find", "search_available_extensions":
-		return "search"
-	case "fetch", "web_fetch":
-		return "fetch"
-	case "todo_write":
-		return "think"
-	}
-	return "other"
-}
-
-// locations derives file locations for developer file tools.
-func (t *Translator) locations(call conversation.ToolCall) []ToolCallLocation {
-	path, _ := call.Arguments["path"].(string)
-	if path == "" || !strings.HasPrefix(call.Name, "developer__") {
 		return nil
 	}
 	if !filepath.IsAbs(path) && t.WorkingDir != "" {
 		path = filepath.Join(t.WorkingDir, path)
 	}
 	loc := ToolCallLocation{Path: path}
-	if n, ok := call.Arguments["line"].(float64); ok && n >= 1 {
-		line := int(n)
+	if line, ok := info.LineOf(args); ok {
 		loc.Line = &line
-	} else if r, ok := call.Arguments["view_range"].([]any); ok && len(r) > 0 {
-		if n, ok := r[0].(float64); ok && n >= 1 {
-			line := int(n)
-			loc.Line = &line
-		}
 	}
 	return []ToolCallLocation{loc}
 }

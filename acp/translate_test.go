@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/developer"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -39,7 +40,7 @@ func TestReplayUpdatesGolden(t *testing.T) {
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		t.Fatal(err)
 	}
-	tr := &Translator{WorkingDir: "/proj"}
+	tr := &Translator{WorkingDir: "/proj", Tools: developerTools(t, developer.Editor)}
 	var buf bytes.Buffer
 	for _, m := range msgs {
 		for _, u := range tr.MessageUpdates(m, true) {

@@ -22,16 +22,6 @@ const (
 	DefaultMaxIdleTurns = 10
 )
 
-// subdirHintTools are the tools whose path argument makes the agent look
-// for hints in that directory: goose's text editor, and the read, write
-// and edit tools of our editor surface.
-var subdirHintTools = map[string]bool{
-	"developer__text_editor": true,
-	"developer__read":        true,
-	"developer__write":       true,
-	"developer__edit":        true,
-}
-
 // dirContext is goose's DirectoryContext: when a directory was last
 // touched, and the tag of its system prompt extra.
 type dirContext struct {
@@ -154,14 +144,17 @@ func (a *Agent) subdirHintsEnabled() bool {
 }
 
 // observeToolPath runs after a tool call returned (successfully or not):
-// a hint tool's path inside the trust boundary makes its directory's hint
-// files part of the system prompt (refreshTools rebuilds it before the
-// next model call, where goose sets tools_updated).
+// the path of a tool that declares it works on a text file (goose: its
+// text editor; here also the editor surface's read, write and edit),
+// inside the trust boundary, makes its directory's hint files part of the
+// system prompt (refreshTools rebuilds it before the next model call,
+// where goose sets tools_updated).
 func (t *turn) observeToolPath(name string, args map[string]any) {
-	if !subdirHintTools[name] {
+	info := t.toolInfo(name)
+	if !info.TextFile {
 		return
 	}
-	p, ok := toolPathArg(args)
+	p, ok := info.PathOf(args)
 	if !ok {
 		return
 	}
@@ -174,17 +167,6 @@ func (t *turn) observeToolPath(name string, args map[string]any) {
 		content = loadDirectoryHints(dir, t.a.contextFileNames())
 	}
 	t.s.subHints.add(dir, content)
-}
-
-// toolPathArg is goose's extract_file_path_from_args: the first of path,
-// file_path and file that holds a string.
-func toolPathArg(args map[string]any) (string, bool) {
-	for _, k := range []string{"path", "file_path", "file"} {
-		if s, ok := args[k].(string); ok {
-			return s, true
-		}
-	}
-	return "", false
 }
 
 // hintDirectory maps a tool's path to the directory whose hints apply:

@@ -12,6 +12,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -239,16 +240,19 @@ func TestSubdirHintsPruneWindow(t *testing.T) {
 	}
 }
 
-func TestToolPathArgAndConfig(t *testing.T) {
+func TestDeclaredPathArgAndConfig(t *testing.T) {
 	agentWith := func(key string, v any) *Agent {
 		a := New(Options{Config: mapConfig{key: v}})
 		t.Cleanup(func() { _ = a.Close() })
 		return a
 	}
-	if p, ok := toolPathArg(map[string]any{"path": 3, "file_path": "/a", "file": "/b"}); !ok || p != "/a" {
+	// The path is the argument the tool declares (the developer tools:
+	// "path"); a non-string there, or another argument, is no path.
+	declared := toolinfo.Info{Kind: toolinfo.Edit, Path: "path", TextFile: true}
+	if p, ok := declared.PathOf(map[string]any{"path": "/a", "file": "/b"}); !ok || p != "/a" {
 		t.Fatalf("got %q %v", p, ok)
 	}
-	if _, ok := toolPathArg(map[string]any{"command": "ls /x"}); ok {
+	if _, ok := declared.PathOf(map[string]any{"path": 3, "command": "ls /x"}); ok {
 		t.Fatal("command is not a path argument")
 	}
 	for v, want := range map[any]int{"4": 4, int64(0): 0, "-1": 10, "x": 10} {

@@ -72,7 +72,7 @@ func (t *turn) runChecked(reqs []*conversation.ToolRequest, results map[string]t
 	calls := make([]permission.Call, len(reqs))
 	for i, r := range reqs {
 		name := r.ToolCall.Value.Name
-		calls[i] = permission.Call{ID: r.ID, Name: name, Args: r.ToolCall.Value.Arguments, ReadOnly: t.toolIndex[name].ReadOnly()}
+		calls[i] = permission.Call{ID: r.ID, Name: name, Args: r.ToolCall.Value.Arguments, ReadOnly: t.toolIndex[name].ReadOnly(), Kind: t.toolInfo(name).Kind}
 	}
 	split := permission.InspectAll(t.ctx, t.inspectors(), calls, t.conv, func(name string, err error) {
 		t.a.log.Warn("inspector failed", "inspector", name, "error", err)
@@ -159,6 +159,9 @@ func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
 	}
 	if sub, ok := t.s.subRecipes[c.Name]; ok {
 		return t.runSubRecipeTool(ctx, sub, c.Args)
+	}
+	if c.Name == summonDelegateTool {
+		return t.delegate(ctx, c)
 	}
 	res, err := t.s.callTool(ctx, c.ID, c.Name, c.Args)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // extension is one connected extension.
@@ -97,11 +98,21 @@ func convertTool(key string, t *mcp.Tool) Tool {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
 	out := Tool{Name: ToolName(key, t.Name), Extension: key, Description: t.Description, InputSchema: schema}
+	out.Info = toolInfo(out.Name, t.Meta)
 	if a := t.Annotations; a != nil {
 		ro, idem := a.ReadOnlyHint, a.IdempotentHint
 		out.Annotations = &provider.ToolAnnotations{Title: a.Title, ReadOnlyHint: &ro, DestructiveHint: a.DestructiveHint, IdempotentHint: &idem, OpenWorldHint: a.OpenWorldHint}
 	}
 	return out
+}
+
+// toolInfo is what the tool declares in its _meta, else a guess from its
+// name; decoded here once, for every reader of the tool definition.
+func toolInfo(name string, meta mcp.Meta) toolinfo.Info {
+	if info, ok := toolinfo.FromMeta(meta); ok {
+		return info
+	}
+	return toolinfo.Guess(name)
 }
 
 func frontendTools(key string, cfg config.ExtensionConfig) []Tool {

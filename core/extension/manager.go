@@ -15,6 +15,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // Sentinel errors callers branch on.
@@ -34,6 +35,9 @@ type Tool struct {
 	Description string
 	InputSchema json.RawMessage
 	Annotations *provider.ToolAnnotations
+	// Info is the kind and argument roles the tool declares in its _meta
+	// (toolinfo.Guess of its name when it declares none).
+	Info toolinfo.Info
 	// Frontend tools are executed by the client, never by Call.
 	Frontend bool
 }

@@ -44,6 +44,9 @@ type Call struct {
 	Args map[string]any
 	// ReadOnly is the tool's MCP readOnlyHint annotation being true.
 	ReadOnly bool
+	// Kind is the tool's declared kind (core/toolinfo); the security
+	// inspector scans the calls of execute tools.
+	Kind string
 }
 
 // Result is one inspector's verdict on one call.

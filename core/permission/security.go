@@ -7,13 +7,11 @@ import (
 	"log/slog"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // Security defaults (SECURITY_PROMPT_THRESHOLD).
 const DefaultSecurityThreshold = 0.8
-
-// ShellToolName is the only tool the security inspector scans.
-const ShellToolName = "developer__shell"
 
 // SecurityInspector flags dangerous shell commands with goose's pattern
 // set. It is off unless Enable is set (SECURITY_PROMPT_ENABLED). There are
@@ -38,7 +36,9 @@ func (s *SecurityInspector) Inspect(_ context.Context, calls []Call, _ []convers
 	}
 	var out []Result
 	for _, c := range calls {
-		if c.Name != ShellToolName {
+		// Only shells are scanned (goose: developer__shell); which tool is
+		// one is what the tool declares, not its name.
+		if c.Kind != toolinfo.Execute {
 			continue
 		}
 		text := ScanText(c.Name, c.Args)

@@ -1,0 +1,104 @@
+package acp
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/toolinfo"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// developerTools is what the agent learns from the real developer server
+// of surface: each tool's declared Info, under its "developer__" name.
+func developerTools(t *testing.T, surface developer.Surface) func(string) toolinfo.Info {
+	t.Helper()
+	srv := developer.NewServer(developer.Options{Surface: surface, WorkingDir: t.TempDir()})
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos := map[string]toolinfo.Info{}
+	for _, tool := range res.Tools {
+		info, ok := toolinfo.FromMeta(tool.Meta)
+		if !ok {
+			t.Fatalf("developer tool %s declares no %s", tool.Name, toolinfo.MetaKey)
+		}
+		infos["developer__"+tool.Name] = info
+	}
+	return func(name string) toolinfo.Info {
+		if info, ok := infos[name]; ok {
+			return info
+		}
+		return toolinfo.Guess(name)
+	}
+}
+
+// TestDeveloperToolMetaMatchesToolinfo: developer (which imports nothing
+// of ours) and core read the same _meta entry with the same fields.
+func TestDeveloperToolMetaMatchesToolinfo(t *testing.T) {
+	if developer.MetaKeyTool != toolinfo.MetaKey {
+		t.Fatalf("developer publishes %q, core reads %q", developer.MetaKeyTool, toolinfo.MetaKey)
+	}
+	tags := func(v any) map[string]bool {
+		out := map[string]bool{}
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			tag := rt.Field(i).Tag.Get("json")
+			for j := range len(tag) {
+				if tag[j] == ',' {
+					tag = tag[:j]
+					break
+				}
+			}
+			out[tag] = true
+		}
+		return out
+	}
+	if a, b := tags(developer.ToolMeta{}), tags(toolinfo.Info{}); !reflect.DeepEqual(a, b) {
+		t.Fatalf("developer.ToolMeta fields %v, toolinfo.Info fields %v", a, b)
+	}
+}
+
+// TestDeveloperToolKinds: the kinds and argument roles the editor shows
+// for each developer tool, as both surfaces declare them.
+func TestDeveloperToolKinds(t *testing.T) {
+	editor, classic := developerTools(t, developer.Editor), developerTools(t, developer.Classic)
+	for name, kind := range map[string]string{
+		"developer__read": "read", "developer__write": "edit", "developer__edit": "edit", "developer__shell": "execute",
+		"developer__tree": "read", "developer__analyze": "search", "developer__read_image": "read",
+	} {
+		if got := editor(name).Kind; got != kind {
+			t.Errorf("editor %s: kind %q, want %q", name, got, kind)
+		}
+	}
+	for name, kind := range map[string]string{
+		"developer__shell": "execute", "developer__text_editor": "edit", "developer__analyze": "search",
+		"developer__image_processor": "edit", "developer__list_windows": "other", "developer__screen_capture": "other",
+	} {
+		if got := classic(name).Kind; got != kind {
+			t.Errorf("classic %s: kind %q, want %q", name, got, kind)
+		}
+	}
+	tr := &Translator{WorkingDir: "/proj", Tools: classic}
+	locs := tr.locations(classic("developer__text_editor"), map[string]any{"command": "view", "path": "a.go", "view_range": []any{float64(4), float64(9)}})
+	if len(locs) != 1 || locs[0].Path != "/proj/a.go" || locs[0].Line == nil || *locs[0].Line != 4 {
+		t.Fatalf("text_editor locations = %+v", locs)
+	}
+	if locs := tr.locations(classic("developer__shell"), map[string]any{"command": "ls", "path": "x"}); locs != nil {
+		t.Fatalf("shell declares no path, got %+v", locs)
+	}
+}

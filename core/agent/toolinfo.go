@@ -1,0 +1,42 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
+)
+
+// ToolInfo returns what the session's tool of this name declares about
+// itself (its kind and argument roles); a tool the session does not list,
+// such as one from a replayed history whose extension is gone, gets
+// toolinfo.Guess of its name.
+func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.Info {
+	tools, err := a.Tools(ctx, sessionID, "")
+	if err == nil {
+		for _, t := range tools {
+			if t.Name == name {
+				return infoOf(t)
+			}
+		}
+	}
+	return toolinfo.Guess(name)
+}
+
+// toolInfo is the Info of a tool this turn offers, or the guess for a
+// name it does not (a model may call a tool that does not exist).
+func (t *turn) toolInfo(name string) toolinfo.Info {
+	if tool, ok := t.toolIndex[name]; ok {
+		return infoOf(tool)
+	}
+	return toolinfo.Guess(name)
+}
+
+// infoOf is a listed tool's Info; core's own tools (sub-recipes,
+// final_output) declare none and get the guess.
+func infoOf(t extension.Tool) toolinfo.Info {
+	if t.Info.Kind == "" {
+		return toolinfo.Guess(t.Name)
+	}
+	return t.Info
+}
