@@ -48,7 +48,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, mode: sess.GooseMode, translator: &Translator{WorkingDir: sess.WorkingDir}}
+	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, mode: sess.GooseMode, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
 	if sess.ProviderName != nil {
 		as.provider = *sess.ProviderName
 	}
