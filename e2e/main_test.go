@@ -37,7 +37,7 @@ func run(m *testing.M) (int, error) {
 	}
 	binary = filepath.Join(dir, name)
 	build := exec.Command("go", "build", "-o", binary, "../cmd/goose-acp")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1") // analyze needs cgo (tree-sitter is C)
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("building goose-acp: %v\n%s", err, out)
 	}

@@ -59,6 +59,12 @@ var (
 	ErrIgnored = errors.New("analyze: path is restricted by .gooseignore")
 	// ErrEmptyPath: no path was given.
 	ErrEmptyPath = errors.New("The 'path' parameter cannot be empty")
+	// ErrNoCgo: this binary was built without cgo, so it has no parser
+	// (the official tree-sitter bindings and grammars are C).
+	ErrNoCgo = errors.New("analyze is not available in this goose-acp: the binary was built without cgo " +
+		"(CGO_ENABLED=0), and analyze parses code with tree-sitter's C library. " +
+		"To get a goose-acp with analyze, install a C compiler (gcc or clang) and build with cgo: " +
+		"CGO_ENABLED=1 go build ./cmd/goose-acp")
 )
 
 // goError carries goose's exact message while matching a sentinel.
@@ -73,8 +79,11 @@ func (e *goError) Unwrap() error { return e.kind }
 // Analyze runs one analysis and returns goose's text: a directory overview
 // for a directory, file details for a file, or a call graph when Focus is
 // set. Over-long output without Force is replaced by a warning, which is a
-// successful result as in goose.
+// successful result as in goose. A binary built without cgo answers ErrNoCgo.
 func Analyze(ctx context.Context, req Request) (string, error) {
+	if err := available(); err != nil {
+		return "", err
+	}
 	path, err := resolve(req)
 	if err != nil {
 		return "", err

@@ -4,7 +4,14 @@
 // a symbol call graph across a directory (focus). Output formats, defaults
 // and the large-output guard follow goose's developer extension.
 //
-// Parsing uses github.com/odvcencio/gotreesitter (pure Go, embedded
-// grammars) for Go, Python, JavaScript, TypeScript, Rust, Java and Ruby.
-// Other files that goose recognises by extension are counted by lines only.
+// Parsing uses the official tree-sitter Go bindings
+// (github.com/tree-sitter/go-tree-sitter) and the grammars' own Go modules
+// for Go, Python, Rust, JavaScript, TypeScript, TSX, Java, Kotlin, Ruby, C
+// and C++. Other files that goose recognises by extension (Swift among
+// them: no Swift grammar module for these bindings is available) are
+// counted by lines only.
+//
+// The bindings and grammars are C, so parsing needs cgo (treesitter.go,
+// grammars.go). A binary built with CGO_ENABLED=0 still compiles this
+// package, and Analyze then answers ErrNoCgo (nocgo.go).
 package analyze

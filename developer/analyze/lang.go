@@ -13,10 +13,10 @@ func languageOf(path string) string {
 	return extLanguages[ext[1:]]
 }
 
-// extLanguages is goose's extension table. Matching is case-sensitive, as in
-// goose ("R" is not "r").
+// extLanguages is goose's extension table plus "tsx", which goose does not
+// list. Matching is case-sensitive, as in goose ("R" is not "r").
 var extLanguages = map[string]string{
-	"rs": "rust", "py": "python", "js": "javascript", "ts": "typescript",
+	"rs": "rust", "py": "python", "js": "javascript", "ts": "typescript", "tsx": "tsx",
 	"json": "json", "toml": "toml", "yaml": "yaml", "yml": "yaml",
 	"sh": "bash", "ps1": "powershell", "bat": "batch", "cmd": "batch",
 	"vbs": "vbscript", "go": "go", "md": "markdown", "html": "html",

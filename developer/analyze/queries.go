@@ -1,15 +1,12 @@
 package analyze
 
-import (
-	"github.com/goose-acp/goose-acp/developer/analyze/internal/grammars"
-	ts "github.com/odvcencio/gotreesitter"
-)
-
 // langSpec is everything needed to parse one language: the grammar, goose's
 // element and call queries, and how to name the function that encloses a
 // call (goose analyze/languages/mod.rs).
 type langSpec struct {
-	grammar func() *ts.Language
+	// grammar names the tree-sitter grammar (a key of grammars, which only
+	// cgo builds have).
+	grammar string
 	// elements captures @func/@const (functions), @class/@struct (classes)
 	// and @import.
 	elements string
@@ -20,16 +17,21 @@ type langSpec struct {
 	functionKinds []string
 	// rustImpl makes an impl_item name its calls "impl Type", as goose does.
 	rustImpl bool
+	// declarators makes a C/C++ function_definition take its name from its
+	// declarator (`f` in `int *f(void)`), as the name is not a child there.
+	declarators bool
 }
 
 // nameKinds are the child node types whose text names a function.
 var nameKinds = []string{"identifier", "field_identifier", "property_identifier"}
 
 // specs holds the parsed languages. Languages goose recognises but does not
-// parse (json, markdown, …) are absent and get line counts only.
+// parse (json, markdown, …) are absent and get line counts only; so is
+// swift, for which no Go module of a grammar for the official bindings is
+// available here.
 var specs = map[string]*langSpec{
 	"go": {
-		grammar: grammars.GoLanguage,
+		grammar: "go",
 		elements: `
 (function_declaration name: (identifier) @func)
 (method_declaration name: (field_identifier) @func)
@@ -48,7 +50,7 @@ var specs = map[string]*langSpec{
 		functionKinds: []string{"function_declaration", "method_declaration"},
 	},
 	"python": {
-		grammar: grammars.PythonLanguage,
+		grammar: "python",
 		elements: `
 (function_definition name: (identifier) @func)
 (class_definition name: (identifier) @class)
@@ -60,7 +62,7 @@ var specs = map[string]*langSpec{
 		functionKinds: []string{"function_definition"},
 	},
 	"rust": {
-		grammar: grammars.RustLanguage,
+		grammar: "rust",
 		elements: `
 (function_item name: (identifier) @func)
 (impl_item type: (type_identifier) @class)
@@ -78,7 +80,7 @@ var specs = map[string]*langSpec{
 	// methods and arrow functions bound to names are added here so classes
 	// and modern modules are not shown as empty.
 	"javascript": {
-		grammar: grammars.JavascriptLanguage,
+		grammar: "javascript",
 		elements: `
 (function_declaration name: (identifier) @func)
 (method_definition name: (property_identifier) @func)
@@ -92,19 +94,21 @@ var specs = map[string]*langSpec{
 	// grammar, which fails on type annotations); class names are
 	// type_identifiers there.
 	"typescript": {
-		grammar: grammars.TypescriptLanguage,
-		elements: `
-(function_declaration name: (identifier) @func)
-(method_definition name: (property_identifier) @func)
-(variable_declarator name: (identifier) @func value: (arrow_function))
-(class_declaration name: (type_identifier) @class)
-(interface_declaration name: (type_identifier) @class)
-(import_statement) @import`,
+		grammar:       "typescript",
+		elements:      tsElements,
+		calls:         jsCalls,
+		functionKinds: []string{"function_declaration", "method_definition", "arrow_function"},
+	},
+	// .tsx files (which goose does not list) use TypeScript's queries with
+	// the TSX grammar.
+	"tsx": {
+		grammar:       "tsx",
+		elements:      tsElements,
 		calls:         jsCalls,
 		functionKinds: []string{"function_declaration", "method_definition", "arrow_function"},
 	},
 	"java": {
-		grammar: grammars.JavaLanguage,
+		grammar: "java",
 		elements: `
 (method_declaration name: (identifier) @func)
 (class_declaration name: (identifier) @class)
@@ -114,8 +118,26 @@ var specs = map[string]*langSpec{
 (object_creation_expression type: (type_identifier) @constructor.call)`,
 		functionKinds: []string{"method_declaration", "constructor_declaration"},
 	},
+	// goose's Kotlin queries (languages/kotlin.rs) were written for an older
+	// grammar; in tree-sitter-kotlin 1.x a name is an identifier field,
+	// an import is (import) and obj.method() has no navigation_suffix. The
+	// anchor picks the method, not the receiver, of a navigation.
+	"kotlin": {
+		grammar: "kotlin",
+		elements: `
+(function_declaration name: (identifier) @func)
+(class_declaration name: (identifier) @class)
+(object_declaration name: (identifier) @class)
+(import) @import`,
+		calls: `
+(call_expression (identifier) @function.call)
+(call_expression (navigation_expression (identifier) @method.call .))`,
+		functionKinds: []string{"function_declaration", "class_body"},
+	},
+	"c":   {grammar: "c", elements: cElements, calls: cCalls, functionKinds: cFunctionKinds, declarators: true},
+	"cpp": {grammar: "cpp", elements: cppElements, calls: cppCalls, functionKinds: cFunctionKinds, declarators: true},
 	"ruby": {
-		grammar: grammars.RubyLanguage,
+		grammar: "ruby",
 		elements: `
 (method name: (identifier) @func)
 (class name: (constant) @class)
@@ -132,6 +154,14 @@ var specs = map[string]*langSpec{
 		functionKinds: []string{"method", "singleton_method"},
 	},
 }
+
+const tsElements = `
+(function_declaration name: (identifier) @func)
+(method_definition name: (property_identifier) @func)
+(variable_declarator name: (identifier) @func value: (arrow_function))
+(class_declaration name: (type_identifier) @class)
+(interface_declaration name: (type_identifier) @class)
+(import_statement) @import`
 
 const jsCalls = `
 (call_expression function: (identifier) @function.call)
