@@ -2,7 +2,7 @@
 // the official MCP TypeScript client over stdio.
 //
 //   GOOSE_ACP_BIN=/path/to/goose-acp node run.mjs         # runs "<bin> mcp developer"
-//   GOOSE_ACP_BIN=/path/to/devserver GOOSE_ACP_ARGS= node run.mjs
+//   GOOSE_ACP_BIN=/path/to/server GOOSE_ACP_ARGS="serve --stdio" node run.mjs
 //   node run.mjs                                          # go build ./cmd/goose-acp first
 //
 // Prints one line per scenario and a final "N passed, M failed"; exits 1 on failure.
