@@ -13,8 +13,9 @@ func commands() map[string]command {
 		"recipe": func(env *environment, args []string) int {
 			return runRecipe(env.ctx, args, env.stdin, env.stdout, env.stderr, env.getenv)
 		},
-		"mcp":   runMCP,
-		"agent": runAgent,
-		"run":   runHeadless,
+		"mcp":       runMCP,
+		"agent":     runAgent,
+		"run":       runHeadless,
+		"configure": runConfigure,
 	}
 }

@@ -16,6 +16,7 @@ const usage = `goose-acp — the goose agent for editors (Agent Client Protocol)
 
 Usage:
   goose-acp [flags]                  serve ACP on stdin/stdout (what editors spawn)
+  goose-acp configure [--provider NAME --model MODEL [--api-key-env VAR]]   set up the AI provider
   goose-acp [flags] --http ADDR      also serve the goosed HTTP/SSE API on ADDR
   goose-acp agent                    goosed-compatible backend (GOOSE_PORT, GOOSE_SERVER__SECRET_KEY, GOOSE_TLS)
   goose-acp mcp developer            the developer tools as an MCP server on stdio

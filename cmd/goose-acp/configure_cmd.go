@@ -1,0 +1,209 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/goose-acp/goose-acp/core/setup"
+)
+
+const configureUsage = `Usage:
+  goose-acp configure                      pick a provider, key and model in the terminal
+  goose-acp configure --provider NAME --model MODEL [flags]   the same, for scripts
+
+Sets up the AI provider goose-acp (and goose) use: API keys go to the OS
+keyring (or secrets.yaml when GOOSE_DISABLE_KEYRING is set or no keyring is
+reachable), GOOSE_PROVIDER, GOOSE_MODEL and host settings to config.yaml;
+every other key in config.yaml stays where it was. One tiny completion
+tests the settings first; when it fails nothing is saved.
+
+Flags (any flag makes the run non-interactive):
+  --provider NAME        provider id (openai, anthropic, google, ollama, a custom provider, …)
+  --model MODEL          model name
+  --api-key-env VAR      read the provider's API key from environment variable VAR and store it
+  --host URL             the provider's host or endpoint setting (OPENAI_HOST, OLLAMA_HOST, …)
+  --set KEY=VALUE        any other setting of the provider (repeatable)
+  --skip-test            save without the test completion
+
+Exit status: 0 saved; 1 the test or the save failed (nothing saved); 2 usage
+errors, or no flags and stdin is not a terminal; 130 cancelled.
+`
+
+// configureFlags are the parsed `goose-acp configure` flags.
+type configureFlags struct {
+	provider, model, apiKeyEnv, host string
+	set                              paramFlags
+	skipTest                         bool
+	given                            bool
+}
+
+func parseConfigureFlags(args []string) (configureFlags, error) {
+	var f configureFlags
+	fs := flag.NewFlagSet("configure", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.provider, "provider", "", "")
+	fs.StringVar(&f.model, "model", "", "")
+	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "")
+	fs.StringVar(&f.host, "host", "", "")
+	fs.Var(&f.set, "set", "")
+	fs.BoolVar(&f.skipTest, "skip-test", false, "")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	fs.Visit(func(*flag.Flag) { f.given = true })
+	if f.given && f.provider == "" {
+		return f, errors.New("--provider is required with flags")
+	}
+	return f, nil
+}
+
+// runConfigure implements `goose-acp configure`.
+func runConfigure(env *environment, args []string) int {
+	f, err := parseConfigureFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.stdout, configureUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "Error: %v\n\n%s", err, configureUsage)
+		return exitUsage
+	}
+	in, interactive := terminalFile(env.stdin)
+	if !f.given && !interactive {
+		fmt.Fprintln(env.stderr, "Error: goose-acp configure needs an interactive terminal (stdin is not one).\n"+
+			"For scripts: goose-acp configure --provider openai --model gpt-4o-mini --api-key-env OPENAI_API_KEY")
+		return exitUsage
+	}
+	// configure reports failures itself; a warning log line would repeat them.
+	log, closeLog, err := newLogger(cmp.Or(env.opts.logLevel, env.getenv("GOOSE_LOG_LEVEL"), "error"), env.opts.logFile, env.stderr, env.getenv)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitUsage
+	}
+	defer closeLog()
+	rt, err := openConfig(env, log)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitFailed
+	}
+	s := setup.New(setup.Options{Config: rt.cfg, Logger: log, Env: func(k string) (string, bool) {
+		v := env.getenv(k)
+		return v, v != ""
+	}})
+	if f.given {
+		return configureFromFlags(env, s, f)
+	}
+	return configureInteractive(env, s, in)
+}
+
+// configureFromFlags is the non-interactive form.
+func configureFromFlags(env *environment, s *setup.Setup, f configureFlags) int {
+	c, err := choiceFromFlags(env, s, f)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitUsage
+	}
+	if err := s.Validate(c); err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitUsage
+	}
+	saved, err := s.Configure(env.ctx, c, f.skipTest)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitFailed
+	}
+	printSaved(env.stdout, c, saved)
+	return exitOK
+}
+
+// choiceFromFlags maps the flags onto the provider's own setting names.
+func choiceFromFlags(env *environment, s *setup.Setup, f configureFlags) (setup.Choice, error) {
+	c := setup.Choice{Provider: f.provider, Model: f.model, Values: map[string]string{}}
+	fields, err := s.Fields(f.provider)
+	if err != nil {
+		return c, err
+	}
+	if f.apiKeyEnv != "" {
+		key := apiKeyField(fields)
+		if key == "" {
+			return c, fmt.Errorf("%s takes no API key; drop --api-key-env", f.provider)
+		}
+		v := env.getenv(f.apiKeyEnv)
+		if v == "" {
+			return c, fmt.Errorf("--api-key-env %s: %s is not set in the environment", f.apiKeyEnv, f.apiKeyEnv)
+		}
+		c.Values[key] = v
+	}
+	if f.host != "" {
+		key := hostField(fields)
+		if key == "" {
+			return c, fmt.Errorf("%s has no host setting; drop --host", f.provider)
+		}
+		c.Values[key] = f.host
+	}
+	for _, kv := range f.set {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return c, fmt.Errorf("--set %q: want KEY=VALUE", kv)
+		}
+		c.Values[k] = v
+	}
+	if c.Model == "" {
+		return c, errors.New("--model is required with flags")
+	}
+	return c, nil
+}
+
+// apiKeyField is the provider's API key: its first secret setting.
+func apiKeyField(fields []setup.Field) string {
+	for _, f := range fields {
+		if f.Secret {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// hostField is the provider's host or endpoint setting.
+func hostField(fields []setup.Field) string {
+	for _, f := range fields {
+		if isHostKey(f.Name) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+func isHostKey(name string) bool {
+	return strings.HasSuffix(name, "_HOST") || strings.HasSuffix(name, "_ENDPOINT") || strings.HasSuffix(name, "_BASE_URL")
+}
+
+func printSaved(w io.Writer, c setup.Choice, saved setup.Saved) {
+	fmt.Fprintf(w, "Saved GOOSE_PROVIDER=%s and GOOSE_MODEL=%s to %s\n", c.Provider, c.Model, saved.ConfigFile)
+	if len(saved.SecretKeys) > 0 {
+		fmt.Fprintf(w, "Stored %s in %s\n", strings.Join(saved.SecretKeys, ", "), saved.SecretStore)
+	}
+}
+
+// terminalFile returns stdin as a file when it is a terminal.
+func terminalFile(r io.Reader) (*os.File, bool) {
+	f, ok := r.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return nil, false
+	}
+	return f, true
+}
+
+// isAborted reports a form the user left with Ctrl-C or Esc.
+func isAborted(err error) bool { return errors.Is(err, huh.ErrUserAborted) }

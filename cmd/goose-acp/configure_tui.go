@@ -1,0 +1,207 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/setup"
+)
+
+// unlistedModel is the model list's "type a name" entry.
+const unlistedModel = "\x00unlisted"
+
+// configureUI is the interactive `goose-acp configure`: huh forms on the
+// terminal; every decision and write is core/setup's.
+type configureUI struct {
+	env        *environment
+	s          *setup.Setup
+	in         *os.File
+	out        io.Writer
+	accessible bool
+}
+
+// configureInteractive asks for provider, settings and model, tests them
+// and saves.
+func configureInteractive(env *environment, s *setup.Setup, in *os.File) int {
+	u := &configureUI{env: env, s: s, in: in, out: env.stdout,
+		// Plain prompts, no full-screen widgets: for screen readers and
+		// terminals that cannot draw them.
+		accessible: env.getenv("ACCESSIBLE") != "" || env.getenv("TERM") == "dumb"}
+	fmt.Fprintln(u.out, "goose-acp configure: set up the AI provider. Nothing is saved until the connection test passes; Ctrl-C cancels.")
+	c, err := u.ask()
+	if isAborted(err) {
+		fmt.Fprintln(u.out, "Cancelled; nothing was saved.")
+		return exitInterrupt
+	}
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitFailed
+	}
+	fmt.Fprintf(u.out, "Testing %s with one short request…\n", c.Model)
+	if err := s.Check(env.ctx, c); err != nil {
+		fmt.Fprintf(env.stderr, "✗ %v\nNothing was saved. Check the key and host, then run goose-acp configure again.\n", err)
+		return exitFailed
+	}
+	saved, err := s.Save(c)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "Error:", err)
+		return exitFailed
+	}
+	fmt.Fprintln(u.out, "✓ Connection works.")
+	printSaved(u.out, c, saved)
+	if exe, err := os.Executable(); err == nil {
+		fmt.Fprintf(u.out, "Next: point your editor's agent settings at %s\n", exe)
+	}
+	return exitOK
+}
+
+// ask walks the user through provider, settings and model.
+func (u *configureUI) ask() (setup.Choice, error) {
+	md, err := u.pickProvider()
+	if err != nil {
+		return setup.Choice{}, err
+	}
+	c := setup.Choice{Provider: md.Name, Values: map[string]string{}}
+	fields, err := u.s.Fields(md.Name)
+	if err != nil {
+		return c, err
+	}
+	for _, f := range promptedFields(fields) {
+		if err := u.askField(md, f, c.Values); err != nil {
+			return c, err
+		}
+	}
+	c.Model, err = u.pickModel(md, c)
+	return c, err
+}
+
+func (u *configureUI) run(fields ...huh.Field) error {
+	return huh.NewForm(huh.NewGroup(fields...)).
+		WithInput(u.in).WithOutput(u.out).WithAccessible(u.accessible).
+		RunWithContext(u.env.ctx)
+}
+
+func (u *configureUI) pickProvider() (provider.Metadata, error) {
+	mds := u.s.Providers()
+	current, _, _ := u.s.ProviderFor()
+	opts := make([]huh.Option[string], len(mds))
+	for i, md := range mds {
+		opts[i] = huh.NewOption(md.DisplayName+" ("+md.Name+")", md.Name)
+	}
+	name := current
+	err := u.run(huh.NewSelect[string]().Title("Which model provider should we use?").
+		Description("Type / to filter.").Options(opts...).Height(12).Value(&name))
+	if err != nil {
+		return provider.Metadata{}, err
+	}
+	return u.s.Lookup(name)
+}
+
+// promptedFields are the settings configure asks for: the API key (the
+// first secret), host and endpoint settings, and required settings with no
+// default. Ollama thus asks for its host only.
+func promptedFields(fields []setup.Field) []setup.Field {
+	var out []setup.Field
+	secretSeen := false
+	for _, f := range fields {
+		switch {
+		case f.Secret && !secretSeen:
+			secretSeen = true
+			out = append(out, f)
+		case !f.Secret && (isHostKey(f.Name) || (f.Required && f.Default == nil)):
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (u *configureUI) askField(md provider.Metadata, f setup.Field, values map[string]string) error {
+	if f.Secret {
+		return u.askSecret(md, f, values)
+	}
+	v := f.Value
+	err := u.run(huh.NewInput().Title(f.Name).Description(fieldHelp(md, f)).Value(&v).Validate(nonEmpty(f.Name)))
+	if err != nil {
+		return err
+	}
+	if v = strings.TrimSpace(v); v != f.Value {
+		values[f.Name] = v
+	}
+	return nil
+}
+
+func (u *configureUI) askSecret(md provider.Metadata, f setup.Field, values map[string]string) error {
+	if f.Source != setup.SourceNone {
+		keep := true
+		err := u.run(huh.NewConfirm().Title(fmt.Sprintf("%s is already set (%s). Keep it?", f.Name, f.Source)).
+			Affirmative("Keep").Negative("Replace").Value(&keep))
+		if err != nil || keep {
+			return err
+		}
+	}
+	var v string
+	err := u.run(huh.NewInput().Title(fmt.Sprintf("%s needs %s", md.DisplayName, f.Name)).
+		Description("Paste the key; it is stored in the OS keyring (or secrets.yaml).").
+		EchoMode(huh.EchoModePassword).Value(&v).Validate(nonEmpty(f.Name)))
+	if err == nil {
+		values[f.Name] = strings.TrimSpace(v)
+	}
+	return err
+}
+
+func fieldHelp(md provider.Metadata, f setup.Field) string {
+	switch {
+	case f.Source == setup.SourceDefault:
+		return fmt.Sprintf("%s default; Enter keeps it.", md.DisplayName)
+	case f.Source != setup.SourceNone:
+		return fmt.Sprintf("Now set in the %s; Enter keeps it.", f.Source)
+	}
+	return "Required."
+}
+
+func nonEmpty(name string) func(string) error {
+	return func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("%s cannot be empty", name)
+		}
+		return nil
+	}
+}
+
+// pickModel offers the provider's live model list, or asks for a name
+// when the list cannot be fetched.
+func (u *configureUI) pickModel(md provider.Metadata, c setup.Choice) (string, error) {
+	fmt.Fprintf(u.out, "Fetching the model list from %s…\n", md.DisplayName)
+	models, err := u.s.Models(u.env.ctx, c)
+	if err != nil {
+		fmt.Fprintf(u.out, "Could not list models (%v); type the model name.\n", err)
+		return u.typeModel(md)
+	}
+	choice := md.DefaultModel
+	if !slices.Contains(models, choice) {
+		choice = models[0]
+	}
+	opts := make([]huh.Option[string], 0, len(models)+1)
+	for _, m := range models {
+		opts = append(opts, huh.NewOption(m, m))
+	}
+	opts = append(opts, huh.NewOption("Enter a model not listed…", unlistedModel))
+	err = u.run(huh.NewSelect[string]().Title("Select a model:").Description("Type / to filter.").
+		Options(opts...).Height(12).Value(&choice))
+	if err != nil || choice != unlistedModel {
+		return choice, err
+	}
+	return u.typeModel(md)
+}
+
+func (u *configureUI) typeModel(md provider.Metadata) (string, error) {
+	m := md.DefaultModel
+	err := u.run(huh.NewInput().Title("Enter the model name:").Value(&m).Validate(nonEmpty("the model name")))
+	return strings.TrimSpace(m), err
+}
