@@ -49,6 +49,7 @@ func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 	for _, c := range a.recipeCommands() {
 		extra = append(extra, Command{Name: strings.ToLower(strings.TrimPrefix(c.Command, "/")), Description: "Run recipe " + c.RecipePath})
 	}
+	extra = append(extra, a.skillCommands(s)...)
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
 	return append(out, extra...), nil
 }
@@ -82,6 +83,10 @@ func (t *turn) command(msg conversation.Message) (bool, []conversation.Message, 
 		return true, nil, out, err
 	}
 	msgs, found, err := t.recipeCommand(name, rest)
+	if err != nil || found {
+		return false, msgs, Outcome{}, err
+	}
+	msgs, found, err = t.skillCommand(name, rest)
 	if err != nil || found {
 		return false, msgs, Outcome{}, err
 	}

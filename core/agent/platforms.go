@@ -1,14 +1,27 @@
 package agent
 
 import (
+	"runtime"
+
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 )
 
 // platforms returns the platform extension factories for a session:
-// goose's todo, extensionmanager and chatrecall, then Options.Platforms.
+// goose's todo, extensionmanager, chatrecall, tom, skills, summon,
+// summarize (and apps / code_execution, which say why they cannot run),
+// then Options.Platforms.
 func (a *Agent) platforms(s *sessionState) map[string]extension.PlatformFactory {
-	out := platform.Defaults(platform.Deps{
+	out := platform.Defaults(a.deps(s))
+	for k, f := range a.opts.Platforms {
+		out[k] = f
+	}
+	return out
+}
+
+// deps are what the platform extensions get from the agent.
+func (a *Agent) deps(s *sessionState) platform.Deps {
+	return platform.Deps{
 		Store:   a.opts.Store,
 		Clock:   a.opts.Clock,
 		Getenv:  a.opts.Getenv,
@@ -16,9 +29,19 @@ func (a *Agent) platforms(s *sessionState) map[string]extension.PlatformFactory 
 		OnChange: func() {
 			_ = a.saveSessionState(a.bgCtx, s)
 		},
-	})
-	for k, f := range a.opts.Platforms {
-		out[k] = f
+		Home:      a.home(),
+		ConfigDir: a.opts.ConfigDir,
+		Config:    a.opts.Config.Get,
+		Agent:     hooks{a},
 	}
-	return out
+}
+
+// home is the user's home directory from the injected environment.
+func (a *Agent) home() string {
+	if runtime.GOOS == "windows" {
+		if h := a.opts.Getenv("USERPROFILE"); h != "" {
+			return h
+		}
+	}
+	return a.opts.Getenv("HOME")
 }

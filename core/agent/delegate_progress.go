@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension/platform"
+)
+
+// delegateProgressLines bounds the tool-call lines a progress message
+// carries (the newest are kept).
+const delegateProgressLines = 20
+
+// delegateProgress renders a subagent's progress for its parent's tool
+// call: goose's "Running subagent <id> (<task>)" line, then one line per
+// tool call the subagent made. Each notification carries the whole text,
+// so a client can show the latest one as the tool call's content.
+type delegateProgress struct {
+	callID, header string
+	mu             sync.Mutex
+	lines          []string
+	count          int
+}
+
+func newDelegateProgress(childID, task, callID string) *delegateProgress {
+	snippet := strings.Join(strings.Fields(task), " ")
+	if r := []rune(snippet); len(r) > 80 {
+		snippet = string(r[:77]) + "..."
+	}
+	header := "Running subagent " + childID
+	if snippet != "" {
+		header += " (" + snippet + ")"
+	}
+	return &delegateProgress{callID: callID, header: header}
+}
+
+// observe records the tool calls of a child message; it reports whether
+// anything changed.
+func (p *delegateProgress) observe(m conversation.Message) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	changed := false
+	for _, c := range m.Content {
+		r := c.ToolRequest
+		if r == nil || !r.ToolCall.IsOK() {
+			continue
+		}
+		call := r.ToolCall.Value
+		line := "• " + call.Name
+		if d := firstArg(call.Arguments); d != "" {
+			line += " · " + d
+		}
+		p.lines = append(p.lines, line)
+		p.count++
+		changed = true
+	}
+	if len(p.lines) > delegateProgressLines {
+		p.lines = p.lines[len(p.lines)-delegateProgressLines:]
+	}
+	return changed
+}
+
+// event is the progress notification for the parent's tool call.
+func (p *delegateProgress) event() NotificationEvent {
+	p.mu.Lock()
+	text := p.header
+	if len(p.lines) > 0 {
+		text += "\n" + strings.Join(p.lines, "\n")
+	}
+	n := p.count
+	p.mu.Unlock()
+	params, _ := json.Marshal(map[string]any{"progressToken": p.callID, "progress": n, "message": text})
+	return NotificationEvent{RequestID: p.callID, Extension: platform.Summon, Method: "notifications/progress", Params: params}
+}
+
+// firstArg is a short detail of a call: its path, command or first
+// string argument, on one line.
+func firstArg(args map[string]any) string {
+	for _, k := range []string{"path", "command", "name", "source", "query"} {
+		if v, ok := args[k].(string); ok && v != "" {
+			return clipLine(v)
+		}
+	}
+	return ""
+}
+
+func clipLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	return fmt.Sprint(s)
+}
