@@ -13,10 +13,16 @@ import (
 func readAll(r io.Reader) ([]string, error) {
 	dec := newSSEReader(r)
 	var out []string
-	for dec.next() {
-		out = append(out, dec.ev.name+"|"+string(dec.ev.data))
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ev.Name+"|"+string(ev.Data))
 	}
-	return out, dec.err
 }
 
 func TestSSEReader(t *testing.T) {

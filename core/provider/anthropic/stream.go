@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/sse"
 )
 
 // stream posts body and yields chunks as events arrive. Events are decoded
@@ -27,23 +29,33 @@ func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireReques
 	}
 	defer resp.Body.Close()
 	events := newSSEReader(resp.Body)
-	events.touch = provider.Toucher(ctx)
+	// Tool-call arguments arrive as many deltas that yield nothing until
+	// the block ends, and must not look like a stalled stream.
+	events.Touch = provider.Toucher(ctx)
 	p.readEvents(ctx, events, yield)
 }
 
 // readEvents runs the stream's events through a streamState.
-func (p *Provider) readEvents(ctx context.Context, dec *sseReader, yield func(provider.Chunk, error) bool) {
+func (p *Provider) readEvents(ctx context.Context, dec *sse.Reader, yield func(provider.Chunk, error) bool) {
 	st := newStreamState(p.opts.Now().Unix())
 	st.name = p.opts.Name
-	for !st.stopped && dec.next() {
-		if dec.ev.name == "error" {
-			yield(provider.Chunk{}, p.streamError(dec.ev.data))
+	var readErr error
+	for !st.stopped {
+		ev, err := dec.Next()
+		if err != nil {
+			if err != io.EOF {
+				readErr = err
+			}
+			break
+		}
+		if ev.Name == "error" {
+			yield(provider.Chunk{}, p.streamError(ev.Data))
 			return
 		}
-		if len(dec.ev.data) == 0 {
+		if len(ev.Data) == 0 {
 			continue // a bare "event: ping" from a proxy carries nothing
 		}
-		chunks, err := st.handleRaw(dec.ev.data)
+		chunks, err := st.handleRaw(ev.Data)
 		for _, c := range chunks {
 			if !yield(c, nil) {
 				return
@@ -54,8 +66,8 @@ func (p *Provider) readEvents(ctx context.Context, dec *sseReader, yield func(pr
 			return
 		}
 	}
-	if dec.err != nil {
-		yield(provider.Chunk{}, p.networkError(ctx, dec.err))
+	if readErr != nil {
+		yield(provider.Chunk{}, p.networkError(ctx, readErr))
 		return
 	}
 	for _, c := range st.finish() {

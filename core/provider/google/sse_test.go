@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/goose-acp/goose-acp/core/provider/sse"
 )
 
 func decodeAll(r io.Reader) ([]string, error) {
@@ -14,10 +16,10 @@ func decodeAll(r io.Reader) ([]string, error) {
 }
 
 func decodeAllMax(r io.Reader, maxLine int) ([]string, error) {
-	d := newSSEDecoder(r, maxLine)
+	d := newSSEReader(r, maxLine)
 	var out []string
 	for {
-		data, err := d.next()
+		data, err := nextData(d)
 		if err == io.EOF {
 			return out, nil
 		}
@@ -59,8 +61,8 @@ func TestSSEDecoder(t *testing.T) {
 func TestSSEDecoderErrors(t *testing.T) {
 	t.Run("a line that is no event field", func(t *testing.T) {
 		got, err := decodeAll(strings.NewReader("data: x\n\n<html>bad gateway</html>\n"))
-		var bad *badLineError
-		if !errors.As(err, &bad) || string(bad.line) != "<html>bad gateway</html>" || len(got) != 1 {
+		var bad *sse.LineError
+		if !errors.As(err, &bad) || string(bad.Line) != "<html>bad gateway</html>" || len(got) != 1 {
 			t.Fatalf("events %q, err %v; want one event then the bad line", got, err)
 		}
 		if want := `unexpected line "<html>bad gateway</html>" in the event stream`; err.Error() != want {

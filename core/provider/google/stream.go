@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/sse"
 )
 
 // stream runs one reply: a streamGenerateContent request and, for a long
@@ -80,16 +81,17 @@ func (p *Provider) hop(ctx context.Context, url string, body generateRequest, on
 		return err
 	}
 	defer resp.Body.Close()
-	dec := newSSEDecoder(resp.Body, maxSSELine)
-	dec.touch = provider.Toucher(ctx)
+	dec := newSSEReader(resp.Body, maxSSELine)
+	// Keep-alive comments keep an idle watchdog quiet.
+	dec.Touch = provider.Toucher(ctx)
 	for {
-		data, err := dec.next()
+		data, err := nextData(dec)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		var bad *badLineError
+		var bad *sse.LineError
 		if errors.As(err, &bad) {
-			if f, ok := eventFailure(bad.line); ok {
+			if f, ok := eventFailure(bad.Line); ok {
 				return f
 			}
 			return &malformedError{what: streamChunk, err: bad}

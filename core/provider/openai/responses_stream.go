@@ -58,7 +58,7 @@ func newResponsesParser(body io.Reader, name, model string, req provider.Request
 // chunks yields the stream's chunks; the first error ends it.
 func (p *responsesParser) chunks(ctx context.Context) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
-		p.sse.touch = provider.Toucher(ctx)
+		p.sse.events.Touch = provider.Toucher(ctx)
 		for !p.completed {
 			var ev responsesEvent
 			err := p.dec.Decode(&ev)

@@ -1,32 +1,33 @@
 package openai
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/goose-acp/goose-acp/core/provider/sse"
 )
+
+// sseOptions read a Chat Completions or Responses stream: every "data:"
+// line is one JSON chunk, read as soon as it arrives (servers that leave
+// out the blank line between events still stream); a line the body ends
+// in is kept (and read as cut); one line may hold up to 256 MiB.
+var sseOptions = sse.Options{MaxLine: 256 << 20, KeepUnfinished: true, LineEvents: true}
 
 // sseData is an io.Reader over the payloads of an SSE stream's "data:"
 // lines, each followed by a newline, so a json.Decoder can read the chunks
 // straight out of the stream. It ends (io.EOF) at "data: [DONE]"; other
-// lines (event:, id:, ":" comments, blanks) are skipped. Payload slices
-// alias the bufio buffer and are handed out before the next read.
+// lines (event:, id:, ":" comments, blanks) are skipped.
 type sseData struct {
-	br      *bufio.Reader
+	events  *sse.Reader
 	pending []byte
 	newline bool // a newline is owed after the current payload
-	inData  bool // the current line is a data line continued past the buffer
-	cont    bool // the current line did not fit the buffer
 	done    bool // saw [DONE]
 	err     error
-	// touch, if set, is told about every line received (the idle
-	// watchdog's liveness signal).
-	touch func()
 }
 
 func newSSEData(r io.Reader) *sseData {
-	return &sseData{br: bufio.NewReaderSize(r, 64<<10)}
+	return &sseData{events: sse.NewReader(r, sseOptions)}
 }
 
 var doneMarker = []byte("[DONE]")
@@ -47,51 +48,21 @@ func (s *sseData) Read(p []byte) (int, error) {
 		if s.err != nil {
 			return 0, s.err
 		}
-		s.nextLine()
+		ev, err := s.events.Next()
+		switch {
+		case err != nil:
+			s.err = err
+		case bytes.Equal(bytes.TrimSpace(ev.Data), doneMarker):
+			s.done = true
+		default:
+			// A line cut by EOF gets no newline, so a truncated chunk
+			// reads as unexpected EOF rather than a syntax error.
+			s.pending, s.newline = ev.Data, !ev.Cut
+		}
 	}
 	n := copy(p, s.pending)
 	s.pending = s.pending[n:]
 	return n, nil
-}
-
-// nextLine reads one line (or the next buffer-full of a long line) and
-// sets pending to its data payload, if any.
-func (s *sseData) nextLine() {
-	line, err := s.br.ReadSlice('\n')
-	if len(line) > 0 && s.touch != nil {
-		s.touch()
-	}
-	switch {
-	case err == bufio.ErrBufferFull:
-	case err != nil:
-		s.err = err
-		if len(line) == 0 {
-			return
-		}
-	}
-	complete := err == nil || (err != nil && err != bufio.ErrBufferFull)
-	if !s.cont {
-		s.inData = false
-		if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			s.inData = true
-			line = bytes.TrimPrefix(rest, []byte(" "))
-		}
-	}
-	s.cont = !complete
-	if !s.inData {
-		return
-	}
-	if complete {
-		line = bytes.TrimRight(line, "\r\n")
-		if bytes.Equal(bytes.TrimSpace(line), doneMarker) {
-			s.done = true
-			return
-		}
-		// A line cut by EOF gets no newline, so a truncated chunk reads as
-		// unexpected EOF rather than a syntax error.
-		s.newline = err == nil
-	}
-	s.pending = line
 }
 
 // sawDone reports whether the stream ended with "data: [DONE]".

@@ -48,7 +48,7 @@ func newStreamParser(body io.Reader, name, model string, req provider.Request, n
 // chunks yields the stream's chunks; the first error ends it.
 func (p *streamParser) chunks(ctx context.Context) iter.Seq2[provider.Chunk, error] {
 	return func(yield func(provider.Chunk, error) bool) {
-		p.sse.touch = provider.Toucher(ctx)
+		p.sse.events.Touch = provider.Toucher(ctx)
 		for {
 			p.chunk.reset()
 			err := p.dec.Decode(&p.chunk)
