@@ -6,6 +6,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // delegateProgress shows a running subagent inside its delegate tool
@@ -25,4 +26,24 @@ func (s *Server) delegateProgress(ctx context.Context, as *acpSession, e agent.N
 		SessionUpdate: UpdateToolCallUpdate, ToolCallID: e.RequestID, Status: "in_progress",
 		ToolContent: []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: p.Message}}},
 	})
+}
+
+// listedTypes are the sessions session/list shows: goose's default list
+// plus delegated subagents, which carry their parent in _meta.
+var listedTypes = append(append([]session.Type(nil), session.DefaultListTypes...), session.TypeSubAgent)
+
+// listMeta is a listed session's _meta; a subagent names its parent
+// (parentSessionId), so an editor can nest it under the delegating chat.
+func listMeta(ss session.Session) Meta {
+	m := Meta{"messageCount": ss.MessageCount, "userSetName": ss.UserSetName, "sessionType": ss.SessionType}
+	if p := agent.ParentSessionID(ss); p != "" {
+		m["parentSessionId"] = p
+	}
+	return m
+}
+
+// listed drops subagent sessions with no recorded parent (sub-recipe
+// runs), which goose's list never showed.
+func listed(ss session.Session) bool {
+	return ss.SessionType != session.TypeSubAgent || agent.ParentSessionID(ss) != ""
 }

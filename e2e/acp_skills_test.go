@@ -144,4 +144,19 @@ func TestDelegateOverACP(t *testing.T) {
 	if !llmSaw(env, `completed: {"summary":"two files"}`) {
 		t.Fatal("the parent's next request lacks the summary")
 	}
+	// The child session is listed with its parent.
+	var list acp.ListSessionsResponse
+	c.call("session/list", acp.ListSessionsRequest{}, &list)
+	children := 0
+	for _, s := range list.Sessions {
+		if s.Meta["sessionType"] == "sub_agent" {
+			children++
+			if s.Meta["parentSessionId"] != sess.SessionID || s.Title != "Delegated task" {
+				t.Fatalf("child session listed as %+v", s)
+			}
+		}
+	}
+	if children != 1 {
+		t.Fatalf("%d subagent sessions listed: %+v", children, list.Sessions)
+	}
 }
