@@ -41,6 +41,7 @@ var compiledLangs = func() map[string]*compiled {
 }()
 
 func compiledFor(language string) (*compiled, *langSpec, error) {
+	useLibcAllocator()
 	spec, c := specs[language], compiledLangs[language]
 	c.once.Do(func() { c.err = c.build(spec) })
 	return c, spec, c.err
