@@ -76,9 +76,10 @@ func Known() []config.ExtensionConfig {
 	}
 }
 
-// DefaultEnabled reports goose 1.54's default for a platform extension
-// (config.yaml's migration writes it as the entry's enabled flag). Apps is
-// on in goose but needs goose Desktop's windows, so it is off here.
+// DefaultEnabled reports a platform extension's default (config.yaml's
+// migration writes it as the entry's enabled flag): goose 1.54's, except
+// that apps (on in goose) needs goose Desktop's windows and is off here,
+// and todo keeps the default it had before 1.54 (on).
 func DefaultEnabled(name string) bool {
 	switch name {
 	case ChatRecall, Summarize, CodeExecution, Apps:

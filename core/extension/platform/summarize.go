@@ -162,7 +162,7 @@ func (c *collector) include(path string) bool {
 	if c.exts == nil {
 		return true
 	}
-	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	ext := strings.ToLower(fileExt(path))
 	if ext == "" {
 		return false
 	}
@@ -249,8 +249,18 @@ func SummaryPrompt(files []SummaryFile, question string) string {
 	fmt.Fprintf(&b, "Answer this question: %s\n\n", question)
 	fmt.Fprintf(&b, "**Files** (%d files, %d total lines):\n\n", len(files), total)
 	for _, f := range files {
-		ext := strings.TrimPrefix(filepath.Ext(f.Rel), ".")
+		ext := fileExt(f.Rel)
 		fmt.Fprintf(&b, "### %s (%d lines)\n~~~%s\n%s\n~~~\n\n", filepath.ToSlash(f.Rel), f.Lines, ext, f.Content)
 	}
 	return b.String()
+}
+
+// fileExt is Rust's Path::extension: ".gitignore" has none.
+func fileExt(path string) string {
+	base := filepath.Base(path)
+	i := strings.LastIndexByte(base, '.')
+	if i <= 0 {
+		return ""
+	}
+	return base[i+1:]
 }
