@@ -149,7 +149,7 @@ func TestUnavailableExtensionsSayWhy(t *testing.T) {
 		}
 	}
 	for tool, want := range map[string]string{
-		"apps__create_app":                  "Error: Apps are not available in goose-acp: needs goose Desktop",
+		"apps__create_app":                   "Error: Apps are not available in goose-acp: needs goose Desktop",
 		"code_execution__execute_typescript": "Error: Code Mode is not available in goose-acp: needs goose's embedded TypeScript runtime",
 	} {
 		res, err := m.Call(ctx, "c", tool, map[string]any{})
