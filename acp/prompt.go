@@ -104,6 +104,10 @@ func deref(p *int) int {
 // handleEvent turns one agent event into session/updates. It never blocks
 // on the editor: approvals and elicitations are answered in goroutines.
 func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event) {
+	// What the turn reports is sent even after a cancel: ACP wants the
+	// pending updates (the cancelled calls' results, usage, a title) before
+	// the cancelled response. Only in_progress marks follow the turn's ctx.
+	live := context.WithoutCancel(ctx)
 	switch e := ev.(type) {
 	case agent.MessageEvent:
 		s.handleMessage(ctx, as, e.Message)
@@ -111,11 +115,11 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.markInProgress(ctx, as, e.RequestID)
 	case agent.UsageEvent:
 		used, size := e.TotalTokens, e.ContextLimit
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
+		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
 	case agent.ModelChangeEvent:
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
+		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
 	case agent.TitleEvent:
-		s.sendTitle(ctx, as.id, e.Title)
+		s.sendTitle(live, as.id, e.Title)
 	}
 }
 
@@ -147,9 +151,9 @@ func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversati
 				u.Status = "failed"
 			}
 		}
-		s.notify(ctx, as.id, u)
+		s.notify(context.WithoutCancel(ctx), as.id, u)
 	}
-	s.updatePlan(ctx, as, m)
+	s.updatePlan(context.WithoutCancel(ctx), as, m)
 }
 
 // markInProgress sends status in_progress once for a running tool call.
@@ -158,12 +162,11 @@ func (s *Server) markInProgress(ctx context.Context, as *acpSession, toolCallID 
 		return
 	}
 	as.mu.Lock()
-	if as.terminals == nil {
-		as.terminals = map[string]bool{}
+	if as.inProgress == nil {
+		as.inProgress = map[string]bool{}
 	}
-	key := "progress:" + toolCallID
-	seen := as.terminals[key]
-	as.terminals[key] = true
+	seen := as.inProgress[toolCallID]
+	as.inProgress[toolCallID] = true
 	as.mu.Unlock()
 	if !seen {
 		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: toolCallID, Status: "in_progress"})

@@ -264,8 +264,16 @@ type frameWriter interface {
 	Flush() error
 }
 
-// notify sends one session/update; failures are logged, never fatal.
+// notify sends one session/update unless ctx has ended: the update of a
+// tool call or request that was cancelled, or of a connection that
+// closed, is dropped. Updates that must outlive a turn's cancel are sent
+// with a context detached from it (handleEvent). Failures are logged,
+// never fatal.
 func (s *Server) notify(ctx context.Context, sessionID string, u SessionUpdate) {
+	if err := ctx.Err(); err != nil {
+		s.log.Debug("session/update dropped", "update", describe(u), "err", err)
+		return
+	}
 	s.sendUpdate(sessionID, u, true)
 }
 

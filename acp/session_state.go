@@ -29,6 +29,8 @@ type acpSession struct {
 	denied map[string]bool
 	// terminals are tool calls whose Zed terminal display has started
 	terminals map[string]bool
+	// inProgress are tool calls already reported in_progress
+	inProgress map[string]bool
 }
 
 func (s *Server) lookup(id string) (*acpSession, error) {
