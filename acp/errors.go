@@ -8,6 +8,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // ACP error codes beyond JSON-RPC's own.
@@ -58,7 +59,7 @@ func codeFor(err error) (int64, string) {
 		return jsonrpc2.CodeMethodNotFound, "Method not found"
 	case errors.Is(err, ErrResourceNotFound), errors.Is(err, session.ErrNotFound):
 		return CodeResourceNotFound, "Resource not found"
-	case errors.Is(err, ErrAuthRequired):
+	case errors.Is(err, ErrAuthRequired), setup.IsAuth(err):
 		return CodeAuthRequired, "Authentication required"
 	}
 	return jsonrpc2.CodeInternalError, "Internal error"

@@ -40,6 +40,9 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 		resp.StopReason = StopCancelled
 		return resp, nil
 	}
+	if err := s.turnAuthError(out, err); err != nil {
+		return PromptResponse{}, err
+	}
 	if err != nil {
 		return PromptResponse{}, fmt.Errorf("Error in agent response stream: %w", err)
 	}

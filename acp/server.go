@@ -38,6 +38,9 @@ type Options struct {
 	LocalFiles developer.FileIO
 	Version    string
 	Logger     *slog.Logger
+	// Auth connects initialize's authMethods, authenticate and the
+	// provider check before session/new to core/setup (auth.go).
+	Auth AuthOptions
 	// SubscribeTitles, when set, delivers session titles generated in the
 	// background after a turn ended (titles ready during a turn arrive as
 	// agent.TitleEvent); it returns the unsubscribe function.
@@ -143,7 +146,7 @@ func (s *Server) open(ctx context.Context) {
 			s.openErr = fmt.Errorf("goose-acp could not start: %w", err)
 			s.log.Error("runtime failed to open", "err", err)
 		} else {
-			full.Logger, full.Version, full.Open = s.log, s.version, nil
+			full.Logger, full.Version, full.Open, full.Auth = s.log, s.version, nil, s.opts.Auth
 			s.opts = withDefaults(full)
 		}
 	}
@@ -201,7 +204,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	}
 	// The handshake needs nothing Open builds.
 	table["initialize"] = typed(s.initialize)
-	table["authenticate"] = func(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil }
+	table["authenticate"] = typed(s.authenticate)
 	return table
 }
 
@@ -250,11 +253,8 @@ func (s *Server) initialize(_ context.Context, req InitializeRequest) (Initializ
 				Fork: supported, AdditionalDirectories: supported,
 			},
 		},
-		AuthMethods: []AuthMethod{{
-			ID: "goose-provider", Name: "Configure Provider",
-			Description: "Run `goose configure` to set up your AI provider and API key",
-		}},
-		AgentInfo: &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
+		AuthMethods: s.authMethods(req.ClientCapabilities),
+		AgentInfo:   &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
 	}, nil
 }
 

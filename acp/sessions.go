@@ -32,6 +32,9 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	if err != nil {
 		return nil, err
 	}
+	if err := s.requireProvider(); err != nil {
+		return nil, err
+	}
 	sess, results, err := s.opts.Agent.StartSession(ctx, agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
 		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),

@@ -30,6 +30,7 @@ type ClientCapabilities struct {
 	FS          FSCapabilities   `json:"fs"`
 	Terminal    bool             `json:"terminal"`
 	Elicitation *json.RawMessage `json:"elicitation,omitempty"`
+	Auth        AuthCapabilities `json:"auth,omitzero"`
 	Meta        Meta             `json:"_meta,omitempty"`
 }
 
@@ -73,10 +74,17 @@ type SessionCapabilities struct {
 	AdditionalDirectories *struct{} `json:"additionalDirectories,omitempty"`
 }
 
+// AuthMethod is an agent method (no type) or, with Type "terminal", a
+// command the client runs in a terminal (Args appended to the agent's own
+// command); see auth.go.
 type AuthMethod struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	Type        string            `json:"type,omitempty"`
+	ID          string            `json:"id"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Meta        Meta              `json:"_meta,omitempty"`
 }
 
 // --- sessions ---

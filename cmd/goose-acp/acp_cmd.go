@@ -32,7 +32,7 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	defer stopHTTP()
 	var opts acp.Options
 	if sessionsLater {
-		opts = acp.Options{Version: buildVersion(), Logger: log, Open: func(ctx context.Context) (acp.Options, error) {
+		opts = acp.Options{Version: buildVersion(), Logger: log, Auth: rt.providers.authOptions(), Open: func(ctx context.Context) (acp.Options, error) {
 			if err := rt.openSessions(ctx, env); err != nil {
 				return acp.Options{}, err
 			}
@@ -67,5 +67,6 @@ func (rt *runtime) acpOptions() acp.Options {
 		Version:         buildVersion(),
 		Logger:          rt.log,
 		SubscribeTitles: rt.titles.subscribe,
+		Auth:            rt.providers.authOptions(),
 	}
 }

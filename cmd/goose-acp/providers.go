@@ -10,12 +10,14 @@ import (
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // providerSet builds providers from goose's configuration.
 type providerSet struct {
-	cfg *config.Config
-	reg *registry.Registry
+	cfg   *config.Config
+	reg   *registry.Registry
+	setup *setup.Setup
 }
 
 func newProviderSet(cfg *config.Config, getenv func(string) string, paths config.Paths, log *slog.Logger) *providerSet {
@@ -31,19 +33,20 @@ func newProviderSet(cfg *config.Config, getenv func(string) string, paths config
 		CustomDir: filepath.Join(paths.Config, "custom_providers"),
 		Logger:    log,
 	})
-	return &providerSet{cfg: cfg, reg: reg}
+	return &providerSet{cfg: cfg, reg: reg, setup: newSetup(cfg, getenv, log)}
 }
 
 // create is the agent's ProviderFactory: an empty name means the
 // configured default (GOOSE_PROVIDER, with lead/worker when configured).
 func (p *providerSet) create(_ context.Context, name string, mc model.Config) (provider.Provider, error) {
 	if name == "" && mc.ModelName == "" {
-		return p.reg.FromConfig()
+		prov, err := p.reg.FromConfig()
+		return p.withEnvFallback(prov, err, mc)
 	}
 	if name == "" {
 		var err error
 		if name, err = p.cfg.GetString("GOOSE_PROVIDER"); err != nil || name == "" {
-			return nil, fmt.Errorf("no provider configured: set GOOSE_PROVIDER (and GOOSE_MODEL) in config.yaml or the environment")
+			return p.withEnvFallback(nil, registry.ErrNoProvider, mc)
 		}
 	}
 	return p.reg.Create(name, mc)

@@ -1,0 +1,125 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/setup"
+)
+
+// AuthOptions connect ACP authentication to core/setup.
+type AuthOptions struct {
+	// Status re-reads config.yaml, the secret store and the environment
+	// and reports whether a provider is usable (setup.Setup.Status). nil
+	// means always usable.
+	Status func() setup.Status
+	// Command is the absolute path of this binary, for the terminal auth
+	// method that runs `goose-acp configure`.
+	Command string
+}
+
+// AuthCapabilities is clientCapabilities.auth: terminal means the client
+// can run a terminal auth method.
+type AuthCapabilities struct {
+	Terminal bool `json:"terminal,omitempty"`
+	Meta     Meta `json:"_meta,omitempty"`
+}
+
+// AuthenticateRequest is authenticate's params.
+type AuthenticateRequest struct {
+	MethodID string `json:"methodId"`
+	Meta     Meta   `json:"_meta,omitempty"`
+}
+
+// Auth method ids.
+const (
+	// AuthMethodAgent keeps goose's id: authenticate re-checks the stored
+	// configuration.
+	AuthMethodAgent = "goose-provider"
+	// AuthMethodTerminal runs `goose-acp configure` in the client's
+	// terminal.
+	AuthMethodTerminal = "goose-acp-configure"
+)
+
+// configureArgs are the terminal method's arguments.
+var configureArgs = []string{"configure"}
+
+// authMethods is initialize's authMethods for these client capabilities.
+// The agent method is always offered. The terminal method only when the
+// client says it can run one (auth.terminal, as the schema requires) or
+// sets Zed's _meta["terminal-auth"]; for the latter it also carries the
+// {command, args, label} Zed launches. The schema this adapter is checked
+// against (@agentclientprotocol/sdk 2.4.0) has no env_var method type, so
+// the keys an editor may pass in the environment are named in the agent
+// method's description instead.
+func (s *Server) authMethods(caps ClientCapabilities) []AuthMethod {
+	methods := []AuthMethod{{
+		ID: AuthMethodAgent, Name: "Configure Provider",
+		Description: "Run `goose-acp configure` in a terminal to choose a provider, API key and model, " +
+			"or start goose-acp with OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY set; then authenticate re-checks.",
+	}}
+	zedMeta := caps.Meta["terminal-auth"] == true
+	if !caps.Auth.Terminal && !zedMeta {
+		return methods
+	}
+	term := AuthMethod{Type: "terminal", ID: AuthMethodTerminal, Name: "Configure in terminal",
+		Description: "Runs `goose-acp configure`: pick a provider, enter its API key and choose a model.",
+		Args:        configureArgs}
+	if zedMeta && s.opts.Auth.Command != "" {
+		term.Meta = Meta{"terminal-auth": map[string]any{
+			"command": s.opts.Auth.Command, "args": configureArgs, "label": "goose-acp configure",
+		}}
+	}
+	return append(methods, term)
+}
+
+// authenticate re-reads config and secrets: it succeeds only when a
+// provider is now usable, else -32000 with the reason.
+func (s *Server) authenticate(_ context.Context, req AuthenticateRequest) (struct{}, error) {
+	if req.MethodID != AuthMethodAgent && req.MethodID != AuthMethodTerminal {
+		return struct{}{}, invalidParams("unknown auth method %q (offered: %s, %s)", req.MethodID, AuthMethodAgent, AuthMethodTerminal)
+	}
+	return struct{}{}, s.requireProvider()
+}
+
+// requireProvider is -32000 with a one-line reason when no provider is
+// usable; a key in the agent's environment counts, so such editors never
+// need authenticate.
+func (s *Server) requireProvider() error {
+	if s.opts.Auth.Status == nil {
+		return nil
+	}
+	if st := s.opts.Auth.Status(); st.Err != nil {
+		return authRequired(st.Err)
+	}
+	return nil
+}
+
+// authRequired is an -32000 error whose data is setup's one-line reason.
+func authRequired(err error) error {
+	return fmt.Errorf("%w: %s", ErrAuthRequired, setup.AuthReason(err))
+}
+
+// turnAuthError turns a turn that failed for want of credentials (no
+// usable provider, or the provider answering 401/403 mid-session) into
+// -32000, so editors show their sign-in flow instead of chat text. A
+// missing provider is explained by a fresh Status (the agent's error was
+// recorded when the session started).
+func (s *Server) turnAuthError(out agent.Outcome, err error) error {
+	failure := err
+	if failure == nil && out.StopReason == agent.Error {
+		failure = out.Err
+	}
+	if failure == nil || !(setup.IsAuth(failure) || errors.Is(failure, agent.ErrNoProvider)) {
+		return nil
+	}
+	if provider.KindOf(failure) != provider.KindAuth {
+		if err := s.requireProvider(); err != nil {
+			return err
+		}
+	}
+	return authRequired(failure)
+}
