@@ -20,6 +20,10 @@ e2e:
 bench:
     go test -run '^$' -bench . -benchmem -count 10 ./... | tee bench.txt
 
+# release archives (linux/darwin/windows), SHA256SUMS, agent.json and NOTES.md into dist/VERSION
+release VERSION *ARGS:
+    go run ./scripts/release -version {{VERSION}} {{ARGS}}
+
 # formatting, vet and the cross-compiles CI checks
 lint:
     test -z "$(gofmt -l $(git ls-files '*.go'))"

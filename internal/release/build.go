@@ -1,0 +1,114 @@
+package release
+
+import (
+	"bytes"
+	"context"
+	"debug/buildinfo"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Parser modules that mean the binary carries `analyze`: the official
+// cgo bindings, or the pure-Go parser older trees used.
+var parserModules = []string{"github.com/tree-sitter/go-tree-sitter", "github.com/odvcencio/gotreesitter"}
+
+// binary is one built goose-acp executable and what it carries.
+type binary struct {
+	path    string
+	cgo     bool
+	analyze bool
+	// note says why a target has no cgo (no compiler, or its build failed).
+	note string
+}
+
+// goBuild compiles ./cmd/goose-acp under root for t into dir, with cgo
+// when cc is a C compiler. -trimpath keeps the build machine's paths out
+// of the binary; -s -w drop the symbol tables (buildinfo stays, so
+// `go version -m` still lists the modules).
+func goBuild(ctx context.Context, root, dir, version string, t Target, cc string) (string, error) {
+	out := filepath.Join(dir, t.Platform, t.Exe())
+	ldflags := "-s -w -X main.version=" + version
+	args := []string{"build", "-trimpath", "-o", out}
+	env := append(os.Environ(), "GOOS="+t.GOOS, "GOARCH="+t.GOARCH, "CGO_ENABLED=0")
+	if cc != "" {
+		env = append(env, "CGO_ENABLED=1", "CC="+cc)
+		if t.GOOS == "linux" || t.GOOS == "windows" {
+			// A static binary runs on any glibc (or without the mingw
+			// runtime DLLs); netgo/osusergo keep libc's resolver and user
+			// lookup, which cannot be linked statically, out of it.
+			args = append(args, "-tags", "netgo,osusergo")
+			ldflags += " -linkmode external -extldflags -static"
+		}
+	}
+	args = append(args, "-ldflags", ldflags, "./cmd/goose-acp")
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build for %s/%s (cgo: %v): %w\n%s", t.GOOS, t.GOARCH, cc != "", err, stderr.Bytes())
+	}
+	return out, nil
+}
+
+// build makes t's binary: with cgo when a compiler for it exists and cgo
+// is wanted, falling back to a pure-Go build when that fails, so every
+// platform ships and the notes say which lack analyze and why.
+func build(ctx context.Context, o *Options, dir string, t Target) (binary, error) {
+	cc := ""
+	note := ""
+	if o.CGO {
+		cc = t.compiler(exec.LookPath)
+		if cc == "" {
+			note = "no C compiler for " + t.GOOS + "/" + t.GOARCH
+			if len(t.CC) > 0 {
+				note += " (" + strings.Join(t.CC, ", ") + ")"
+			}
+			note += ": " + t.Hint
+		}
+	} else {
+		note = "built with -cgo=false"
+	}
+	path, err := goBuild(ctx, o.Root, dir, o.Version, t, cc)
+	if err != nil && cc != "" {
+		note = fmt.Sprintf("cgo build with %s failed (%s); built without cgo", filepath.Base(cc), lastLine(err.Error()))
+		path, err = goBuild(ctx, o.Root, dir, o.Version, t, "")
+	}
+	if err != nil {
+		return binary{}, err
+	}
+	b := binary{path: path, note: note}
+	b.cgo, b.analyze, err = inspect(path)
+	return b, err
+}
+
+// inspect reads from the binary itself (any OS's format) whether it was
+// built with cgo and whether it links a parser, i.e. has `analyze`.
+func inspect(path string) (cgo, analyze bool, err error) {
+	info, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return false, false, fmt.Errorf("reading build info of %s: %w", path, err)
+	}
+	for _, s := range info.Settings {
+		if s.Key == "CGO_ENABLED" {
+			cgo = s.Value == "1"
+		}
+	}
+	for _, d := range info.Deps {
+		for _, m := range parserModules {
+			if d.Path == m {
+				analyze = true
+			}
+		}
+	}
+	return cgo, analyze, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}

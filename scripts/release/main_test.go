@@ -1,0 +1,117 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "-version is required"},
+		{[]string{"-version", "dev"}, `version "dev" is not a semantic version`},
+		{[]string{"-version", "1.0.0", "-platforms", "linux-riscv64"}, `unknown platform "linux-riscv64"`},
+		{[]string{"-version", "1.0.0", "extra"}, "-version is required (and takes no other arguments)"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(tc.args, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestReleaseHostTarget builds the real release for this machine's
+// platform only (one full -trimpath build, so it is opt-in:
+// GOOSE_ACP_RELEASE_TEST=1) and checks what a user downloads: the archive
+// hashes to SHA256SUMS and agent.json, and the binary inside prints the
+// stamped version.
+func TestReleaseHostTarget(t *testing.T) {
+	if os.Getenv("GOOSE_ACP_RELEASE_TEST") != "1" {
+		t.Skip("builds a release binary (about a minute); set GOOSE_ACP_RELEASE_TEST=1 to run it")
+	}
+	platform := map[string]string{"linux/amd64": "linux-x86_64", "linux/arm64": "linux-aarch64",
+		"darwin/amd64": "darwin-x86_64", "darwin/arm64": "darwin-aarch64"}[runtime.GOOS+"/"+runtime.GOARCH]
+	if platform == "" {
+		t.Skipf("no tar.gz release target for %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-version", "v9.8.7", "-platforms", platform, "-out", out}, &stdout, &stderr); err != nil {
+		t.Fatalf("release: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	t.Logf("%s", stdout.String())
+	name := "goose-acp-9.8.7-" + platform + ".tar.gz"
+	data, err := os.ReadFile(filepath.Join(out, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	hexSum := hex.EncodeToString(sum[:])
+	sums, _ := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
+	if string(sums) != hexSum+"  "+name+"\n" {
+		t.Errorf("SHA256SUMS = %q, want %q", sums, hexSum+"  "+name+"\n")
+	}
+	var agent struct {
+		Version      string
+		Distribution struct{ Binary map[string]struct{ Archive, Cmd, SHA256 string } }
+	}
+	raw, _ := os.ReadFile(filepath.Join(out, "agent.json"))
+	if err := json.Unmarshal(raw, &agent); err != nil {
+		t.Fatal(err)
+	}
+	if b := agent.Distribution.Binary[platform]; agent.Version != "9.8.7" || b.SHA256 != hexSum || b.Cmd != "./goose-acp" || !strings.HasSuffix(b.Archive, "/"+name) {
+		t.Errorf("agent.json: %s", raw)
+	}
+	notes, _ := os.ReadFile(filepath.Join(out, "NOTES.md"))
+	if !strings.Contains(string(notes), "| "+platform+" | "+name+" |") {
+		t.Errorf("NOTES.md has no row for %s:\n%s", platform, notes)
+	}
+	bin := extract(t, data, "goose-acp")
+	got, err := exec.Command(bin, "--version").Output()
+	if err != nil || string(got) != "goose-acp 9.8.7\n" {
+		t.Errorf("goose-acp --version: %q, %v; want the stamped version", got, err)
+	}
+}
+
+// extract writes the archive member name to a temp file and returns it.
+func extract(t *testing.T, tgz []byte, name string) string {
+	t.Helper()
+	gz, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			t.Fatalf("%s not in the archive: %v", name, err)
+		}
+		if h.Name != name {
+			continue
+		}
+		path := filepath.Join(t.TempDir(), name)
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, os.FileMode(h.Mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(f, tr); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+}
