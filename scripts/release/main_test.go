@@ -67,7 +67,9 @@ func TestReleaseHostTarget(t *testing.T) {
 	}
 	var agent struct {
 		Version      string
-		Distribution struct{ Binary map[string]struct{ Archive, Cmd, SHA256 string } }
+		Distribution struct {
+			Binary map[string]struct{ Archive, Cmd, SHA256 string }
+		}
 	}
 	raw, _ := os.ReadFile(filepath.Join(out, "agent.json"))
 	if err := json.Unmarshal(raw, &agent); err != nil {
