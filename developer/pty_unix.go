@@ -13,19 +13,27 @@ import (
 )
 
 // startPTY runs the command on a pseudo-terminal for programs that need a
-// TTY. pty.Start makes the child a session leader (pgid = pid), so killTree
-// reaches its descendants; output is one "stdout" stream with CRLF turned
+// TTY. pty.Start makes the child (the supervisor on Linux) a session leader
+// (pgid = pid), so killTree reaches its descendants; output is one "stdout" stream with CRLF turned
 // into LF and ANSI escapes stripped.
 func startPTY(req runRequest) (*startedProc, error) {
 	cmd := exec.Command(req.spec.Path, req.spec.commandArgs(req.command)...)
 	cmd.Dir = req.dir
 	cmd.Env = req.env
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	w, err := newProcWatch(cmd)
 	if err != nil {
+		return nil, err
+	}
+	var f *os.File
+	if err := w.launch(func() (err error) {
+		f, err = pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	return &startedProc{
 		cmd:     cmd,
+		watch:   w,
 		sources: map[string]io.ReadCloser{"stdout": eioAsEOF{f}},
 		clean:   cleanTerminalText,
 	}, nil

@@ -51,6 +51,7 @@ type lineMsg struct{ stream, text string }
 // startedProc is a spawned process and the readers carrying its output.
 type startedProc struct {
 	cmd     *exec.Cmd
+	watch   *procWatch
 	sources map[string]io.ReadCloser
 	// clean turns raw output into model text (ANSI stripping for pty).
 	clean func(string) string
@@ -74,6 +75,7 @@ func (s *service) runLocal(ctx context.Context, req runRequest) (*runResult, err
 	}
 	id := s.procs.add(sp.cmd)
 	defer s.procs.remove(id)
+	defer releaseJob(sp.watch.job)
 	res := supervise(ctx, req, sp)
 	res.duration = time.Since(start)
 	return res, nil
@@ -84,26 +86,30 @@ func startPipes(req runRequest) (*startedProc, error) {
 	cmd.Dir = req.dir
 	cmd.Env = req.env
 	prepareCmd(cmd, req.spec, req.command)
+	w, err := newProcWatch(cmd)
+	if err != nil {
+		return nil, err
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		w.abort()
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		w.abort()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
-	outW.Close() // the child holds its own copies
-	errW.Close()
-	if err != nil {
+	w.closeAfterStart = append(w.closeAfterStart, outW, errW) // the child holds its own copies
+	if err := w.launch(cmd.Start); err != nil {
 		outR.Close()
 		errR.Close()
 		return nil, err
 	}
-	return &startedProc{cmd: cmd, sources: map[string]io.ReadCloser{"stdout": outR, "stderr": errR}, clean: func(s string) string { return s }}, nil
+	return &startedProc{cmd: cmd, watch: w, sources: map[string]io.ReadCloser{"stdout": outR, "stderr": errR}, clean: func(s string) string { return s }}, nil
 }
 
 // supervise collects output in arrival order while waiting for exit,
@@ -136,8 +142,8 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 		}
 	}()
 	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = sp.cmd.Wait(); close(exited) }()
+	var code *int
+	go func() { code = sp.watch.wait(); close(exited) }()
 
 	var timeout <-chan time.Time
 	if req.timeout > 0 {
@@ -149,10 +155,10 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	case <-exited:
 	case <-ctx.Done():
 		res.cancelled = true
-		killTree(sp.cmd, exited)
+		killTree(sp, exited)
 	case <-timeout:
 		res.timedOut = true
-		killTree(sp.cmd, exited)
+		killTree(sp, exited)
 	}
 	<-exited
 	select {
@@ -167,19 +173,10 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	for _, r := range sp.sources {
 		r.Close()
 	}
-	res.exitCode = exitCodeOf(sp.cmd, waitErr, res.cancelled || res.timedOut)
+	if !res.cancelled && !res.timedOut {
+		res.exitCode = code
+	}
 	return res
-}
-
-func exitCodeOf(cmd *exec.Cmd, waitErr error, killed bool) *int {
-	if cmd.ProcessState == nil || killed {
-		return nil
-	}
-	code := cmd.ProcessState.ExitCode()
-	if code < 0 {
-		return nil
-	}
-	return &code
 }
 
 // readSegments splits a stream on "\n", keeping terminators, and replaces

@@ -21,17 +21,19 @@ func prepareCmd(cmd *exec.Cmd, sp shellSpec, command string) {
 	}
 }
 
-// killTree ends the whole process tree with taskkill /T, falling back to
-// killing the shell itself.
-func killTree(cmd *exec.Cmd, exited <-chan struct{}) {
-	tk := exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(cmd.Process.Pid))
+// killTree ends the shell's job (every process it started after joining,
+// even detached ones) and the process tree with taskkill /T, falling back
+// to killing the shell itself.
+func killTree(sp *startedProc, ended <-chan struct{}) {
+	terminateJob(sp.watch.job)
+	tk := exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(sp.cmd.Process.Pid))
 	tk.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: createNoWindow}
 	_ = tk.Run()
 	select {
-	case <-exited:
+	case <-ended:
 	case <-time.After(killGrace):
 	}
-	_ = cmd.Process.Kill()
+	_ = sp.cmd.Process.Kill()
 }
 
 func detachSession(cmd *exec.Cmd) {

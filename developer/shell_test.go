@@ -215,6 +215,7 @@ func TestEditorShellEmptyAndTimeout(t *testing.T) {
 
 func TestShellDoesNotHangOnBackgroundedProcess(t *testing.T) {
 	h := newHarness(t, Options{Surface: Editor})
+	t.Cleanup(func() { stopAllShells(5 * time.Second) }) // the sleep outlives the call
 	start := time.Now()
 	res := h.mustCall(t, "shell", map[string]any{"command": "echo before && (sleep 3 &) ; echo after"})
 	if time.Since(start) > 2500*time.Millisecond {

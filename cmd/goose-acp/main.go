@@ -7,9 +7,16 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/goose-acp/goose-acp/developer"
 )
 
 func main() {
+	// Before anything else: a shell supervisor exits here; the agent becomes
+	// the reaper of its shells' orphans (developer/proc_*.go).
+	if code, ok := developer.InitProcess(os.Args); ok {
+		os.Exit(code)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()

@@ -1,0 +1,192 @@
+//go:build linux
+
+package developer
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// supervisorArg, as argv[1], makes the executable a shell supervisor.
+const supervisorArg = "__goose-acp-shell-supervisor"
+
+// supervisorExe is this executable once InitProcess enabled supervision;
+// set before any shell runs, read-only afterwards.
+var supervisorExe string
+
+// InitProcess must be called first thing in main with os.Args. In a shell
+// supervisor process (see runSupervisor) it runs the supervisor and returns
+// its exit code and true: main must exit with it. Otherwise it makes the
+// process a child subreaper, so descendants orphaned by a shell are
+// re-parented here instead of to init, and runs every later shell under a
+// supervisor spawned from this executable; it returns false.
+func InitProcess(args []string) (int, bool) {
+	if len(args) > 1 && args[1] == supervisorArg {
+		return runSupervisor(args[2:]), true
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		slog.Warn("cannot become a child subreaper", "err", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		slog.Warn("shells run without a supervisor", "err", err)
+		return 0, false
+	}
+	supervisorExe = exe
+	return 0, false
+}
+
+func lockThread()   { runtime.LockOSThread() }
+func unlockThread() { runtime.UnlockOSThread() }
+
+type jobHandle struct{}
+
+func afterStart(*procWatch) {}
+func releaseJob(jobHandle)  {}
+
+// wrapCmd gives the shell a parent-death signal and, when enabled, puts a
+// supervisor between it and the agent: the supervisor is a subreaper for
+// the shell's whole tree (setsid and nohup included), reports the shell's
+// end on fd 3 and, on SIGTERM or the agent's death (its own parent-death
+// signal), kills every descendant.
+func wrapCmd(w *procWatch) error {
+	cmd := w.cmd
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if _, err := exec.LookPath(cmd.Path); err != nil || cmd.Err != nil || supervisorExe == "" {
+		// unsupervised; a shell that cannot start fails in Start as usual
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		return nil
+	}
+	r, wr, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd.Args = append([]string{supervisorExe, supervisorArg, cmd.Path}, cmd.Args[1:]...)
+	cmd.Path = supervisorExe
+	cmd.ExtraFiles = append(cmd.ExtraFiles, wr)
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	w.status = r
+	w.closeAfterStart = append(w.closeAfterStart, wr)
+	return nil
+}
+
+// killTree asks the shell's process group (the supervisor with it) to end,
+// gives it killGrace plus the supervisor's own escalation time, then
+// SIGKILLs the group and every process still carrying the run's marker —
+// wherever it was re-parented.
+func killTree(sp *startedProc, _ <-chan struct{}) {
+	pgid := sp.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	t := time.NewTimer(killGrace + 500*time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-sp.watch.waited:
+	case <-t.C:
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = sp.cmd.Process.Kill()
+	sweepMarked(sp.watch.marker, sp.cmd.Process.Pid)
+}
+
+// sweepMarked SIGKILLs every process whose environment carries marker
+// (except skip, which os/exec waits for) and reaps the ones re-parented to
+// this process, which nothing else would wait for.
+func sweepMarked(marker string, skip int) {
+	want := []byte(markerEnv + "=" + marker + "\x00")
+	self := os.Getpid()
+	for _, p := range scanProc() {
+		if p.pid == skip || p.pid == self || p.state == 'Z' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+		if err != nil || !bytes.Contains(append(env, 0), want) {
+			continue
+		}
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		if p.ppid == self {
+			go reapAdopted(p.pid)
+		}
+	}
+}
+
+// reapAdopted waits for a killed orphan that was re-parented here.
+func reapAdopted(pid int) {
+	var ws syscall.WaitStatus
+	for range 50 {
+		if got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); got == pid || err != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// procInfo is one /proc/<pid>/stat line's pid, state and parent.
+type procInfo struct {
+	pid, ppid int
+	state     byte
+}
+
+// scanProc lists the processes in /proc (best effort: processes vanish).
+func scanProc() []procInfo {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := make([]procInfo, 0, len(ents))
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		out = append(out, procInfo{pid: pid, ppid: ppid, state: f[0][0]})
+	}
+	return out
+}
+
+// descendants are the live processes below root.
+func descendants(root int) []int {
+	kids := map[int][]procInfo{}
+	for _, p := range scanProc() {
+		kids[p.ppid] = append(kids[p.ppid], p)
+	}
+	var out []int
+	queue := []int{root}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		for _, c := range kids[pid] {
+			queue = append(queue, c.pid)
+			if c.state != 'Z' {
+				out = append(out, c.pid)
+			}
+		}
+	}
+	return out
+}
+
+// stopSignal asks a shell (its supervisor on Linux) to end.
+var stopSignal os.Signal = syscall.SIGTERM

@@ -1,0 +1,108 @@
+//go:build linux
+
+package developer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// treeShapes are the process trees a command can leave behind; each runs
+// its sleeps with ORPHAN_MARK in their environment and keeps the shell busy.
+var treeShapes = map[string]string{
+	"plain":         "sleep 300",
+	"background":    "sleep 300 & echo started; sleep 300",
+	"grandchildren": `sh -c 'sh -c "sleep 300"; true'; true`,
+	"setsid":        "setsid sleep 300 & sleep 300",
+	"nohup":         "nohup sleep 300 >/dev/null 2>&1 & sleep 300",
+}
+
+// markedPids are the live processes whose environment holds mark.
+func markedPids(mark string) []int {
+	want := []byte("ORPHAN_MARK=" + mark + "\x00")
+	var out []int
+	for _, p := range scanProc() {
+		if p.state == 'Z' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+		if err == nil && bytes.Contains(env, want) {
+			out = append(out, p.pid)
+		}
+	}
+	return out
+}
+
+// waitMarked waits until pred holds for the marked processes.
+func waitMarked(t *testing.T, mark string, limit time.Duration, pred func(n int) bool) []int {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		pids := markedPids(mark)
+		if pred(len(pids)) || time.Now().After(deadline) {
+			return pids
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Cancel and timeout end every process of every tree shape, including
+// the ones that left the shell's process group and session.
+func TestShellCancelAndTimeoutLeaveNoSurvivors(t *testing.T) {
+	h := newHarness(t, Options{})
+	for shape, body := range treeShapes {
+		for _, how := range []string{"cancel", "timeout"} {
+			t.Run(shape+"/"+how, func(t *testing.T) {
+				mark := fmt.Sprintf("%s-%s-%d", shape, how, time.Now().UnixNano())
+				args := map[string]any{"command": "export ORPHAN_MARK=" + mark + "; " + body}
+				if how == "timeout" {
+					args["timeout_secs"] = 2
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					_, _ = h.cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell", Arguments: args})
+				}()
+				started := waitMarked(t, mark, 5*time.Second, func(n int) bool { return n > 0 })
+				if len(started) == 0 {
+					t.Fatal("tree never started")
+				}
+				time.Sleep(200 * time.Millisecond) // let background members fork
+				if how == "cancel" {
+					cancel()
+				}
+				<-done
+				if left := waitMarked(t, mark, 5*time.Second, func(n int) bool { return n == 0 }); len(left) != 0 {
+					t.Fatalf("%d processes survived: %v", len(left), left)
+				}
+			})
+		}
+	}
+}
+
+// A finished call's background processes keep running (a dev server the
+// model started), and still end when the shells are stopped at exit.
+func TestShellBackgroundOutlivesCallUntilStopped(t *testing.T) {
+	h := newHarness(t, Options{})
+	mark := fmt.Sprintf("detached-%d", time.Now().UnixNano())
+	res := h.mustCall(t, "shell", map[string]any{"command": "export ORPHAN_MARK=" + mark + "; setsid sleep 300 >/dev/null 2>&1 & echo ok"})
+	if res.IsError {
+		t.Fatalf("call failed: %q", texts(res))
+	}
+	if pids := waitMarked(t, mark, 2*time.Second, func(n int) bool { return n > 0 }); len(pids) != 1 {
+		t.Fatalf("background sleep: %v", pids)
+	}
+	stopAllShells(5 * time.Second)
+	if left := waitMarked(t, mark, 5*time.Second, func(n int) bool { return n == 0 }); len(left) != 0 {
+		t.Fatalf("%d processes survived stop: %v", len(left), left)
+	}
+}

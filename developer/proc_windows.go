@@ -1,0 +1,106 @@
+//go:build windows
+
+package developer
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// agentJob holds the job the agent put itself in; it is never closed, so
+// Windows closes it — and kills every process in it — when the agent
+// exits, however it exits.
+var agentJob windows.Handle
+
+// InitProcess must be called first thing in main. On Windows it puts the
+// agent in a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: children
+// inherit the job, so no process the agent started outlives it. It never
+// handles the process itself.
+func InitProcess([]string) (int, bool) {
+	job, err := newJob(true)
+	if err != nil {
+		slog.Warn("processes may outlive the agent", "err", err)
+		return 0, false
+	}
+	self, _ := windows.GetCurrentProcess()
+	if err := windows.AssignProcessToJobObject(job, self); err != nil {
+		windows.CloseHandle(job)
+		slog.Warn("processes may outlive the agent: cannot join a job object", "err", err)
+		return 0, false
+	}
+	agentJob = job
+	return 0, false
+}
+
+// newJob creates a job object; with killOnClose its processes die when
+// its last handle closes.
+func newJob(killOnClose bool) (windows.Handle, error) {
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return 0, fmt.Errorf("create job object: %w", err)
+	}
+	if !killOnClose {
+		return job, nil
+	}
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
+		windows.CloseHandle(job)
+		return 0, fmt.Errorf("set job object limits: %w", err)
+	}
+	return job, nil
+}
+
+func lockThread()   {}
+func unlockThread() {}
+
+// jobHandle is the shell's own job (nested in the agent's), so cancel
+// ends descendants that left the shell's process tree.
+type jobHandle windows.Handle
+
+func wrapCmd(*procWatch) error { return nil }
+
+// afterStart puts the shell in its own job. A process the shell starts
+// before this assignment is not in it (it is still in the agent's job).
+func afterStart(w *procWatch) {
+	job, err := newJob(false)
+	if err != nil {
+		slog.Warn("shell runs without its own job object", "err", err)
+		return
+	}
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(w.cmd.Process.Pid))
+	if err == nil {
+		err = windows.AssignProcessToJobObject(job, h)
+		windows.CloseHandle(h)
+	}
+	if err != nil {
+		windows.CloseHandle(job)
+		slog.Warn("shell runs without its own job object", "err", err)
+		return
+	}
+	w.job = jobHandle(job)
+}
+
+// releaseJob closes the shell's job handle once the shell exited; its
+// background descendants keep running, as on Linux, until the agent's job
+// closes.
+func releaseJob(j jobHandle) {
+	if j != 0 {
+		windows.CloseHandle(windows.Handle(j))
+	}
+}
+
+// terminateJob kills every process in the shell's job.
+func terminateJob(j jobHandle) {
+	if j != 0 {
+		_ = windows.TerminateJobObject(windows.Handle(j), 1)
+	}
+}
+
+// stopSignal ends a shell (Windows has no SIGTERM).
+var stopSignal os.Signal = os.Kill
