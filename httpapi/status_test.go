@@ -58,7 +58,11 @@ func TestDiagnosticsZip(t *testing.T) {
 		t.Fatalf("zip contents %v", files)
 	}
 	code, msg := e.call("GET", "/diagnostics/20990101_1", nil)
-	if code != 500 || !strings.HasPrefix(msg, `{"message":"Failed to generate diagnostics: `) {
-		t.Fatalf("unknown session: %d %s", code, msg)
+	if code != 404 || !strings.HasPrefix(msg, `{"message":"Failed to generate diagnostics: `) {
+		t.Fatalf("unknown session: %d %s, want 404", code, msg)
+	}
+	code, msg = e.call("POST", "/config/providers/no-such-provider/cleanup", nil)
+	if code != 404 || msg != `{"message":"Unknown provider: no-such-provider"}` {
+		t.Fatalf("unknown provider cleanup: %d %s, want 404", code, msg)
 	}
 }

@@ -138,7 +138,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, cert *tls.Certi
 	// request context so their handlers return.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second,
+	srv := &http.Server{Handler: timeBody(h), ReadHeaderTimeout: 30 * time.Second, IdleTimeout: serverIdleTimeout,
 		BaseContext: func(net.Listener) context.Context { return base },
 		// Never the process's stderr default logger (handshake noise from
 		// clients that pin another certificate).

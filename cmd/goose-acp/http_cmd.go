@@ -23,9 +23,22 @@ import (
 // GOOSE_SERVER__SECRET_KEY, prints GOOSED_CERT_FINGERPRINT= on stdout as
 // goosed does (the desktop waits for that line), and stops gracefully on
 // SIGINT/SIGTERM.
+//
+// Like goosed it binds GOOSE_HOST, but a non-loopback host needs an opt-in
+// (--allow-remote, before or after "agent", or GOOSE_ALLOW_REMOTE=true):
+// goosed would bind 0.0.0.0 silently.
 func runAgent(env *environment, args []string) int {
-	if len(args) > 0 {
-		fmt.Fprintf(env.stderr, "goose-acp agent: unexpected arguments %q\n", args)
+	allowRemote := env.opts.allowRemote || isTrue(env.getenv("GOOSE_ALLOW_REMOTE"))
+	for _, a := range args {
+		if a != "--allow-remote" && a != "-allow-remote" {
+			fmt.Fprintf(env.stderr, "goose-acp agent: unexpected arguments %q\n", args)
+			return 2
+		}
+		allowRemote = true
+	}
+	host, port := envOr(env.getenv, "GOOSE_HOST", "127.0.0.1"), envOr(env.getenv, "GOOSE_PORT", "3000")
+	if err := checkLoopback("GOOSE_HOST", net.JoinHostPort(host, port), allowRemote); err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp agent:", err)
 		return 2
 	}
 	return withRuntime(env, func(rt *runtime) int { return serveGoosed(env, rt) })
@@ -94,7 +107,7 @@ func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
 	if addr == "" {
 		return func() {}, nil
 	}
-	if err := checkLoopback(addr, env.opts.allowRemote); err != nil {
+	if err := checkLoopback("--http", addr, env.opts.allowRemote); err != nil {
 		return nil, err
 	}
 	secret := env.getenv("GOOSE_SERVER__SECRET_KEY")
@@ -135,12 +148,13 @@ func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
 	return func() { cancel(); <-done; srv.Close(); stopSched() }, nil
 }
 
-// checkLoopback refuses a non-loopback --http address unless allowed, and
-// a bare ":port" (which would listen on every interface).
-func checkLoopback(addr string, allowRemote bool) error {
+// checkLoopback refuses a non-loopback listen address unless allowed, and
+// a bare ":port" (which would listen on every interface). what names where
+// the address came from ("--http", "GOOSE_HOST", "--host").
+func checkLoopback(what, addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--http %q: %w", addr, err)
+		return fmt.Errorf("%s %q: %w", what, addr, err)
 	}
 	if allowRemote {
 		return nil
@@ -151,7 +165,7 @@ func checkLoopback(addr string, allowRemote bool) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("--http %q is not a loopback address; pass --allow-remote to serve beyond this machine (the secret key is still required)", addr)
+	return fmt.Errorf("%s %q is not a loopback address; pass --allow-remote (or set GOOSE_ALLOW_REMOTE=true) to serve beyond this machine (the secret key is still required)", what, addr)
 }
 
 // writeSecretFile creates a random secret and stores it (mode 0600) where
@@ -186,6 +200,14 @@ func envOr(getenv func(string) string, key, def string) string {
 		return v
 	}
 	return def
+}
+
+func isTrue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1", "yes", "on":
+		return true
+	}
+	return false
 }
 
 func isFalse(v string) bool {

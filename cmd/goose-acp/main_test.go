@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testEnv is a getenv over a private goose root.
@@ -97,9 +99,43 @@ func TestHTTPRefusesNonLoopbackWithoutFlag(t *testing.T) {
 		{"192.0.2.10:3000", false, false},
 		{"0.0.0.0:3000", true, true},
 	} {
-		err := checkLoopback(tc.addr, tc.remote)
+		err := checkLoopback("--http", tc.addr, tc.remote)
 		if (err == nil) != tc.ok {
 			t.Errorf("checkLoopback(%q, %v) = %v, want ok=%v", tc.addr, tc.remote, err, tc.ok)
+		}
+	}
+}
+
+// `goose-acp agent` binds GOOSE_HOST like goosed, but a non-loopback host
+// needs --allow-remote or GOOSE_ALLOW_REMOTE=true (goosed bound 0.0.0.0
+// without asking).
+func TestAgentRefusesNonLoopbackHostWithoutOptIn(t *testing.T) {
+	for _, host := range []string{"0.0.0.0", "::"} {
+		env := testEnv(t, map[string]string{"GOOSE_HOST": host, "GOOSE_PORT": "0", "GOOSE_TLS": "false"})
+		code, out, errOut := runCLI(t, env, "", "agent")
+		want := "goose-acp agent: GOOSE_HOST \"" + net.JoinHostPort(host, "0") + "\" is not a loopback address; pass --allow-remote (or set GOOSE_ALLOW_REMOTE=true)"
+		if code != 2 || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("GOOSE_HOST=%s: code %d, stdout %q, stderr %q", host, code, out, errOut)
+		}
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{map[string]string{"GOOSE_ALLOW_REMOTE": "true"}, []string{"agent"}},
+		{nil, []string{"agent", "--allow-remote"}},
+		{nil, []string{"--allow-remote", "agent"}},
+	} {
+		vars := map[string]string{"GOOSE_HOST": "0.0.0.0", "GOOSE_PORT": "0", "GOOSE_TLS": "false"}
+		for k, v := range tc.env {
+			vars[k] = v
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		var out, errOut bytes.Buffer
+		code := run(ctx, tc.args, strings.NewReader(""), &out, &errOut, testEnv(t, vars))
+		cancel()
+		if code != 0 || strings.Contains(errOut.String(), "not a loopback") {
+			t.Errorf("%v %v: code %d, stderr %q", tc.env, tc.args, code, errOut.String())
 		}
 	}
 }
