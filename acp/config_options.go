@@ -47,11 +47,11 @@ func (s *Server) setupResponse(sess *session.Session) SessionSetupResponse {
 	}
 }
 
+// currentMode is the agent's mode for the session, else GOOSE_MODE, else
+// auto.
 func (s *Server) currentMode(as *acpSession) string {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if as.mode != "" {
-		return as.mode
+	if m, err := s.opts.Agent.Mode(as.id); err == nil && m != "" {
+		return string(m)
 	}
 	if s.opts.DefaultMode != "" {
 		return s.opts.DefaultMode
@@ -59,10 +59,11 @@ func (s *Server) currentMode(as *acpSession) string {
 	return "auto"
 }
 
+// currentProviderModel is the agent's provider and model for the
+// session, else GOOSE_PROVIDER / GOOSE_MODEL.
 func (s *Server) currentProviderModel(as *acpSession) (string, string) {
-	as.mu.Lock()
-	p, m := as.provider, as.model
-	as.mu.Unlock()
+	p, cfg, _ := s.opts.Agent.Model(as.id)
+	m := cfg.ModelName
 	if p == "" {
 		p = s.opts.DefaultProvider
 	}
@@ -73,8 +74,15 @@ func (s *Server) currentProviderModel(as *acpSession) (string, string) {
 }
 
 // configOptions are provider, mode and model selects, in that order.
-func (s *Server) configOptions(as *acpSession) []ConfigOption {
+func (s *Server) configOptions(as *acpSession) []ConfigOption { return s.configOptionsFor(as, "") }
+
+// configOptionsFor is configOptions with the model shown as activeModel
+// when set (the model a lead/worker switch reported).
+func (s *Server) configOptionsFor(as *acpSession, activeModel string) []ConfigOption {
 	prov, mdl := s.currentProviderModel(as)
+	if activeModel != "" {
+		mdl = activeModel
+	}
 	provOpt := ConfigOption{ID: "provider", Name: "Provider", Type: "select", CurrentValue: prov}
 	modelOpt := ConfigOption{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: mdl}
 	if s.opts.Providers != nil {
@@ -125,24 +133,18 @@ func (s *Server) setMode(ctx context.Context, req SetModeRequest) (struct{}, err
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := s.applyMode(as, req.ModeID); err != nil {
+	if err := s.applyMode(ctx, as, req.ModeID); err != nil {
 		return struct{}{}, err
 	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: req.ModeID})
 	return struct{}{}, nil
 }
 
-func (s *Server) applyMode(as *acpSession, mode string) error {
+func (s *Server) applyMode(ctx context.Context, as *acpSession, mode string) error {
 	if !validMode(mode) {
 		return invalidParams("Invalid mode: %s", mode)
 	}
-	if err := s.opts.Agent.SetMode(as.id, mode); err != nil {
-		return err
-	}
-	as.mu.Lock()
-	as.mode = mode
-	as.mu.Unlock()
-	return nil
+	return s.opts.Agent.SetMode(ctx, as.id, mode)
 }
 
 func (s *Server) setModel(ctx context.Context, req SetModelRequest) (struct{}, error) {
@@ -151,21 +153,11 @@ func (s *Server) setModel(ctx context.Context, req SetModelRequest) (struct{}, e
 		return struct{}{}, err
 	}
 	prov, _ := s.currentProviderModel(as)
-	if err := s.applyModel(ctx, as, prov, req.ModelID); err != nil {
+	if err := s.opts.Agent.SetModel(ctx, as.id, prov, req.ModelID); err != nil {
 		return struct{}{}, err
 	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
 	return struct{}{}, nil
-}
-
-func (s *Server) applyModel(ctx context.Context, as *acpSession, prov, mdl string) error {
-	if err := s.opts.Agent.SetModel(ctx, as.id, prov, mdl); err != nil {
-		return err
-	}
-	as.mu.Lock()
-	as.provider, as.model = prov, mdl
-	as.mu.Unlock()
-	return nil
 }
 
 func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest) (SetConfigOptionResponse, error) {
@@ -180,11 +172,11 @@ func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest
 	prov, _ := s.currentProviderModel(as)
 	switch req.ConfigID {
 	case "mode":
-		err = s.applyMode(as, value)
+		err = s.applyMode(ctx, as, value)
 	case "model":
-		err = s.applyModel(ctx, as, prov, value)
+		err = s.opts.Agent.SetModel(ctx, as.id, prov, value)
 	case "provider":
-		err = s.applyModel(ctx, as, value, s.defaultModelFor(value))
+		err = s.opts.Agent.SetModel(ctx, as.id, value, s.defaultModelFor(value))
 	default:
 		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
 	}

@@ -123,7 +123,7 @@ type importRequest struct {
 }
 
 func (s *Server) importSession(ctx context.Context, req importRequest) (any, error) {
-	sess, err := s.opts.Store.Import(ctx, []byte(req.Data))
+	sess, err := s.opts.Agent.ImportSession(ctx, []byte(req.Data))
 	if err != nil {
 		return nil, invalidParams("could not import session: %v", err)
 	}

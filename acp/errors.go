@@ -7,6 +7,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/setup"
 )
@@ -53,7 +54,7 @@ func codeFor(err error) (int64, string) {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return CodeRequestCancelled, "Request cancelled"
-	case errors.Is(err, ErrInvalidParams):
+	case errors.Is(err, ErrInvalidParams), errors.Is(err, agent.ErrSessionBusy):
 		return jsonrpc2.CodeInvalidParams, "Invalid params"
 	case errors.Is(err, ErrMethodNotFound):
 		return jsonrpc2.CodeMethodNotFound, "Method not found"

@@ -21,10 +21,12 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if err := as.beginTurn(cancel); err != nil {
+	tc := as.beginTurn(cancel)
+	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	if errors.Is(err, agent.ErrSessionBusy) {
+		as.endTurn(tc)
 		return PromptResponse{}, err
 	}
-	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
 	var resp PromptResponse
 	if err == nil {
 		resp = s.finish(ctx, as, stopReason(out.StopReason))
@@ -32,7 +34,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	// The turn stays cancellable until the response is built: a cancel
 	// that arrived before the response turns it into "cancelled" even when
 	// the model had just finished.
-	cancelled := as.endTurn()
+	cancelled := as.endTurn(tc)
 	if cancelled || errors.Is(err, context.Canceled) || out.StopReason == agent.Cancelled {
 		if err != nil {
 			resp = s.finish(ctx, as, StopCancelled)
@@ -49,24 +51,31 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	return resp, nil
 }
 
-// beginTurn marks a turn running; a second prompt while one runs is refused.
-func (as *acpSession) beginTurn(cancel context.CancelFunc) error {
-	as.mu.Lock()
-	defer as.mu.Unlock()
-	if as.cancelTurn != nil {
-		return invalidParams("session %s is already processing a prompt", as.id)
-	}
-	as.cancelTurn, as.cancelled = cancel, false
-	as.permissions = map[string]context.CancelFunc{}
-	return nil
+// turnCancel is one prompt's cancel and whether a cancel reached it.
+type turnCancel struct {
+	cancel    context.CancelFunc
+	cancelled bool
 }
 
-// endTurn clears the turn and reports whether a cancel arrived during it.
-func (as *acpSession) endTurn() bool {
+// beginTurn registers a prompt's cancel; a second prompt while one runs
+// is refused by the agent (agent.ErrSessionBusy, mapped in toRPCError).
+func (as *acpSession) beginTurn(cancel context.CancelFunc) *turnCancel {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	as.cancelTurn = nil
-	return as.cancelled
+	tc := &turnCancel{cancel: cancel}
+	if as.turns == nil {
+		as.turns = map[*turnCancel]struct{}{}
+	}
+	as.turns[tc] = struct{}{}
+	return tc
+}
+
+// endTurn forgets the prompt and reports whether a cancel arrived during it.
+func (as *acpSession) endTurn(tc *turnCancel) bool {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	delete(as.turns, tc)
+	return tc.cancelled
 }
 
 func stopReason(r agent.StopReason) string {
@@ -120,7 +129,8 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		used, size := e.TotalTokens, e.ContextLimit
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
 	case agent.ModelChangeEvent:
-		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
+		// A lead/worker switch: the model answering now is the event's.
+		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
 	}

@@ -13,14 +13,14 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/provider"
-	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
 // Options configure the ACP server.
 type Options struct {
 	Agent *agent.Agent
-	Store session.Store
+	// Store is read-only: every change goes through Agent.
+	Store agent.SessionReader
 	// Config backs the _goose/config/* methods; nil disables them.
 	Config ConfigStore
 	// Providers lists the providers for the provider config option.

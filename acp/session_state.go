@@ -11,18 +11,19 @@ import (
 )
 
 // acpSession is what the adapter keeps per loaded session: the working dir,
-// the translator, and the running turn's cancel.
+// the translator, and the running turn's cancel. Mode, provider and model
+// are the agent's (Agent.Mode, Agent.Model), never copied here: with --http
+// another face may change them.
 type acpSession struct {
 	id string
 
 	mu         sync.Mutex
 	cwd        string
-	mode       string
-	provider   string
-	model      string
 	translator *Translator
-	cancelTurn context.CancelFunc
-	cancelled  bool
+	// turns are the prompts in flight; the agent runs one turn at a time
+	// and refuses the others (agent.ErrSessionBusy), so a cancel reaches
+	// the running one whichever prompt registered first.
+	turns map[*turnCancel]struct{}
 	// pending permission requests of the running turn, cancelled with it
 	permissions map[string]context.CancelFunc
 	// denied are tool calls whose permission was refused or cancelled
@@ -74,9 +75,9 @@ func (s *Server) cancelTurn(id string) {
 	}
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	if as.cancelTurn != nil {
-		as.cancelled = true
-		as.cancelTurn()
+	for tc := range as.turns {
+		tc.cancelled = true
+		tc.cancel()
 	}
 	for _, c := range as.permissions {
 		c()

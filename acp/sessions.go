@@ -51,13 +51,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, mode: sess.GooseMode, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
-	if sess.ProviderName != nil {
-		as.provider = *sess.ProviderName
-	}
-	if sess.ModelConfig != nil {
-		as.model = sess.ModelConfig.ModelName
-	}
+	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
 	s.register(as)
 	return as
 }
@@ -143,7 +137,7 @@ func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (Lis
 	if req.CWD != "" && !filepath.IsAbs(req.CWD) {
 		return ListSessionsResponse{}, invalidParams("cwd must be an absolute path: %q", req.CWD)
 	}
-	page, err := s.opts.Store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD})
+	page, err := s.opts.Store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD, Types: listedTypes})
 	if err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return ListSessionsResponse{}, err
@@ -152,10 +146,13 @@ func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (Lis
 	}
 	resp := ListSessionsResponse{Sessions: []SessionInfo{}, NextCursor: page.NextCursor}
 	for _, ss := range page.Sessions {
+		if !listed(ss) {
+			continue
+		}
 		resp.Sessions = append(resp.Sessions, SessionInfo{
 			SessionID: ss.ID, CWD: ss.WorkingDir, Title: ss.Name,
 			UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339),
-			Meta:      Meta{"messageCount": ss.MessageCount, "userSetName": ss.UserSetName, "sessionType": ss.SessionType},
+			Meta:      listMeta(ss),
 		})
 	}
 	return resp, nil
@@ -171,22 +168,16 @@ func (s *Server) closeSession(_ context.Context, req SessionIDRequest) (struct{}
 
 func (s *Server) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
 	s.dropSession(req.SessionID)
-	if err := s.opts.Store.Delete(ctx, req.SessionID); err != nil {
-		if errors.Is(err, session.ErrNotFound) {
-			return struct{}{}, notFound("Session not found: %s", req.SessionID)
-		}
-		return struct{}{}, err
+	if err := s.opts.Agent.DeleteSession(ctx, req.SessionID); err != nil {
+		return struct{}{}, storeErr(err, req.SessionID)
 	}
 	return struct{}{}, nil
 }
 
 func (s *Server) forkSession(ctx context.Context, req LoadSessionRequest) (any, error) {
-	forked, err := s.opts.Store.Fork(ctx, req.SessionID)
+	forked, err := s.opts.Agent.ForkSession(ctx, req.SessionID, agent.ForkOptions{Copy: true})
 	if err != nil {
-		if errors.Is(err, session.ErrNotFound) {
-			return nil, notFound("Session not found: %s", req.SessionID)
-		}
-		return nil, err
+		return nil, storeErr(err, req.SessionID)
 	}
 	req.SessionID = forked.ID
 	res, err := s.reopen(ctx, req, false)

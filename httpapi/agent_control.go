@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -26,12 +25,7 @@ func (q updateProviderRequest) check() error {
 // agentUpdateProvider swaps the session's provider and model (model
 // defaults to GOOSE_MODEL, then the provider's default); errors are
 // text/plain as in goosed.
-func (s *Server) agentUpdateProvider(w http.ResponseWriter, r *http.Request) {
-	var q updateProviderRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) agentUpdateProvider(r *http.Request, q updateProviderRequest) (reply, error) {
 	modelName := ""
 	if q.Model != nil {
 		modelName = *q.Model
@@ -45,18 +39,15 @@ func (s *Server) agentUpdateProvider(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if modelName == "" {
-		writeText(w, http.StatusBadRequest, "No model specified")
-		return
+		return reply{}, textError(http.StatusBadRequest, "No model specified")
 	}
-	if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-		writeText(w, http.StatusFailedDependency, "Failed to get session agent: "+err.Error())
-		return
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		return reply{}, textError(http.StatusFailedDependency, "Failed to get session agent: %s", err)
 	}
 	if err := s.opts.Agent.SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
-		writeText(w, http.StatusBadRequest, "Failed to create provider: "+err.Error())
-		return
+		return reply{}, textError(http.StatusBadRequest, "Failed to create provider: %s", err)
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type updateSessionRequest struct {
@@ -66,65 +57,43 @@ type updateSessionRequest struct {
 
 func (q updateSessionRequest) check() error { return required("session_id", q.SessionID) }
 
-// agentUpdateSession sets the session's goose mode.
-func (s *Server) agentUpdateSession(w http.ResponseWriter, r *http.Request) {
-	var q updateSessionRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// agentUpdateSession sets the session's goose mode, loaded or not.
+func (s *Server) agentUpdateSession(r *http.Request, q updateSessionRequest) (reply, error) {
 	if q.GooseMode == nil {
-		writeEmpty(w, http.StatusOK)
-		return
+		return noBody(http.StatusOK), nil
 	}
 	mode := *q.GooseMode
 	if _, err := permission.ParseMode(mode); err != nil {
-		writeText(w, http.StatusBadRequest, "Invalid goose_mode: "+mode)
-		return
+		return reply{}, textError(http.StatusBadRequest, "Invalid goose_mode: %s", mode)
 	}
-	if _, err := s.opts.Store.Get(r.Context(), q.SessionID, false); err != nil {
-		writeText(w, http.StatusBadRequest, "Session not found: "+q.SessionID)
-		return
+	err := s.opts.Agent.SetMode(r.Context(), q.SessionID, mode)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return reply{}, textError(http.StatusBadRequest, "Session not found: %s", q.SessionID)
+	case err != nil:
+		return reply{}, textError(http.StatusInternalServerError, "%s", err)
 	}
-	var err error
-	if _, _, merr := s.opts.Agent.Model(q.SessionID); merr == nil || !isNotLoaded(merr) {
-		err = s.opts.Agent.SetMode(q.SessionID, mode)
-	} else {
-		err = s.opts.Store.Update(r.Context(), q.SessionID, session.Update{GooseMode: &mode})
-	}
-	if err != nil {
-		writeText(w, http.StatusInternalServerError, err.Error())
-		return
-	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 // agentUpdateFromSession re-applies the session's recipe (with its user
-// values) by reloading the session's agent state.
-func (s *Server) agentUpdateFromSession(w http.ResponseWriter, r *http.Request) {
-	var q sessionIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// values) by reloading the session's agent state; a session without one
+// is only loaded.
+func (s *Server) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (reply, error) {
 	sess, err := s.opts.Store.Get(r.Context(), q.SessionID, false)
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "%w", err))
-		return
+		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-			s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-			return
+		if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+			return reply{}, errNoAgent(err)
 		}
-		writeEmpty(w, http.StatusOK)
-		return
+		return noBody(http.StatusOK), nil
 	}
 	if _, err := s.reload(r.Context(), q.SessionID); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "%w", err))
-		return
+		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type updateWorkingDirRequest struct {
@@ -136,32 +105,17 @@ func (q updateWorkingDirRequest) check() error {
 	return required("session_id", q.SessionID, "working_dir", q.WorkingDir)
 }
 
-func (s *Server) agentUpdateWorkingDir(w http.ResponseWriter, r *http.Request) {
-	var q updateWorkingDirRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// agentUpdateWorkingDir moves the session to an existing directory,
+// loaded or not.
+func (s *Server) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
 	dir := strings.TrimSpace(q.WorkingDir)
 	if dir == "" || !workingDirExists(dir) {
-		s.writeError(w, r, badRequest("Directory does not exist: %s", q.WorkingDir))
-		return
+		return reply{}, badRequest("Directory does not exist: %s", q.WorkingDir)
 	}
-	if _, err := s.opts.Store.Get(r.Context(), q.SessionID, false); err != nil {
-		s.writeError(w, r, err)
-		return
+	if err := s.opts.Agent.UpdateWorkingDir(r.Context(), q.SessionID, dir); err != nil {
+		return reply{}, err
 	}
-	var err error
-	if _, _, merr := s.opts.Agent.Model(q.SessionID); isNotLoaded(merr) {
-		err = s.opts.Store.Update(r.Context(), q.SessionID, session.Update{WorkingDir: &dir})
-	} else {
-		err = s.opts.Agent.UpdateWorkingDir(r.Context(), q.SessionID, dir)
-	}
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type callToolRequest struct {
@@ -173,32 +127,24 @@ type callToolRequest struct {
 func (q callToolRequest) check() error { return required("session_id", q.SessionID, "name", q.Name) }
 
 // agentCallTool runs a tool directly (MCP Apps) → rmcp CallToolResult.
-func (s *Server) agentCallTool(w http.ResponseWriter, r *http.Request) {
-	var q callToolRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-		return
+func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		return reply{}, errNoAgent(err)
 	}
 	if !s.hasTool(r, q.SessionID, q.Name) {
-		s.writeError(w, r, notFound("Tool not found: %s", q.Name))
-		return
+		return reply{}, notFound("Tool not found: %s", q.Name)
 	}
 	if q.Arguments == nil {
 		q.Arguments = map[string]any{}
 	}
 	res, err := s.opts.Agent.CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
 	if res.Content == nil {
 		res.Content = []conversation.ToolContent{}
 	}
-	writeJSON(w, http.StatusOK, res)
+	return ok(res), nil
 }
 
 func (s *Server) hasTool(r *http.Request, id, name string) bool {
@@ -232,20 +178,13 @@ type readResourceResponse struct {
 }
 
 // agentReadResource reads the first text content of an MCP resource.
-func (s *Server) agentReadResource(w http.ResponseWriter, r *http.Request) {
-	var q readResourceRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-		return
+func (s *Server) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		return reply{}, errNoAgent(err)
 	}
 	res, err := s.opts.Agent.ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
 	if err != nil {
-		s.writeError(w, r, notFound("Failed to read resource: %w", err))
-		return
+		return reply{}, notFound("Failed to read resource: %w", err)
 	}
 	for _, c := range res.Contents {
 		if c == nil {
@@ -258,10 +197,7 @@ func (s *Server) agentReadResource(w http.ResponseWriter, r *http.Request) {
 		if len(c.Meta) > 0 {
 			out.Meta = c.Meta
 		}
-		writeJSON(w, http.StatusOK, out)
-		return
+		return ok(out), nil
 	}
-	s.writeError(w, r, notFound("Resource has no content: %s", q.URI))
+	return reply{}, notFound("Resource has no content: %s", q.URI)
 }
-
-func isNotLoaded(err error) bool { return errors.Is(err, agent.ErrSessionNotLoaded) }

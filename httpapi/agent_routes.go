@@ -28,18 +28,13 @@ type startAgentRequest struct {
 
 func (q startAgentRequest) check() error { return required("working_dir", q.WorkingDir) }
 
-// agentStart creates a session (type user, "New Chat"), loads its
-// extensions and answers the Session without conversation.
-func (s *Server) agentStart(w http.ResponseWriter, r *http.Request) {
-	var q startAgentRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// agentStart creates a session (type user, "New Chat") running the
+// request's recipe, if any, loads its extensions and answers the Session
+// without conversation.
+func (s *Server) agentStart(r *http.Request, q startAgentRequest) (reply, error) {
 	rec, err := s.requestRecipe(q)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	opts := agent.StartOptions{WorkingDir: q.WorkingDir, Type: session.TypeUser, UseConfiguredExtensions: true}
 	// A new session takes the current GOOSE_MODE (a fresh session row
@@ -54,33 +49,18 @@ func (s *Server) agentStart(w http.ResponseWriter, r *http.Request) {
 		opts.Extensions = *q.ExtensionOverrides
 	}
 	if rec != nil {
-		applyRecipe(&opts, rec)
+		opts.UseRecipe(rec, nil)
 		if q.RecipeID != nil && *q.RecipeID != "" {
 			// A saved recipe's sub-recipes sit next to it.
-			opts.Recipe.Dir = s.recipesDir()
+			opts.Recipe.Dir = s.recipes().Dir
 		}
-		opts.Extensions = append(opts.Extensions, rec.Extensions...)
 	}
 	sess, _, err := s.opts.Agent.StartSession(r.Context(), opts)
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to create session: %w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "Failed to create session: %w", err)
 	}
-	name := DefaultSessionName
-	u := session.Update{Name: &name}
-	if rec != nil {
-		u.Recipe = mustJSON(rec)
-	}
-	if err := s.opts.Store.Update(r.Context(), sess.ID, u); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out, err := s.opts.Store.Get(r.Context(), sess.ID, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	sess.Conversation = nil
+	return ok(sess), nil
 }
 
 // requestRecipe reads the recipe of a start request (inline, deeplink or
@@ -100,37 +80,13 @@ func (s *Server) requestRecipe(q startAgentRequest) (*recipe.Recipe, error) {
 		}
 		return rec, nil
 	case q.RecipeID != nil && *q.RecipeID != "":
-		saved, err := s.findSavedRecipe(*q.RecipeID)
+		saved, err := s.recipes().Find(*q.RecipeID)
 		if err != nil {
 			return nil, err
 		}
 		return saved.Recipe, nil
 	}
 	return nil, nil
-}
-
-// applyRecipe sets the recipe and its settings.temperature on opts.
-func applyRecipe(opts *agent.StartOptions, r *recipe.Recipe) {
-	opts.Recipe = agentRecipe(r)
-	if r.Settings != nil && r.Settings.Temperature != nil {
-		opts.Temperature = r.Settings.Temperature
-	}
-}
-
-// agentRecipe is what the loop needs from a recipe.
-func agentRecipe(r *recipe.Recipe) *agent.Recipe {
-	out := &agent.Recipe{Title: r.Title, Extensions: r.Extensions}
-	if r.Instructions != nil {
-		out.Instructions = *r.Instructions
-	}
-	if r.Response != nil {
-		out.ResponseSchema = r.Response.JSONSchema
-	}
-	if r.Settings != nil && r.Settings.MaxTurns != nil {
-		out.MaxTurns = *r.Settings.MaxTurns
-	}
-	out.SubRecipes = r.SubRecipes
-	return out
 }
 
 type sessionIDRequest struct {
@@ -158,89 +114,59 @@ type resumeAgentResponse struct {
 
 // agentResume loads a session with its conversation and, when asked,
 // its provider and extensions.
-func (s *Server) agentResume(w http.ResponseWriter, r *http.Request) {
-	var q resumeAgentRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) agentResume(r *http.Request, q resumeAgentRequest) (reply, error) {
 	if _, err := s.opts.Store.Get(r.Context(), q.SessionID, false); err != nil {
-		s.writeError(w, r, notFound("Session not found: %s", q.SessionID))
-		return
+		return reply{}, notFound("Session not found: %s", q.SessionID)
 	}
 	var results []extension.Result
-	if *q.LoadModelAndExtensions {
-		if _, _, err := s.opts.Agent.Model(q.SessionID); errors.Is(err, agent.ErrSessionNotLoaded) {
-			_, res, err := s.opts.Agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
-			if err != nil {
-				s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err))
-				return
-			}
-			results = res
+	if *q.LoadModelAndExtensions && !s.opts.Agent.IsLoaded(q.SessionID) {
+		_, res, err := s.opts.Agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
+		if err != nil {
+			return reply{}, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err)
 		}
+		results = res
 	}
 	sess, err := s.opts.Store.Get(r.Context(), q.SessionID, true)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, resumeAgentResponse{Session: sess, ExtensionResults: results})
+	return ok(resumeAgentResponse{Session: sess, ExtensionResults: results}), nil
 }
 
 // agentRestart drops the session's agent state and loads it again.
-func (s *Server) agentRestart(w http.ResponseWriter, r *http.Request) {
-	var q sessionIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) agentRestart(r *http.Request, q sessionIDRequest) (reply, error) {
 	results, err := s.reload(r.Context(), q.SessionID)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	if results == nil {
 		results = []extension.Result{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"extension_results": results})
+	return ok(map[string]any{"extension_results": results}), nil
 }
 
-// reload closes and resumes a session, re-applying its stored recipe.
+// reload is the agent's ReloadSession with goosed's statuses.
 func (s *Server) reload(ctx context.Context, id string) ([]extension.Result, error) {
-	sess, err := s.opts.Store.Get(ctx, id, false)
-	if err != nil {
+	results, err := s.opts.Agent.ReloadSession(ctx, id)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
 		return nil, err
-	}
-	opts := agent.StartOptions{UseConfiguredExtensions: true}
-	if len(sess.Recipe) > 0 && string(sess.Recipe) != "null" {
-		rec, err := renderRecipe(sess.Recipe, sess.UserRecipeValues, sess.WorkingDir)
-		if err != nil {
-			return nil, errorf(http.StatusFailedDependency, "Failed to apply recipe: %w", err)
-		}
-		applyRecipe(&opts, rec)
-	}
-	_ = s.opts.Agent.CloseSession(id)
-	_, results, err := s.opts.Agent.ResumeSession(ctx, id, opts)
-	if err != nil {
+	case errors.Is(err, agent.ErrRecipeApply):
+		return nil, errorf(http.StatusFailedDependency, "Failed to apply recipe: %w", errors.Unwrap(err))
+	case err != nil:
 		return nil, errorf(http.StatusInternalServerError, "Failed to restart agent: %w", err)
 	}
 	return results, nil
 }
 
-func (s *Server) agentStop(w http.ResponseWriter, r *http.Request) {
-	var q sessionIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) agentStop(r *http.Request, q sessionIDRequest) (reply, error) {
 	if b, ok := s.existingBus(q.SessionID); ok {
 		b.cancelAll()
 	}
 	if err := s.opts.Agent.CloseSession(q.SessionID); err != nil {
-		s.writeError(w, r, notFound("No agent for session %s", q.SessionID))
-		return
+		return reply{}, notFound("No agent for session %s", q.SessionID)
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 // toolInfo is goosed's ToolInfo.
@@ -254,20 +180,17 @@ type toolInfo struct {
 
 // agentTools lists the session's tools sorted by name, with their
 // parameter names and permission.yaml level.
-func (s *Server) agentTools(w http.ResponseWriter, r *http.Request) {
+func (s *Server) agentTools(r *http.Request) (reply, error) {
 	id := r.URL.Query().Get("session_id")
 	if id == "" {
-		s.writeError(w, r, badRequest("Failed to deserialize query string: missing field `session_id`"))
-		return
+		return reply{}, badRequest("Failed to deserialize query string: missing field `session_id`")
 	}
-	if err := s.loadAgent(r.Context(), id); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-		return
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), id); err != nil {
+		return reply{}, errNoAgent(err)
 	}
 	tools, err := s.opts.Agent.Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "%w", err))
-		return
+		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	out := make([]toolInfo, 0, len(tools))
 	for _, t := range tools {
@@ -281,7 +204,12 @@ func (s *Server) agentTools(w http.ResponseWriter, r *http.Request) {
 		out = append(out, ti)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	writeJSON(w, http.StatusOK, out)
+	return ok(out), nil
+}
+
+// errNoAgent is goosed's 424 when a session's agent cannot be loaded.
+func errNoAgent(err error) error {
+	return errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err)
 }
 
 // schemaParams lists the property names of a JSON schema, sorted.
@@ -305,21 +233,14 @@ func (q addExtensionRequest) check() error {
 	return required("session_id", q.SessionID)
 }
 
-func (s *Server) agentAddExtension(w http.ResponseWriter, r *http.Request) {
-	var q addExtensionRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-		return
+func (s *Server) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		return reply{}, errNoAgent(err)
 	}
 	if err := s.opts.Agent.AddExtension(r.Context(), q.SessionID, *q.Config); err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to add extension: %w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "Failed to add extension: %w", err)
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type removeExtensionRequest struct {
@@ -331,27 +252,20 @@ func (q removeExtensionRequest) check() error {
 	return required("name", q.Name, "session_id", q.SessionID)
 }
 
-func (s *Server) agentRemoveExtension(w http.ResponseWriter, r *http.Request) {
-	var q removeExtensionRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.loadAgent(r.Context(), q.SessionID); err != nil {
-		s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-		return
+func (s *Server) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
+	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		return reply{}, errNoAgent(err)
 	}
 	if err := s.opts.Agent.RemoveExtension(r.Context(), q.SessionID, q.Name); err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to remove extension: %w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "Failed to remove extension: %w", err)
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
-func (s *Server) agentListApps(w http.ResponseWriter, r *http.Request) {
-	// goose-acp keeps no MCP Apps store (import/export answer 501), so
-	// the list is truly empty.
-	writeJSON(w, http.StatusOK, map[string]any{"apps": []any{}})
+// agentListApps: goose-acp keeps no MCP Apps store (import/export answer
+// 501), so the list is truly empty.
+func (s *Server) agentListApps(*http.Request) (reply, error) {
+	return ok(map[string]any{"apps": []any{}}), nil
 }
 
 // workingDirExists validates /agent/update_working_dir's directory.

@@ -14,16 +14,6 @@ import (
 	"github.com/goose-acp/goose-acp/core/permission"
 )
 
-// loadAgent makes sure the agent has the session loaded, resuming it with
-// its saved (or the configured) extensions, as goosed's get_agent does.
-func (s *Server) loadAgent(ctx context.Context, id string) error {
-	if _, _, err := s.opts.Agent.Model(id); !errors.Is(err, agent.ErrSessionNotLoaded) {
-		return nil
-	}
-	_, _, err := s.opts.Agent.ResumeSession(ctx, id, agent.StartOptions{UseConfiguredExtensions: true})
-	return err
-}
-
 // tokens tracks a session's TokenState during a turn.
 type tokens struct {
 	s     *Server
@@ -77,38 +67,28 @@ func (q sessionReplyRequest) check() error {
 }
 
 // sessionReply submits a turn; its events go to the session's bus.
-func (s *Server) sessionReply(w http.ResponseWriter, r *http.Request) {
+func (s *Server) sessionReply(r *http.Request, q sessionReplyRequest) (reply, error) {
 	id := r.PathValue("id")
-	var q sessionReplyRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	if _, err := uuid.Parse(q.RequestID); err != nil {
-		s.writeError(w, r, badRequest("request_id must be a valid UUID"))
-		return
+		return reply{}, badRequest("request_id must be a valid UUID")
 	}
 	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
-		s.writeError(w, r, notFound("Session %s not found", id))
-		return
+		return reply{}, notFound("Session %s not found", id)
 	}
+	answer := ok(map[string]string{"request_id": q.RequestID})
 	if hasElicitationResponse(*q.UserMessage) {
-		if err := s.loadAgent(r.Context(), id); err != nil {
-			s.writeError(w, r, errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err))
-			return
+		if err := s.opts.Agent.EnsureLoaded(r.Context(), id); err != nil {
+			return reply{}, errNoAgent(err)
 		}
 		if _, err := s.opts.Agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
-			s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-			return
+			return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"request_id": q.RequestID})
-		return
+		return answer, nil
 	}
 	b := s.bus(id)
 	ctx, ok := b.register(s.ctx, q.RequestID)
 	if !ok {
-		s.writeError(w, r, badRequest("Session already has an active request. Cancel it first."))
-		return
+		return reply{}, badRequest("Session already has an active request. Cancel it first.")
 	}
 	s.turns.Add(1)
 	go func() {
@@ -116,7 +96,7 @@ func (s *Server) sessionReply(w http.ResponseWriter, r *http.Request) {
 		defer b.done(q.RequestID)
 		s.runBusTurn(ctx, b, id, q.RequestID, *q.UserMessage, q.OverrideConversation)
 	}()
-	writeJSON(w, http.StatusOK, map[string]string{"request_id": q.RequestID})
+	return answer, nil
 }
 
 // runBusTurn runs one turn, publishing every event and a final Finish; a
@@ -125,12 +105,12 @@ func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID stri
 	b.turn.Lock()
 	defer b.turn.Unlock()
 	publish := func(ev wireEvent) { b.publish(requestID, ev) }
-	if err := s.loadAgent(ctx, id); err != nil {
+	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
 		publish(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
 	if override != nil {
-		if err := s.opts.Store.ReplaceConversation(ctx, id, *override); err != nil {
+		if err := s.opts.Agent.ReplaceConversation(ctx, id, *override); err != nil {
 			s.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}
@@ -154,7 +134,7 @@ func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID stri
 func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
-		writeEmpty(w, http.StatusNotFound)
+		w.WriteHeader(http.StatusNotFound)
 		return
 	}
 	var lastID uint64
@@ -289,19 +269,13 @@ func (q cancelRequest) check() error { return required("request_id", q.RequestID
 
 // sessionCancel cancels a request: 404 when the session has no bus, 200
 // otherwise (even for an unknown id); Finish is still published.
-func (s *Server) sessionCancel(w http.ResponseWriter, r *http.Request) {
-	var q cancelRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) sessionCancel(r *http.Request, q cancelRequest) (reply, error) {
 	b, ok := s.existingBus(r.PathValue("id"))
 	if !ok {
-		writeEmpty(w, http.StatusNotFound)
-		return
+		return noBody(http.StatusNotFound), nil
 	}
 	b.cancel(q.RequestID)
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type confirmRequest struct {
@@ -316,24 +290,17 @@ func (q confirmRequest) check() error {
 }
 
 // toolConfirmation delivers the user's decision to the waiting tool call.
-func (s *Server) toolConfirmation(w http.ResponseWriter, r *http.Request) {
-	var q confirmRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) toolConfirmation(r *http.Request, q confirmRequest) (reply, error) {
 	d, err := permission.ParseDecision(q.Action)
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: action: %w", err))
-		return
+		return reply{}, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: action: %w", err)
 	}
 	if q.PrincipalType != "" && q.PrincipalType != "Tool" && q.PrincipalType != "Extension" {
-		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: principalType: unknown variant %q", q.PrincipalType))
-		return
+		return reply{}, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: principalType: unknown variant %q", q.PrincipalType)
 	}
 	if err := s.opts.Agent.Confirm(q.SessionID, q.ID, d); err != nil {
 		// goosed answers 200 whether or not a tool was waiting.
 		s.log.Warn("tool confirmation not delivered", "session", q.SessionID, "id", q.ID, "error", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{})
+	return ok(map[string]any{}), nil
 }

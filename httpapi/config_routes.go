@@ -8,29 +8,16 @@ import (
 	"github.com/goose-acp/goose-acp/core/config"
 )
 
-// needConfig answers 503 when the server runs without config.yaml access.
-func (s *Server) needConfig(w http.ResponseWriter, r *http.Request) bool {
-	if s.opts.Config == nil {
-		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "configuration is not available in this goose-acp server"))
-		return false
-	}
-	return true
-}
-
 // readAllConfig answers the merged config files without env overrides.
-func (s *Server) readAllConfig(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
+func (s *Server) readAllConfig(*http.Request) (reply, error) {
 	values, err := s.opts.Config.GetAll()
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "%w", err))
-		return
+		return reply{}, errorf(http.StatusUnprocessableEntity, "%w", err)
 	}
 	if values == nil {
 		values = map[string]any{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"config": values})
+	return ok(map[string]any{"config": values}), nil
 }
 
 type configKeyQuery struct {
@@ -47,15 +34,7 @@ func (q configKeyQuery) check() error {
 
 // readConfig answers one value with env overrides applied (null when
 // unset); a secret answers {"maskedValue": …}.
-func (s *Server) readConfig(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
-	var q configKeyQuery
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) readConfig(_ *http.Request, q configKeyQuery) (reply, error) {
 	get, answer := s.opts.Config.Get, func(v any) any { return v }
 	if *q.IsSecret {
 		get = s.opts.Config.GetSecret
@@ -64,12 +43,11 @@ func (s *Server) readConfig(w http.ResponseWriter, r *http.Request) {
 	v, err := get(q.Key)
 	switch {
 	case errors.Is(err, config.ErrNotFound):
-		writeJSON(w, http.StatusOK, nil)
+		return ok(nil), nil
 	case err != nil:
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-	default:
-		writeJSON(w, http.StatusOK, answer(v))
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
+	return ok(answer(v)), nil
 }
 
 type upsertConfigQuery struct {
@@ -85,15 +63,7 @@ func (q upsertConfigQuery) check() error {
 	return required("key", q.Key)
 }
 
-func (s *Server) upsertConfig(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
-	var q upsertConfigQuery
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) upsertConfig(_ *http.Request, q upsertConfigQuery) (reply, error) {
 	var err error
 	if *q.IsSecret {
 		err = s.opts.Config.Secrets().Set(q.Key, q.Value)
@@ -101,21 +71,12 @@ func (s *Server) upsertConfig(w http.ResponseWriter, r *http.Request) {
 		err = s.opts.Config.Set(q.Key, q.Value)
 	}
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
-	writeJSON(w, http.StatusOK, "Upserted key "+q.Key)
+	return ok("Upserted key " + q.Key), nil
 }
 
-func (s *Server) removeConfig(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
-	var q configKeyQuery
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) removeConfig(_ *http.Request, q configKeyQuery) (reply, error) {
 	var err error
 	if *q.IsSecret {
 		if _, gerr := s.opts.Config.Secrets().Get(q.Key); gerr != nil {
@@ -133,28 +94,20 @@ func (s *Server) removeConfig(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, "Removed key "+q.Key)
+	return ok("Removed key " + q.Key), nil
 }
 
-func (s *Server) validateConfig(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
+func (s *Server) validateConfig(*http.Request) (reply, error) {
 	if _, err := s.opts.Config.GetAll(); err != nil {
-		writeJSON(w, http.StatusUnprocessableEntity, "Config file is corrupted: "+err.Error())
-		return
+		return jsonStatus(http.StatusUnprocessableEntity, "Config file is corrupted: "+err.Error()), nil
 	}
-	writeJSON(w, http.StatusOK, "Config is valid")
+	return ok("Config is valid"), nil
 }
 
 // getExtensions answers config.yaml's extensions with parse warnings.
-func (s *Server) getExtensions(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
+func (s *Server) getExtensions(*http.Request) (reply, error) {
 	entries, errs := s.opts.Config.Extensions()
 	out := []config.ExtensionEntry{}
 	for _, k := range sortedKeys(entries) {
@@ -164,7 +117,7 @@ func (s *Server) getExtensions(w http.ResponseWriter, r *http.Request) {
 	for _, e := range errs {
 		warnings = append(warnings, e.Error())
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"extensions": out, "warnings": warnings})
+	return ok(map[string]any{"extensions": out, "warnings": warnings}), nil
 }
 
 type extensionQuery struct {
@@ -183,43 +136,28 @@ func (q extensionQuery) check() error {
 	return required("name", q.Name)
 }
 
-func (s *Server) addExtension(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
-	var q extensionQuery
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) addExtension(_ *http.Request, q extensionQuery) (reply, error) {
 	key := config.NameToKey(q.Name)
 	_, getErr := s.opts.Config.Extension(key)
 	if err := s.opts.Config.SetExtension(config.ExtensionEntry{Enabled: *q.Enabled, Config: *q.Config}); err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
 	if getErr == nil {
-		writeJSON(w, http.StatusOK, "Updated extension "+q.Name)
-		return
+		return ok("Updated extension " + q.Name), nil
 	}
-	writeJSON(w, http.StatusOK, "Added extension "+q.Name)
+	return ok("Added extension " + q.Name), nil
 }
 
-func (s *Server) removeExtension(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
+func (s *Server) removeExtension(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
 	key := config.NameToKey(name)
 	if _, err := s.opts.Config.Extension(key); err != nil {
-		s.writeError(w, r, notFound("Extension %s not found", name))
-		return
+		return reply{}, notFound("Extension %s not found", name)
 	}
 	if err := s.opts.Config.RemoveExtension(key); err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, "Removed extension "+name)
+	return ok("Removed extension " + name), nil
 }
 
 type toolPermission struct {
@@ -244,23 +182,13 @@ func (q upsertPermissionsQuery) check() error {
 }
 
 // upsertPermissions writes per-tool levels to permission.yaml.
-func (s *Server) upsertPermissions(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Permissions == nil {
-		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "permissions are not available in this goose-acp server"))
-		return
-	}
-	var q upsertPermissionsQuery
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) upsertPermissions(_ *http.Request, q upsertPermissionsQuery) (reply, error) {
 	for _, p := range q.ToolPermissions {
 		if err := s.opts.Permissions.SetUser(p.ToolName, p.Permission); err != nil {
-			s.writeError(w, r, badRequest("%w", err))
-			return
+			return reply{}, badRequest("%w", err)
 		}
 	}
-	writeJSON(w, http.StatusOK, "Permissions updated successfully")
+	return ok("Permissions updated successfully"), nil
 }
 
 type slashCommand struct {
@@ -271,15 +199,15 @@ type slashCommand struct {
 
 // slashCommands lists goose's built-in commands and the recipe commands
 // bound in config.yaml (slash_commands: [{command, recipe_path}]).
-func (s *Server) slashCommands(w http.ResponseWriter, r *http.Request) {
+func (s *Server) slashCommands(*http.Request) (reply, error) {
 	cmds := []slashCommand{
 		{Command: "compact", Help: "Compact the conversation history", CommandType: "Builtin"},
 		{Command: "clear", Help: "Clear the conversation history", CommandType: "Builtin"},
 	}
-	for _, b := range s.recipeSlashCommands() {
+	for _, b := range s.recipes().SlashCommands() {
 		cmds = append(cmds, slashCommand{Command: b.Command, Help: b.RecipePath, CommandType: "Recipe"})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"commands": cmds})
+	return ok(map[string]any{"commands": cmds}), nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -241,7 +241,7 @@ func TestContract(t *testing.T) {
 	var sched *schedule.Scheduler
 	e := newTestEnvWith(t, "auto", func(o *Options) {
 		var err error
-		sched, err = schedule.New(schedule.Options{DataDir: filepath.Join(t.TempDir(), "data"), Runner: testRunner{o.Store}})
+		sched, err = schedule.New(schedule.Options{DataDir: filepath.Join(t.TempDir(), "data"), Runner: testRunner{o.Store.(session.Store)}})
 		if err != nil {
 			t.Fatal(err)
 		}

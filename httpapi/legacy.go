@@ -31,12 +31,7 @@ func (q chatRequest) check() error {
 // legacyReply is POST /reply (desktop ≤ 1.27): one SSE response per turn,
 // `data:` frames only, a JSON Ping every 500 ms (the first at once), Finish
 // at the end; the client hanging up cancels the turn.
-func (s *Server) legacyReply(w http.ResponseWriter, r *http.Request) {
-	var q chatRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) legacyReply(w http.ResponseWriter, r *http.Request, q chatRequest) {
 	if q.OverrideConversation == nil {
 		q.OverrideConversation = q.ConversationSoFar
 	}
@@ -105,7 +100,7 @@ func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse 
 // cannot start sends only an Error; otherwise Finish always ends it.
 func (s *Server) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
 	id := q.SessionID
-	if err := s.loadAgent(ctx, id); err != nil {
+	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
 		send(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
@@ -114,7 +109,7 @@ func (s *Server) runLegacyTurn(ctx context.Context, q chatRequest, send func(wir
 		return
 	}
 	if q.OverrideConversation != nil {
-		if err := s.opts.Store.ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
+		if err := s.opts.Agent.ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
 			s.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}

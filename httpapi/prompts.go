@@ -15,16 +15,16 @@ import (
 // agent's prompt templates).
 func (s *Server) promptRoutes() []route {
 	return []route{
-		{"GET", "/config/prompts", 0, hf(s.listPrompts)},
-		{"GET", "/config/prompts/{name}", 0, hf(s.getPrompt)},
-		{"PUT", "/config/prompts/{name}", 0, hf(s.savePrompt)},
-		{"DELETE", "/config/prompts/{name}", 0, hf(s.resetPrompt)},
-		{"POST", "/recipes/create", 0, hf(s.createRecipe)},
+		{"GET", "/config/prompts", 0, noInput(s, s.listPrompts)},
+		{"GET", "/config/prompts/{name}", 0, noInput(s, s.getPrompt)},
+		{"PUT", "/config/prompts/{name}", 0, withBody(s, s.savePrompt)},
+		{"DELETE", "/config/prompts/{name}", 0, noInput(s, s.resetPrompt)},
+		{"POST", "/recipes/create", 0, withBody(s, s.createRecipe)},
 	}
 }
 
-func (s *Server) listPrompts(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"prompts": agent.PromptTemplates(s.opts.ConfigDir)})
+func (s *Server) listPrompts(*http.Request) (reply, error) {
+	return ok(map[string]any{"prompts": agent.PromptTemplates(s.opts.ConfigDir)}), nil
 }
 
 type promptContent struct {
@@ -34,48 +34,40 @@ type promptContent struct {
 	IsCustomized   bool   `json:"is_customized"`
 }
 
-func (s *Server) getPrompt(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getPrompt(r *http.Request) (reply, error) {
 	t, err := agent.PromptTemplate(s.opts.ConfigDir, r.PathValue("name"))
 	if err != nil {
-		s.writeError(w, r, promptError(err))
-		return
+		return reply{}, promptError(err)
 	}
-	writeJSON(w, http.StatusOK, promptContent{Name: t.Name, Content: t.Content(), DefaultContent: t.DefaultContent, IsCustomized: t.IsCustomized})
+	return ok(promptContent{Name: t.Name, Content: t.Content(), DefaultContent: t.DefaultContent, IsCustomized: t.IsCustomized}), nil
 }
 
 type savePromptRequest struct {
 	Content *string `json:"content"`
 }
 
-func (q *savePromptRequest) check() error {
+func (q savePromptRequest) check() error {
 	if q.Content == nil {
 		return errors.New("missing field `content`")
 	}
 	return nil
 }
 
-func (s *Server) savePrompt(w http.ResponseWriter, r *http.Request) {
-	var req savePromptRequest
-	if err := decodeJSON(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) savePrompt(r *http.Request, req savePromptRequest) (reply, error) {
 	name := r.PathValue("name")
 	if err := agent.SavePromptTemplate(s.opts.ConfigDir, name, *req.Content); err != nil {
-		s.writeError(w, r, promptError(err))
-		return
+		return reply{}, promptError(err)
 	}
 	// goosed answers Json<String>.
-	writeJSON(w, http.StatusOK, "Saved prompt: "+name)
+	return ok("Saved prompt: " + name), nil
 }
 
-func (s *Server) resetPrompt(w http.ResponseWriter, r *http.Request) {
+func (s *Server) resetPrompt(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
 	if err := agent.ResetPromptTemplate(s.opts.ConfigDir, name); err != nil {
-		s.writeError(w, r, promptError(err))
-		return
+		return reply{}, promptError(err)
 	}
-	writeJSON(w, http.StatusOK, "Reset prompt to default: "+name)
+	return ok("Reset prompt to default: " + name), nil
 }
 
 func promptError(err error) error {

@@ -62,9 +62,9 @@ func (s *Server) findProvider(name string) (provider.Metadata, bool) {
 }
 
 // providers answers every provider with whether its required keys are set.
-func (s *Server) providers(w http.ResponseWriter, r *http.Request) {
+func (s *Server) providers(*http.Request) (reply, error) {
 	out := []providerDetails{}
-	custom := s.customProviderNames()
+	custom := s.customProviders().Names()
 	for _, m := range s.providerList() {
 		typ := "Builtin"
 		if custom[m.Name] {
@@ -72,7 +72,7 @@ func (s *Server) providers(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: s.isConfigured(m), ProviderType: typ})
 	}
-	writeJSON(w, http.StatusOK, out)
+	return ok(out), nil
 }
 
 // isConfigured is goose's check_provider_configured: every required key
@@ -120,38 +120,33 @@ func (s *Server) newProvider(r *http.Request, name, modelName string) (provider.
 
 // providerModels fetches the live model list: 400 when the provider is
 // not configured, 429 when rate limited.
-func (s *Server) providerModels(w http.ResponseWriter, r *http.Request) {
+func (s *Server) providerModels(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
 	m, ok := s.findProvider(name)
 	if !ok {
-		s.writeError(w, r, badRequest("Unknown provider: %s", name))
-		return
+		return reply{}, badRequest("Unknown provider: %s", name)
 	}
 	if !s.isConfigured(m) {
-		s.writeError(w, r, badRequest("Provider %s is not configured", name))
-		return
+		return reply{}, badRequest("Provider %s is not configured", name)
 	}
 	p, err := s.newProvider(r, name, "")
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	models, err := p.FetchModels(r.Context())
 	if err != nil {
 		switch provider.KindOf(err) {
 		case provider.KindRateLimit:
-			s.writeError(w, r, errorf(http.StatusTooManyRequests, "%w", err))
+			return reply{}, errorf(http.StatusTooManyRequests, "%w", err)
 		case provider.KindAuth, provider.KindRequest:
-			s.writeError(w, r, badRequest("%w", err))
-		default:
-			s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
+			return reply{}, badRequest("%w", err)
 		}
-		return
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
 	if models == nil {
 		models = []string{}
 	}
-	writeJSON(w, http.StatusOK, models)
+	return reply{status: http.StatusOK, body: models}, nil
 }
 
 type setProviderRequest struct {
@@ -163,26 +158,16 @@ func (q setProviderRequest) check() error { return required("provider", q.Provid
 
 // setProvider validates provider+model, then writes GOOSE_PROVIDER and
 // GOOSE_MODEL to config.yaml.
-func (s *Server) setProvider(w http.ResponseWriter, r *http.Request) {
-	if !s.needConfig(w, r) {
-		return
-	}
-	var q setProviderRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) setProvider(r *http.Request, q setProviderRequest) (reply, error) {
 	if _, err := s.newProvider(r, q.Provider, q.Model); err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	for _, kv := range [][2]string{{"GOOSE_PROVIDER", q.Provider}, {"GOOSE_MODEL", q.Model}} {
 		if err := s.opts.Config.Set(kv[0], kv[1]); err != nil {
-			s.writeError(w, r, errorf(http.StatusInternalServerError, "%w", err))
-			return
+			return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 		}
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type checkProviderRequest struct {
@@ -191,26 +176,19 @@ type checkProviderRequest struct {
 
 func (q checkProviderRequest) check() error { return required("provider", q.Provider) }
 
-func (s *Server) checkProvider(w http.ResponseWriter, r *http.Request) {
-	var q checkProviderRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) checkProvider(r *http.Request, q checkProviderRequest) (reply, error) {
 	if _, err := s.newProvider(r, q.Provider, ""); err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 // cleanupProvider: goose-acp keeps no provider inventory or cached
 // credentials, so there is nothing to clear beyond checking the name.
-func (s *Server) cleanupProvider(w http.ResponseWriter, r *http.Request) {
+func (s *Server) cleanupProvider(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
 	if _, ok := s.findProvider(name); !ok {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Unknown provider: %s", name))
-		return
+		return reply{}, notFound("Unknown provider: %s", name)
 	}
-	writeJSON(w, http.StatusOK, "Cleaned up provider "+name)
+	return ok("Cleaned up provider " + name), nil
 }

@@ -13,7 +13,7 @@ type createRecipeRequest struct {
 	Author    *recipe.Author `json:"author"`
 }
 
-func (q *createRecipeRequest) check() error { return required("session_id", q.SessionID) }
+func (q createRecipeRequest) check() error { return required("session_id", q.SessionID) }
 
 // createRecipeResponse is goosed's CreateRecipeResponse; failures carry
 // the error in the same shape.
@@ -26,12 +26,7 @@ type createRecipeResponse struct {
 // recipe (agent.CreateRecipe). The session must be loaded (412 otherwise,
 // as goosed answers when it has no agent for it); a request author
 // replaces the one taken from $USER.
-func (s *Server) createRecipe(w http.ResponseWriter, r *http.Request) {
-	var req createRecipeRequest
-	if err := decodeJSON(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {
 	rec, err := s.opts.Agent.CreateRecipe(r.Context(), req.SessionID)
 	if err != nil {
 		status := http.StatusInternalServerError
@@ -41,11 +36,10 @@ func (s *Server) createRecipe(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("creating recipe failed", "session", req.SessionID, "error", err)
 		}
 		msg := "Failed to create recipe: " + err.Error()
-		writeJSON(w, status, createRecipeResponse{Error: &msg})
-		return
+		return jsonStatus(status, createRecipeResponse{Error: &msg}), nil
 	}
 	if req.Author != nil {
 		rec.Author = req.Author
 	}
-	writeJSON(w, http.StatusOK, createRecipeResponse{Recipe: rec})
+	return ok(createRecipeResponse{Recipe: rec}), nil
 }

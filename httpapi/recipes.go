@@ -4,12 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/http"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 	"unicode"
 
@@ -17,27 +13,8 @@ import (
 	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
-// slashCommandsKey is the config.yaml list of recipe slash commands.
-const slashCommandsKey = "slash_commands"
-
-// recipeSlashCommand binds "/command" to a recipe file.
-type recipeSlashCommand struct {
-	Command    string `json:"command"`
-	RecipePath string `json:"recipe_path"`
-}
-
-func (s *Server) recipeSlashCommands() []recipeSlashCommand {
-	var out []recipeSlashCommand
-	if s.opts.Config != nil {
-		_ = s.opts.Config.Decode(slashCommandsKey, &out)
-	}
-	return out
-}
-
-// recipesDir is goose's recipe library (<config>/recipes).
-func (s *Server) recipesDir() string { return filepath.Join(s.opts.ConfigDir, "recipes") }
-
-// savedRecipe is a recipe file in the library.
+// savedRecipe is goosed's RecipeManifest: a library recipe with its
+// schedule and slash command.
 type savedRecipe struct {
 	ID           string         `json:"id"`
 	Recipe       *recipe.Recipe `json:"recipe"`
@@ -45,95 +22,29 @@ type savedRecipe struct {
 	LastModified string         `json:"last_modified"`
 	ScheduleCron *string        `json:"schedule_cron"`
 	SlashCommand *string        `json:"slash_command"`
-	modified     time.Time
 }
 
-// recipeID is a stable 16-hex-digit id of a recipe file path.
-func recipeID(path string) string {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(path))
-	return fmt.Sprintf("%016x", h.Sum64())
-}
-
-// savedRecipes lists the library, newest first, with each recipe's
-// schedule and slash command.
-func (s *Server) savedRecipes() ([]savedRecipe, error) {
-	entries, err := os.ReadDir(s.recipesDir())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+func (s *Server) manifest(r recipe.Saved) savedRecipe {
+	out := savedRecipe{ID: r.ID, Recipe: r.Recipe, FilePath: r.FilePath,
+		LastModified: r.Modified.UTC().Format(time.RFC3339), SlashCommand: r.SlashCommand}
+	if s.opts.Scheduler != nil {
+		if j, err := s.opts.Scheduler.Get(r.ID); err == nil {
+			out.ScheduleCron = &j.Cron
+		}
 	}
+	return out
+}
+
+func (s *Server) listRecipes(*http.Request) (reply, error) {
+	all, err := s.recipes().List()
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
-	cmds := map[string]string{}
-	for _, c := range s.recipeSlashCommands() {
-		cmds[c.RecipePath] = c.Command
-	}
-	var out []savedRecipe
-	for _, e := range entries {
-		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
-			continue
-		}
-		p := filepath.Join(s.recipesDir(), e.Name())
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		rec, err := recipe.FromContent(string(b))
-		if err != nil {
-			s.log.Warn("skipping recipe that does not parse", "path", p, "error", err)
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		sr := savedRecipe{ID: recipeID(p), Recipe: rec, FilePath: p, modified: info.ModTime(),
-			LastModified: info.ModTime().UTC().Format(time.RFC3339)}
-		if c, ok := cmds[p]; ok {
-			sr.SlashCommand = &c
-		}
-		sr.ScheduleCron = s.scheduleCronFor(sr.ID)
-		out = append(out, sr)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].modified.After(out[j].modified) })
-	return out, nil
-}
-
-func (s *Server) scheduleCronFor(id string) *string {
-	if s.opts.Scheduler == nil {
-		return nil
-	}
-	if j, err := s.opts.Scheduler.Get(id); err == nil {
-		return &j.Cron
-	}
-	return nil
-}
-
-func (s *Server) findSavedRecipe(id string) (savedRecipe, error) {
-	all, err := s.savedRecipes()
-	if err != nil {
-		return savedRecipe{}, err
-	}
+	out := []savedRecipe{}
 	for _, r := range all {
-		if r.ID == id {
-			return r, nil
-		}
+		out = append(out, s.manifest(r))
 	}
-	return savedRecipe{}, notFound("Recipe not found: %s", id)
-}
-
-func (s *Server) listRecipes(w http.ResponseWriter, r *http.Request) {
-	all, err := s.savedRecipes()
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if all == nil {
-		all = []savedRecipe{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"manifests": all})
+	return ok(map[string]any{"manifests": out}), nil
 }
 
 type recipeBody struct {
@@ -155,93 +66,70 @@ func (q recipeBody) parse() (*recipe.Recipe, error) {
 	return rec, nil
 }
 
-// decodeRecipeBody reads {"recipe": Recipe}.
-func decodeRecipeBody(r *http.Request) (*recipe.Recipe, error) {
-	var q recipeBody
-	if err := decodeJSON(r, &q); err != nil {
-		return nil, err
-	}
-	return q.parse()
+type parseRecipeRequest struct {
+	Content *string `json:"content"`
 }
 
-func (s *Server) parseRecipe(w http.ResponseWriter, r *http.Request) {
-	var q struct {
-		Content *string `json:"content"`
-	}
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (q parseRecipeRequest) check() error {
 	if q.Content == nil {
-		s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: missing field `content`"))
-		return
+		return errors.New("missing field `content`")
 	}
+	return nil
+}
+
+func (s *Server) parseRecipe(_ *http.Request, q parseRecipeRequest) (reply, error) {
 	rec, err := recipe.FromContent(*q.Content)
 	if err != nil {
-		s.writeError(w, r, badRequest("Invalid recipe format: %w", err))
-		return
+		return reply{}, badRequest("Invalid recipe format: %w", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"recipe": rec})
+	return ok(map[string]any{"recipe": rec}), nil
 }
 
-func (s *Server) encodeRecipe(w http.ResponseWriter, r *http.Request) {
-	rec, err := decodeRecipeBody(r)
+func (s *Server) encodeRecipe(_ *http.Request, q recipeBody) (reply, error) {
+	rec, err := q.parse()
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	link, err := recipe.Encode(rec)
 	if err != nil {
-		s.writeError(w, r, badRequest("Failed to encode recipe: %w", err))
-		return
+		return reply{}, badRequest("Failed to encode recipe: %w", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"deeplink": link})
+	return ok(map[string]string{"deeplink": link}), nil
 }
 
-func (s *Server) decodeRecipe(w http.ResponseWriter, r *http.Request) {
-	var q struct {
-		Deeplink string `json:"deeplink"`
-	}
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+type decodeRecipeRequest struct {
+	Deeplink string `json:"deeplink"`
+}
+
+func (s *Server) decodeRecipe(_ *http.Request, q decodeRecipeRequest) (reply, error) {
 	rec, err := recipe.Decode(q.Deeplink)
 	if err != nil {
-		s.writeError(w, r, badRequest("Failed to decode recipe: %w", err))
-		return
+		return reply{}, badRequest("Failed to decode recipe: %w", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"recipe": rec})
+	return ok(map[string]any{"recipe": rec}), nil
 }
 
-func (s *Server) recipeToYAML(w http.ResponseWriter, r *http.Request) {
-	rec, err := decodeRecipeBody(r)
+func (s *Server) recipeToYAML(_ *http.Request, q recipeBody) (reply, error) {
+	rec, err := q.parse()
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	y, err := recipe.ToYAML(rec)
 	if err != nil {
-		s.writeError(w, r, badRequest("Failed to convert recipe to YAML: %w", err))
-		return
+		return reply{}, badRequest("Failed to convert recipe to YAML: %w", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"yaml": y})
+	return ok(map[string]string{"yaml": y}), nil
 }
 
 // scanRecipe flags invisible characters that can hide instructions
 // (Unicode tags, zero-width and bidi controls).
-func (s *Server) scanRecipe(w http.ResponseWriter, r *http.Request) {
-	var q recipeBody
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) scanRecipe(_ *http.Request, q recipeBody) (reply, error) {
 	text := string(q.Recipe)
 	var decoded any
 	if json.Unmarshal(q.Recipe, &decoded) == nil {
 		text = fmt.Sprint(decoded)
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"has_security_warnings": hasHiddenRunes(text)})
+	return ok(map[string]bool{"has_security_warnings": hasHiddenRunes(text)}), nil
 }
 
 func hasHiddenRunes(s string) bool {
@@ -264,63 +152,30 @@ type saveRecipeRequest struct {
 
 func (q saveRecipeRequest) check() error { return recipeBody{q.Recipe}.check() }
 
-// saveRecipe writes the recipe as YAML into the library (over the file of
-// id when given) → 204 with {id, file_name, file_path}.
-func (s *Server) saveRecipe(w http.ResponseWriter, r *http.Request) {
-	var q saveRecipeRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// saveRecipe writes the recipe into the library (over the file of id when
+// given) → 204 with {id, file_name, file_path}.
+func (s *Server) saveRecipe(_ *http.Request, q saveRecipeRequest) (reply, error) {
 	rec, err := recipeBody{q.Recipe}.parse()
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	path := filepath.Join(s.recipesDir(), recipeFileName(rec.Title))
-	if q.ID != nil && *q.ID != "" {
-		old, err := s.findSavedRecipe(*q.ID)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		path = old.FilePath
+	id := ""
+	if q.ID != nil {
+		id = *q.ID
 	}
-	y, err := recipe.ToYAML(rec)
+	path, err := s.recipes().Save(rec, id)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, libraryError(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusNoContent, map[string]string{"id": recipeID(path), "file_name": filepath.Base(path), "file_path": path})
+	return jsonStatus(http.StatusNoContent, map[string]string{"id": recipe.LibraryID(path), "file_name": filepath.Base(path), "file_path": path}), nil
 }
 
-// recipeFileName is the title lowercased with runs of other characters as
-// "-", plus ".yaml".
-func recipeFileName(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(strings.TrimSpace(title)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
+// libraryError answers an unknown id as goosed's 404 text.
+func libraryError(err error) error {
+	if errors.Is(err, recipe.ErrNotFound) {
+		return notFound("%s", err.Error())
 	}
-	name := strings.TrimSuffix(b.String(), "-")
-	if name == "" {
-		name = "recipe"
-	}
-	return name + ".yaml"
+	return err
 }
 
 type recipeIDRequest struct {
@@ -331,41 +186,22 @@ type recipeIDRequest struct {
 
 func (q recipeIDRequest) check() error { return required("id", q.ID) }
 
-func (s *Server) deleteRecipe(w http.ResponseWriter, r *http.Request) {
-	var q recipeIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
+func (s *Server) deleteRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
+	if err := s.recipes().Delete(q.ID); err != nil {
+		return reply{}, libraryError(err)
 	}
-	rec, err := s.findSavedRecipe(q.ID)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := os.Remove(rec.FilePath); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	_ = s.setSlashCommand(rec.FilePath, "")
-	writeEmpty(w, http.StatusNoContent)
+	return noBody(http.StatusNoContent), nil
 }
 
 // scheduleRecipe attaches (cron_schedule set) or detaches a schedule; the
 // job id is the recipe id.
-func (s *Server) scheduleRecipe(w http.ResponseWriter, r *http.Request) {
-	var q recipeIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) scheduleRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
 	if s.opts.Scheduler == nil {
-		s.writeError(w, r, errSchedulerUnavailable)
-		return
+		return reply{}, errSchedulerUnavailable
 	}
-	rec, err := s.findSavedRecipe(q.ID)
+	rec, err := s.recipes().Find(q.ID)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, libraryError(err)
 	}
 	_, getErr := s.opts.Scheduler.Get(q.ID)
 	switch {
@@ -379,58 +215,23 @@ func (s *Server) scheduleRecipe(w http.ResponseWriter, r *http.Request) {
 		_, err = s.opts.Scheduler.Create(schedule.CreateRequest{ID: q.ID, RecipePath: rec.FilePath, Cron: *q.CronSchedule})
 	}
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 // recipeSlashCommand binds (or with an empty command unbinds) a slash
 // command to a saved recipe.
-func (s *Server) recipeSlashCommandRoute(w http.ResponseWriter, r *http.Request) {
-	var q recipeIDRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if !s.needConfig(w, r) {
-		return
-	}
-	rec, err := s.findSavedRecipe(q.ID)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
+func (s *Server) recipeSlashCommand(_ *http.Request, q recipeIDRequest) (reply, error) {
+	if s.opts.Config == nil {
+		return reply{}, errNoConfig
 	}
 	cmd := ""
 	if q.SlashCommand != nil {
-		cmd = strings.TrimPrefix(strings.TrimSpace(*q.SlashCommand), "/")
+		cmd = *q.SlashCommand
 	}
-	if err := s.setSlashCommand(rec.FilePath, cmd); err != nil {
-		s.writeError(w, r, err)
-		return
+	if err := s.recipes().SetSlashCommand(q.ID, cmd); err != nil {
+		return reply{}, libraryError(err)
 	}
-	writeEmpty(w, http.StatusOK)
-}
-
-func (s *Server) setSlashCommand(path, cmd string) error {
-	if s.opts.Config == nil {
-		return nil
-	}
-	kept := []recipeSlashCommand{}
-	for _, c := range s.recipeSlashCommands() {
-		if c.RecipePath != path && (cmd == "" || c.Command != cmd) {
-			kept = append(kept, c)
-		}
-	}
-	if cmd != "" {
-		kept = append(kept, recipeSlashCommand{Command: cmd, RecipePath: path})
-	}
-	var v []any
-	for _, c := range kept {
-		v = append(v, map[string]any{"command": c.Command, "recipe_path": c.RecipePath})
-	}
-	if v == nil {
-		v = []any{}
-	}
-	return s.opts.Config.Set(slashCommandsKey, v)
+	return noBody(http.StatusOK), nil
 }

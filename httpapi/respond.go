@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -21,6 +23,8 @@ type apiError struct {
 	status int
 	msg    string
 	err    error
+	// text answers msg as text/plain (goosed's String errors).
+	text bool
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -29,6 +33,13 @@ func (e *apiError) Unwrap() error { return e.err }
 func errorf(status int, format string, args ...any) *apiError {
 	err := fmt.Errorf(format, args...)
 	return &apiError{status: status, msg: err.Error(), err: errors.Unwrap(err)}
+}
+
+// textError is an error goosed answers as a text/plain body.
+func textError(status int, format string, args ...any) *apiError {
+	e := errorf(status, format, args...)
+	e.text = true
+	return e
 }
 
 func badRequest(format string, args ...any) *apiError {
@@ -48,10 +59,12 @@ func statusOf(err error) int {
 		return ae.status
 	case errors.As(err, &mb):
 		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, session.ErrNotFound), errors.Is(err, config.ErrNotFound), errors.Is(err, schedule.ErrJobNotFound):
+	case errors.Is(err, session.ErrNotFound), errors.Is(err, config.ErrNotFound), errors.Is(err, schedule.ErrJobNotFound),
+		errors.Is(err, recipe.ErrNotFound), errors.Is(err, agent.ErrNoRecipe):
 		return http.StatusNotFound
 	case errors.Is(err, session.ErrInvalidImport), errors.Is(err, session.ErrInvalidUpdate),
-		errors.Is(err, session.ErrInvalidMessage), errors.Is(err, agent.ErrSessionBusy):
+		errors.Is(err, session.ErrInvalidMessage), errors.Is(err, agent.ErrSessionBusy),
+		errors.Is(err, agent.ErrInvalidSessionName), errors.Is(err, schedule.ErrInvalidID):
 		return http.StatusBadRequest
 	case errors.Is(err, schedule.ErrJobExists):
 		return http.StatusConflict
@@ -63,11 +76,17 @@ func statusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
-// writeError answers err as goosed's ErrorResponse.
+// writeError is the one error writer: goosed's ErrorResponse
+// {"message": …} with statusOf's status (text/plain for a textError).
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
 	if status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+	}
+	var ae *apiError
+	if errors.As(err, &ae) && ae.text {
+		writeText(w, status, ae.msg)
+		return
 	}
 	writeJSON(w, status, map[string]string{"message": err.Error()})
 }
@@ -95,9 +114,6 @@ func writeText(w http.ResponseWriter, status int, text string) {
 	_, _ = w.Write([]byte(text))
 }
 
-// writeEmpty answers a status with no body (goosed's bare StatusCode).
-func writeEmpty(w http.ResponseWriter, status int) { w.WriteHeader(status) }
-
 // decodeJSON reads the body like axum's Json extractor: 415 without a JSON
 // content type, 413 past the body limit, 400 for malformed JSON, 422 for
 // JSON of the wrong shape.
@@ -111,6 +127,9 @@ func decodeJSON(r *http.Request, v any) error {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			return &apiError{status: http.StatusRequestEntityTooLarge, msg: "Failed to buffer the request body: length limit exceeded", err: err}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &apiError{status: http.StatusRequestTimeout, msg: "Failed to buffer the request body: it did not arrive in time", err: err}
 		}
 		return badRequest("Failed to buffer the request body: %w", err)
 	}

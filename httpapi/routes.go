@@ -14,69 +14,17 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request)
 func (s *Server) routes() []route {
 	rs := []route{
 		// status
-		{"GET", "/status", 0, hf(s.status)},
-		{"GET", "/features", 0, hf(s.features)},
-		{"GET", "/system_info", 0, hf(s.systemInfo)},
-		{"GET", "/diagnostics/{session_id}", 0, hf(s.diagnostics)},
-		// sessions
-		{"GET", "/sessions", 0, hf(s.listSessions)},
-		{"GET", "/sessions/search", 0, hf(s.searchSessions)},
-		{"GET", "/sessions/insights", 0, hf(s.sessionInsights)},
-		{"POST", "/sessions/import", ImportBodyLimit, hf(s.importSession)},
-		{"GET", "/sessions/{session_id}", 0, hf(s.getSession)},
-		{"DELETE", "/sessions/{session_id}", 0, hf(s.deleteSession)},
-		{"GET", "/sessions/{session_id}/export", 0, hf(s.exportSession)},
-		{"PUT", "/sessions/{session_id}/name", 0, hf(s.renameSession)},
-		{"POST", "/sessions/{session_id}/fork", 0, hf(s.forkSession)},
-		{"GET", "/sessions/{session_id}/extensions", 0, hf(s.sessionExtensions)},
-		{"PUT", "/sessions/{session_id}/user_recipe_values", 0, hf(s.userRecipeValues)},
-		// chat
-		{"POST", "/reply", ReplyBodyLimit, hf(s.legacyReply)},
-		{"POST", "/sessions/{id}/reply", ReplyBodyLimit, hf(s.sessionReply)},
-		{"GET", "/sessions/{id}/events", 0, hf(s.sessionEvents)},
-		{"POST", "/sessions/{id}/cancel", 0, hf(s.sessionCancel)},
-		{"POST", "/action-required/tool-confirmation", 0, hf(s.toolConfirmation)},
-		// agent
-		{"POST", "/agent/start", 0, hf(s.agentStart)},
-		{"POST", "/agent/resume", 0, hf(s.agentResume)},
-		{"POST", "/agent/restart", 0, hf(s.agentRestart)},
-		{"POST", "/agent/stop", 0, hf(s.agentStop)},
-		{"GET", "/agent/tools", 0, hf(s.agentTools)},
-		{"POST", "/agent/add_extension", 0, hf(s.agentAddExtension)},
-		{"POST", "/agent/remove_extension", 0, hf(s.agentRemoveExtension)},
-		{"POST", "/agent/update_provider", 0, hf(s.agentUpdateProvider)},
-		{"POST", "/agent/update_session", 0, hf(s.agentUpdateSession)},
-		{"POST", "/agent/update_from_session", 0, hf(s.agentUpdateFromSession)},
-		{"POST", "/agent/update_working_dir", 0, hf(s.agentUpdateWorkingDir)},
-		{"POST", "/agent/call_tool", 0, hf(s.agentCallTool)},
-		{"POST", "/agent/read_resource", 0, hf(s.agentReadResource)},
-		{"GET", "/agent/list_apps", 0, hf(s.agentListApps)},
-		// config
-		{"GET", "/config", 0, hf(s.readAllConfig)},
-		{"POST", "/config/read", 0, hf(s.readConfig)},
-		{"POST", "/config/upsert", 0, hf(s.upsertConfig)},
-		{"POST", "/config/remove", 0, hf(s.removeConfig)},
-		{"GET", "/config/validate", 0, hf(s.validateConfig)},
-		{"GET", "/config/extensions", 0, hf(s.getExtensions)},
-		{"POST", "/config/extensions", 0, hf(s.addExtension)},
-		{"DELETE", "/config/extensions/{name}", 0, hf(s.removeExtension)},
-		{"POST", "/config/permissions", 0, hf(s.upsertPermissions)},
-		{"GET", "/config/slash_commands", 0, hf(s.slashCommands)},
-		{"GET", "/config/providers", 0, hf(s.providers)},
-		{"GET", "/config/providers/{name}/models", 0, hf(s.providerModels)},
-		{"POST", "/config/set_provider", 0, hf(s.setProvider)},
-		{"POST", "/config/check_provider", 0, hf(s.checkProvider)},
-		{"POST", "/config/providers/{name}/cleanup", 0, hf(s.cleanupProvider)},
-		{"POST", "/config/custom-providers", 0, hf(s.createCustomProvider)},
-		{"GET", "/config/custom-providers/{id}", 0, hf(s.getCustomProvider)},
-		{"PUT", "/config/custom-providers/{id}", 0, hf(s.updateCustomProvider)},
-		{"DELETE", "/config/custom-providers/{id}", 0, hf(s.removeCustomProvider)},
-		{"POST", "/telemetry/event", 0, hf(s.telemetryEvent)},
-		{"GET", "/acp", 0, hf(s.acpWebSocket)},
+		{"GET", "/status", 0, http.HandlerFunc(s.status)},
+		{"GET", "/features", 0, noInput(s, s.features)},
+		{"GET", "/system_info", 0, noInput(s, s.systemInfo)},
+		{"GET", "/diagnostics/{session_id}", 0, http.HandlerFunc(s.diagnostics)},
+		{"POST", "/telemetry/event", 0, withBody(s, s.telemetryEvent)},
+		{"GET", "/acp", 0, http.HandlerFunc(s.acpWebSocket)},
 	}
-	rs = append(rs, s.recipeRoutes()...)
-	rs = append(rs, s.scheduleRoutes()...)
-	rs = append(rs, s.promptRoutes()...)
+	for _, group := range [][]route{s.sessionRoutes(), s.chatRoutes(), s.agentRoutes(), s.configRoutes(),
+		s.providerRoutes(), s.recipeRoutes(), s.scheduleRoutes(), s.promptRoutes()} {
+		rs = append(rs, group...)
+	}
 	for i := range rs {
 		if rs[i].limit == 0 {
 			rs[i].limit = DefaultBodyLimit
@@ -88,21 +36,95 @@ func (s *Server) routes() []route {
 	return rs
 }
 
-func hf(f handlerFunc) http.Handler { return http.HandlerFunc(f) }
+func (s *Server) sessionRoutes() []route {
+	return []route{
+		{"GET", "/sessions", 0, noInput(s, s.listSessions)},
+		{"GET", "/sessions/search", 0, noInput(s, s.searchSessions)},
+		{"GET", "/sessions/insights", 0, noInput(s, s.sessionInsights)},
+		{"POST", "/sessions/import", ImportBodyLimit, withBody(s, s.importSession)},
+		{"GET", "/sessions/{session_id}", 0, noInput(s, s.getSession)},
+		{"DELETE", "/sessions/{session_id}", 0, noInput(s, s.deleteSession)},
+		{"GET", "/sessions/{session_id}/export", 0, noInput(s, s.exportSession)},
+		{"PUT", "/sessions/{session_id}/name", 0, withBody(s, s.renameSession)},
+		{"POST", "/sessions/{session_id}/fork", 0, withBody(s, s.forkSession)},
+		{"GET", "/sessions/{session_id}/extensions", 0, noInput(s, s.sessionExtensions)},
+		{"PUT", "/sessions/{session_id}/user_recipe_values", 0, withBody(s, s.userRecipeValues)},
+	}
+}
 
-// recipeRoutes are /recipes/* (on core/recipe) and /schedule/* (on
-// core/schedule).
+func (s *Server) chatRoutes() []route {
+	return []route{
+		{"POST", "/reply", ReplyBodyLimit, streamBody(s, s.legacyReply)},
+		{"POST", "/sessions/{id}/reply", ReplyBodyLimit, withBody(s, s.sessionReply)},
+		{"GET", "/sessions/{id}/events", 0, http.HandlerFunc(s.sessionEvents)},
+		{"POST", "/sessions/{id}/cancel", 0, withBody(s, s.sessionCancel)},
+		{"POST", "/action-required/tool-confirmation", 0, withBody(s, s.toolConfirmation)},
+	}
+}
+
+func (s *Server) agentRoutes() []route {
+	return []route{
+		{"POST", "/agent/start", 0, withBody(s, s.agentStart)},
+		{"POST", "/agent/resume", 0, withBody(s, s.agentResume)},
+		{"POST", "/agent/restart", 0, withBody(s, s.agentRestart)},
+		{"POST", "/agent/stop", 0, withBody(s, s.agentStop)},
+		{"GET", "/agent/tools", 0, noInput(s, s.agentTools)},
+		{"POST", "/agent/add_extension", 0, withBody(s, s.agentAddExtension)},
+		{"POST", "/agent/remove_extension", 0, withBody(s, s.agentRemoveExtension)},
+		{"POST", "/agent/update_provider", 0, withBody(s, s.agentUpdateProvider)},
+		{"POST", "/agent/update_session", 0, withBody(s, s.agentUpdateSession)},
+		{"POST", "/agent/update_from_session", 0, withBody(s, s.agentUpdateFromSession)},
+		{"POST", "/agent/update_working_dir", 0, withBody(s, s.agentUpdateWorkingDir)},
+		{"POST", "/agent/call_tool", 0, withBody(s, s.agentCallTool)},
+		{"POST", "/agent/read_resource", 0, withBody(s, s.agentReadResource)},
+		{"GET", "/agent/list_apps", 0, noInput(s, s.agentListApps)},
+	}
+}
+
+func (s *Server) configRoutes() []route {
+	permissions := s.need(func() bool { return s.opts.Permissions != nil },
+		errorf(http.StatusServiceUnavailable, "permissions are not available in this goose-acp server"),
+		withBody(s, s.upsertPermissions))
+	return []route{
+		{"GET", "/config", 0, s.needConfig(noInput(s, s.readAllConfig))},
+		{"POST", "/config/read", 0, s.needConfig(withBody(s, s.readConfig))},
+		{"POST", "/config/upsert", 0, s.needConfig(withBody(s, s.upsertConfig))},
+		{"POST", "/config/remove", 0, s.needConfig(withBody(s, s.removeConfig))},
+		{"GET", "/config/validate", 0, s.needConfig(noInput(s, s.validateConfig))},
+		{"GET", "/config/extensions", 0, s.needConfig(noInput(s, s.getExtensions))},
+		{"POST", "/config/extensions", 0, s.needConfig(withBody(s, s.addExtension))},
+		{"DELETE", "/config/extensions/{name}", 0, s.needConfig(noInput(s, s.removeExtension))},
+		{"POST", "/config/permissions", 0, permissions},
+		{"GET", "/config/slash_commands", 0, noInput(s, s.slashCommands)},
+	}
+}
+
+func (s *Server) providerRoutes() []route {
+	return []route{
+		{"GET", "/config/providers", 0, noInput(s, s.providers)},
+		{"GET", "/config/providers/{name}/models", 0, noInput(s, s.providerModels)},
+		{"POST", "/config/set_provider", 0, s.needConfig(withBody(s, s.setProvider))},
+		{"POST", "/config/check_provider", 0, withBody(s, s.checkProvider)},
+		{"POST", "/config/providers/{name}/cleanup", 0, noInput(s, s.cleanupProvider)},
+		{"POST", "/config/custom-providers", 0, s.needConfig(withBody(s, s.createCustomProvider))},
+		{"GET", "/config/custom-providers/{id}", 0, noInput(s, s.getCustomProvider)},
+		{"PUT", "/config/custom-providers/{id}", 0, s.needConfig(withBody(s, s.updateCustomProvider))},
+		{"DELETE", "/config/custom-providers/{id}", 0, noInput(s, s.removeCustomProvider)},
+	}
+}
+
+// recipeRoutes are /recipes/* (on core/recipe and its Library).
 func (s *Server) recipeRoutes() []route {
 	return []route{
-		{"GET", "/recipes/list", 0, hf(s.listRecipes)},
-		{"POST", "/recipes/parse", 0, hf(s.parseRecipe)},
-		{"POST", "/recipes/encode", 0, hf(s.encodeRecipe)},
-		{"POST", "/recipes/decode", 0, hf(s.decodeRecipe)},
-		{"POST", "/recipes/to-yaml", 0, hf(s.recipeToYAML)},
-		{"POST", "/recipes/scan", 0, hf(s.scanRecipe)},
-		{"POST", "/recipes/save", 0, hf(s.saveRecipe)},
-		{"POST", "/recipes/delete", 0, hf(s.deleteRecipe)},
-		{"POST", "/recipes/schedule", 0, hf(s.scheduleRecipe)},
-		{"POST", "/recipes/slash-command", 0, hf(s.recipeSlashCommandRoute)},
+		{"GET", "/recipes/list", 0, noInput(s, s.listRecipes)},
+		{"POST", "/recipes/parse", 0, withBody(s, s.parseRecipe)},
+		{"POST", "/recipes/encode", 0, withBody(s, s.encodeRecipe)},
+		{"POST", "/recipes/decode", 0, withBody(s, s.decodeRecipe)},
+		{"POST", "/recipes/to-yaml", 0, withBody(s, s.recipeToYAML)},
+		{"POST", "/recipes/scan", 0, withBody(s, s.scanRecipe)},
+		{"POST", "/recipes/save", 0, withBody(s, s.saveRecipe)},
+		{"POST", "/recipes/delete", 0, withBody(s, s.deleteRecipe)},
+		{"POST", "/recipes/schedule", 0, withBody(s, s.scheduleRecipe)},
+		{"POST", "/recipes/slash-command", 0, withBody(s, s.recipeSlashCommand)},
 	}
 }

@@ -2,52 +2,38 @@ package httpapi
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
-var errSchedulerUnavailable = errorf(http.StatusServiceUnavailable, "Scheduling is not available in this goose-acp server")
-
 func (s *Server) scheduleRoutes() []route {
-	return []route{
-		{"GET", "/schedule/list", 0, hf(s.needScheduler(s.listSchedules))},
-		{"POST", "/schedule/create", 0, hf(s.needScheduler(s.createSchedule))},
-		{"PUT", "/schedule/{id}", 0, hf(s.needScheduler(s.updateSchedule))},
-		{"DELETE", "/schedule/delete/{id}", 0, hf(s.needScheduler(s.deleteSchedule))},
-		{"POST", "/schedule/{id}/pause", 0, hf(s.needScheduler(s.pauseSchedule))},
-		{"POST", "/schedule/{id}/unpause", 0, hf(s.needScheduler(s.unpauseSchedule))},
-		{"POST", "/schedule/{id}/run_now", 0, hf(s.needScheduler(s.runScheduleNow))},
-		{"POST", "/schedule/{id}/kill", 0, hf(s.needScheduler(s.killSchedule))},
-		{"GET", "/schedule/{id}/inspect", 0, hf(s.needScheduler(s.inspectSchedule))},
-		{"GET", "/schedule/{id}/sessions", 0, hf(s.needScheduler(s.scheduleSessions))},
+	rs := []route{
+		{"GET", "/schedule/list", 0, noInput(s, s.listSchedules)},
+		{"POST", "/schedule/create", 0, withBody(s, s.createSchedule)},
+		{"PUT", "/schedule/{id}", 0, withBody(s, s.updateSchedule)},
+		{"DELETE", "/schedule/delete/{id}", 0, noInput(s, s.deleteSchedule)},
+		{"POST", "/schedule/{id}/pause", 0, noInput(s, s.pauseSchedule)},
+		{"POST", "/schedule/{id}/unpause", 0, noInput(s, s.unpauseSchedule)},
+		{"POST", "/schedule/{id}/run_now", 0, noInput(s, s.runScheduleNow)},
+		{"POST", "/schedule/{id}/kill", 0, noInput(s, s.killSchedule)},
+		{"GET", "/schedule/{id}/inspect", 0, noInput(s, s.inspectSchedule)},
+		{"GET", "/schedule/{id}/sessions", 0, noInput(s, s.scheduleSessions)},
 	}
+	for i := range rs {
+		rs[i].handler = s.needScheduler(rs[i].handler)
+	}
+	return rs
 }
 
-// needScheduler answers 503 when the server runs without a scheduler.
-func (s *Server) needScheduler(h handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Scheduler == nil {
-			s.writeError(w, r, errSchedulerUnavailable)
-			return
-		}
-		h(w, r)
-	}
-}
-
-func (s *Server) listSchedules(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listSchedules(*http.Request) (reply, error) {
 	jobs := s.opts.Scheduler.List()
 	if jobs == nil {
 		jobs = []schedule.Job{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"jobs": jobs})
+	return ok(map[string]any{"jobs": jobs}), nil
 }
 
 type createScheduleRequest struct {
@@ -63,138 +49,62 @@ func (q createScheduleRequest) check() error {
 	return required("id", q.ID, "cron", q.Cron)
 }
 
-// scheduleSourcesDir keeps the recipes posted to /schedule/create. The
-// scheduler copies each into scheduled_recipes/, but the job's
-// recipe_base_dir points at the source's directory (where relative
-// sub-recipes and templates resolve), so that directory must outlive the
-// request.
-func (s *Server) scheduleSourcesDir() string {
-	return filepath.Join(s.opts.DataDir, "schedule_sources")
-}
-
-// createSchedule writes the recipe to schedule_sources/<id>.yaml, which the
-// scheduler copies into scheduled_recipes/<id>.yaml.
-func (s *Server) createSchedule(w http.ResponseWriter, r *http.Request) {
-	var q createScheduleRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+// createSchedule hands the posted recipe to the scheduler, which keeps it
+// as schedule_sources/<id>.yaml and copies it into scheduled_recipes/.
+func (s *Server) createSchedule(_ *http.Request, q createScheduleRequest) (reply, error) {
 	rec, err := recipeBody{q.Recipe}.parse()
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	y, err := recipe.ToYAML(rec)
+	job, err := s.opts.Scheduler.CreateFromRecipe(q.ID, q.Cron, rec)
 	if err != nil {
-		s.writeError(w, r, badRequest("%w", err))
-		return
+		return reply{}, err
 	}
-	if s.opts.DataDir == "" {
-		s.writeError(w, r, errors.New("no data directory to keep scheduled recipes in"))
-		return
-	}
-	if strings.ContainsAny(q.ID, `/\`) || q.ID == "." || q.ID == ".." {
-		s.writeError(w, r, badRequest("invalid schedule id %q", q.ID))
-		return
-	}
-	dir := s.scheduleSourcesDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	// Written under a unique name first: an id that already exists must
-	// not clobber the kept source of the existing job.
-	f, err := os.CreateTemp(dir, "new-*.yaml")
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	tmp := f.Name()
-	_, werr := f.WriteString(y)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		os.Remove(tmp)
-		s.writeError(w, r, err)
-		return
-	}
-	job, err := s.opts.Scheduler.Create(schedule.CreateRequest{ID: q.ID, RecipePath: tmp, Cron: q.Cron})
-	if err != nil {
-		os.Remove(tmp)
-		s.writeError(w, r, err)
-		return
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, q.ID+".yaml")); err != nil {
-		s.log.Warn("keeping scheduled recipe source", "job", q.ID, "error", err)
-	}
-	writeJSON(w, http.StatusOK, job)
+	return ok(job), nil
 }
 
-func (s *Server) updateSchedule(w http.ResponseWriter, r *http.Request) {
-	var q struct {
-		Cron string `json:"cron"`
-	}
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+type updateScheduleRequest struct {
+	Cron string `json:"cron"`
+}
+
+func (s *Server) updateSchedule(r *http.Request, q updateScheduleRequest) (reply, error) {
 	id := r.PathValue("id")
 	if err := s.opts.Scheduler.Update(id, q.Cron); err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	job, err := s.opts.Scheduler.Get(id)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, job)
+	return ok(job), nil
 }
 
-func (s *Server) deleteSchedule(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	job, _ := s.opts.Scheduler.Get(id)
-	if err := s.opts.Scheduler.Delete(id, true); err != nil {
-		s.writeError(w, r, err)
-		return
+// deleteSchedule removes the job with its recipe copy and kept source.
+func (s *Server) deleteSchedule(r *http.Request) (reply, error) {
+	if err := s.opts.Scheduler.Delete(r.PathValue("id"), true); err != nil {
+		return reply{}, err
 	}
-	// A job created through /schedule/create also drops its kept source.
-	if s.opts.DataDir != "" && job.RecipeBaseDir != nil && *job.RecipeBaseDir == s.scheduleSourcesDir() {
-		os.Remove(filepath.Join(s.scheduleSourcesDir(), id+".yaml"))
-	}
-	writeEmpty(w, http.StatusNoContent)
+	return noBody(http.StatusNoContent), nil
 }
 
-func (s *Server) pauseSchedule(w http.ResponseWriter, r *http.Request) {
-	if err := s.opts.Scheduler.Pause(r.PathValue("id")); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeEmpty(w, http.StatusNoContent)
+func (s *Server) pauseSchedule(r *http.Request) (reply, error) {
+	return noBody(http.StatusNoContent), s.opts.Scheduler.Pause(r.PathValue("id"))
 }
 
-func (s *Server) unpauseSchedule(w http.ResponseWriter, r *http.Request) {
-	if err := s.opts.Scheduler.Unpause(r.PathValue("id")); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeEmpty(w, http.StatusNoContent)
+func (s *Server) unpauseSchedule(r *http.Request) (reply, error) {
+	return noBody(http.StatusNoContent), s.opts.Scheduler.Unpause(r.PathValue("id"))
 }
 
-func (s *Server) runScheduleNow(w http.ResponseWriter, r *http.Request) {
+func (s *Server) runScheduleNow(r *http.Request) (reply, error) {
 	id, err := s.opts.Scheduler.RunNow(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"session_id": id})
+	return ok(map[string]string{"session_id": id}), nil
 }
 
-func (s *Server) killSchedule(w http.ResponseWriter, r *http.Request) {
-	if err := s.opts.Scheduler.Kill(r.PathValue("id")); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeEmpty(w, http.StatusOK)
+func (s *Server) killSchedule(r *http.Request) (reply, error) {
+	return noBody(http.StatusOK), s.opts.Scheduler.Kill(r.PathValue("id"))
 }
 
 type inspectJobResponse struct {
@@ -203,11 +113,10 @@ type inspectJobResponse struct {
 	RunningDurationSeconds *int64  `json:"runningDurationSeconds"`
 }
 
-func (s *Server) inspectSchedule(w http.ResponseWriter, r *http.Request) {
+func (s *Server) inspectSchedule(r *http.Request) (reply, error) {
 	info, err := s.opts.Scheduler.Inspect(r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	out := inspectJobResponse{}
 	if info != nil {
@@ -215,7 +124,7 @@ func (s *Server) inspectSchedule(w http.ResponseWriter, r *http.Request) {
 		secs := int64(s.opts.Clock().Sub(info.StartTime).Seconds())
 		out = inspectJobResponse{SessionID: &info.SessionID, ProcessStartTime: &start, RunningDurationSeconds: &secs}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return ok(out), nil
 }
 
 // sessionDisplayInfo is goosed's camelCase SessionDisplayInfo.
@@ -234,20 +143,18 @@ type sessionDisplayInfo struct {
 	AccumulatedOutputTokens *int    `json:"accumulatedOutputTokens"`
 }
 
-func (s *Server) scheduleSessions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) scheduleSessions(r *http.Request) (reply, error) {
 	limit := 50
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			s.writeError(w, r, badRequest("Invalid limit: %s", v))
-			return
+			return reply{}, badRequest("Invalid limit: %s", v)
 		}
 		limit = n
 	}
 	sessions, err := schedule.Sessions(r.Context(), s.opts.Store, r.PathValue("id"), limit)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	out := []sessionDisplayInfo{}
 	for _, x := range sessions {
@@ -256,5 +163,5 @@ func (s *Server) scheduleSessions(w http.ResponseWriter, r *http.Request) {
 			InputTokens: x.InputTokens, OutputTokens: x.OutputTokens, AccumulatedTotalTokens: x.AccumulatedTotalTokens,
 			AccumulatedInputTokens: x.AccumulatedInputTokens, AccumulatedOutputTokens: x.AccumulatedOutputTokens})
 	}
-	writeJSON(w, http.StatusOK, out)
+	return ok(out), nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/schedule"
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // TestCreateScheduleKeepsRecipeBaseDir: the job's recipe_base_dir is a
@@ -17,7 +18,7 @@ func TestCreateScheduleKeepsRecipeBaseDir(t *testing.T) {
 	var sched *schedule.Scheduler
 	e := newTestEnvWith(t, "auto", func(o *Options) {
 		var err error
-		sched, err = schedule.New(schedule.Options{DataDir: filepath.Join(t.TempDir(), "data"), Runner: testRunner{o.Store}})
+		sched, err = schedule.New(schedule.Options{DataDir: filepath.Join(t.TempDir(), "data"), Runner: testRunner{o.Store.(session.Store)}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,14 +6,16 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/registry"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
-	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // Body limits goosed applies (axum DefaultBodyLimit).
@@ -29,8 +31,9 @@ const DefaultPingInterval = 500 * time.Millisecond
 // Options configure a Server. Agent and Store are required; a nil Config
 // makes the /config routes answer 503 JSON errors.
 type Options struct {
-	Agent       *agent.Agent
-	Store       session.Store
+	Agent *agent.Agent
+	// Store is read-only: every change goes through Agent.
+	Store       agent.SessionReader
 	Config      *config.Config
 	Permissions *config.Permissions
 	// Providers lists provider metadata for /config/providers.
@@ -40,6 +43,12 @@ type Options struct {
 	NewProvider agent.ProviderFactory
 	// Scheduler backs /schedule/*; nil → those routes answer 503.
 	Scheduler *schedule.Scheduler
+	// CustomProviders keeps /config/custom-providers (default: the files
+	// of <ConfigDir>/custom_providers, keys in Config's secret store).
+	CustomProviders *registry.CustomStore
+	// Recipes is the saved-recipe library of /recipes/* (default:
+	// <ConfigDir>/recipes with Config's slash commands).
+	Recipes *recipe.Library
 
 	SecretKey                    string
 	ConfigDir, DataDir, StateDir string
@@ -82,6 +91,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
+	opts = withStores(opts)
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: map[string]*eventBus{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, r := range s.routes() {
@@ -170,3 +180,25 @@ func limitBody(n int64, h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
+
+// withStores fills the file-backed stores the options leave nil.
+func withStores(opts Options) Options {
+	if opts.CustomProviders == nil {
+		var secrets registry.SecretStore
+		if opts.Config != nil {
+			secrets = opts.Config.Secrets()
+		}
+		opts.CustomProviders = registry.NewCustomStore(filepath.Join(opts.ConfigDir, "custom_providers"), secrets)
+	}
+	if opts.Recipes == nil {
+		opts.Recipes = &recipe.Library{Dir: filepath.Join(opts.ConfigDir, "recipes"), Logger: opts.Logger}
+		if opts.Config != nil {
+			opts.Recipes.Config = opts.Config
+		}
+	}
+	return opts
+}
+
+func (s *Server) customProviders() *registry.CustomStore { return s.opts.CustomProviders }
+
+func (s *Server) recipes() *recipe.Library { return s.opts.Recipes }

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
-	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -19,19 +18,17 @@ import (
 const (
 	defaultSearchLimit = 10
 	maxSearchLimit     = 50
-	maxSessionName     = 200
 )
 
 // listSessions answers every user and scheduled session, newest first,
 // without conversations.
-func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listSessions(r *http.Request) (reply, error) {
 	sessions := []session.Session{}
 	opts := session.ListOptions{}
 	for {
 		page, err := s.opts.Store.List(r.Context(), opts)
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return reply{}, err
 		}
 		sessions = append(sessions, page.Sessions...)
 		if page.NextCursor == "" {
@@ -42,44 +39,39 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	for i := range sessions {
 		sessions[i].Conversation = nil
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sessions": sessions})
+	return ok(map[string]any{"sessions": sessions}), nil
 }
 
-func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getSession(r *http.Request) (reply, error) {
 	sess, err := s.opts.Store.Get(r.Context(), r.PathValue("session_id"), true)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, sess)
+	return ok(sess), nil
 }
 
-// deleteSession cancels the session's requests, drops its bus, unloads
-// its agent state and deletes it.
-func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
+// deleteSession cancels the session's requests, drops its bus, then lets
+// the agent unload and delete it.
+func (s *Server) deleteSession(r *http.Request) (reply, error) {
 	id := r.PathValue("session_id")
 	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	s.dropBus(id)
-	_ = s.opts.Agent.CloseSession(id)
-	if err := s.opts.Store.Delete(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
+	if err := s.opts.Agent.DeleteSession(r.Context(), id); err != nil {
+		return reply{}, err
 	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
-// exportSession answers the session JSON (with conversation) as text.
-func (s *Server) exportSession(w http.ResponseWriter, r *http.Request) {
+// exportSession answers the session JSON (with conversation) as a JSON
+// string, as goosed's Json(String).
+func (s *Server) exportSession(r *http.Request) (reply, error) {
 	b, err := s.opts.Store.Export(r.Context(), r.PathValue("session_id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	// goosed answers Json(String): a JSON string holding the export.
-	writeJSON(w, http.StatusOK, string(b))
+	return ok(string(b)), nil
 }
 
 type importRequest struct {
@@ -88,61 +80,49 @@ type importRequest struct {
 
 func (q importRequest) check() error { return required("json", q.JSON) }
 
-func (s *Server) importSession(w http.ResponseWriter, r *http.Request) {
-	var q importRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	sess, err := s.opts.Store.Import(r.Context(), []byte(q.JSON))
+func (s *Server) importSession(r *http.Request, q importRequest) (reply, error) {
+	sess, err := s.opts.Agent.ImportSession(r.Context(), []byte(q.JSON))
 	if err != nil {
-		s.writeError(w, r, badRequest("%w", err))
-		return
+		return reply{}, badRequest("%w", err)
 	}
-	writeJSON(w, http.StatusOK, sess)
+	return ok(sess), nil
 }
 
-func (s *Server) sessionInsights(w http.ResponseWriter, r *http.Request) {
+func (s *Server) sessionInsights(r *http.Request) (reply, error) {
 	ins, err := s.opts.Store.Insights(r.Context())
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
-	writeJSON(w, http.StatusOK, ins)
+	return ok(ins), nil
 }
 
 // searchSessions is goosed's full-text search: limit 10 by default, at most
 // 50, optional RFC 3339 date bounds on updated_at.
-func (s *Server) searchSessions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) searchSessions(r *http.Request) (reply, error) {
 	q := r.URL.Query()
 	query := q.Get("query")
 	if query == "" {
-		s.writeError(w, r, badRequest("Search query cannot be empty"))
-		return
+		return reply{}, badRequest("Search query cannot be empty")
 	}
 	limit := defaultSearchLimit
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			s.writeError(w, r, badRequest("Invalid limit: %s", v))
-			return
+			return reply{}, badRequest("Invalid limit: %s", v)
 		}
 		limit = min(n, maxSearchLimit)
 	}
 	after, err := parseDateParam(q.Get("after_date"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	before, err := parseDateParam(q.Get("before_date"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	hits, err := s.opts.Store.Search(r.Context(), query, 0)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	out := []session.Session{}
 	for _, h := range hits {
@@ -155,7 +135,7 @@ func (s *Server) searchSessions(w http.ResponseWriter, r *http.Request) {
 		h.Session.Conversation = nil
 		out = append(out, h.Session)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return ok(out), nil
 }
 
 func parseDateParam(v string) (*time.Time, error) {
@@ -180,27 +160,14 @@ func (q renameRequest) check() error {
 	return nil
 }
 
-func (s *Server) renameSession(w http.ResponseWriter, r *http.Request) {
-	var q renameRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
+func (s *Server) renameSession(r *http.Request, q renameRequest) (reply, error) {
+	if err := s.opts.Agent.RenameSession(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
+		if errors.Is(err, agent.ErrInvalidSessionName) {
+			return reply{}, badRequest("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
+		}
+		return reply{}, err
 	}
-	name := *q.Name
-	if name == "" {
-		s.writeError(w, r, badRequest("Session name cannot be empty"))
-		return
-	}
-	if utf8.RuneCountInString(name) > maxSessionName {
-		s.writeError(w, r, badRequest("Session name too long (max %d characters)", maxSessionName))
-		return
-	}
-	set := true
-	if err := s.opts.Store.Update(r.Context(), r.PathValue("session_id"), session.Update{Name: &name, UserSetName: &set}); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeEmpty(w, http.StatusOK)
+	return noBody(http.StatusOK), nil
 }
 
 type forkRequest struct {
@@ -211,46 +178,27 @@ type forkRequest struct {
 
 // forkSession optionally copies the session, then optionally drops the
 // messages created at or after timestamp → {sessionId}.
-func (s *Server) forkSession(w http.ResponseWriter, r *http.Request) {
-	var q forkRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) forkSession(r *http.Request, q forkRequest) (reply, error) {
 	if q.Truncate && q.Timestamp == nil {
-		s.writeError(w, r, badRequest("timestamp is required when truncate is true"))
-		return
+		return reply{}, badRequest("timestamp is required when truncate is true")
 	}
-	id := r.PathValue("session_id")
-	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	target := id
-	if q.Copy {
-		forked, err := s.opts.Store.Fork(r.Context(), id)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		target = forked.ID
-	}
+	opts := agent.ForkOptions{Copy: q.Copy}
 	if q.Truncate {
-		if err := s.opts.Store.Truncate(r.Context(), target, *q.Timestamp); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
+		opts.TruncateAt = q.Timestamp
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"sessionId": target})
+	target, err := s.opts.Agent.ForkSession(r.Context(), r.PathValue("session_id"), opts)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(map[string]string{"sessionId": target.ID}), nil
 }
 
 // sessionExtensions answers the session's saved extensions, else the
 // enabled ones of config.yaml.
-func (s *Server) sessionExtensions(w http.ResponseWriter, r *http.Request) {
+func (s *Server) sessionExtensions(r *http.Request) (reply, error) {
 	sess, err := s.opts.Store.Get(r.Context(), r.PathValue("session_id"), false)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return reply{}, err
 	}
 	exts := []config.ExtensionConfig{}
 	if raw, ok := sess.ExtensionData[agent.EnabledExtensionsKey]; ok {
@@ -258,14 +206,13 @@ func (s *Server) sessionExtensions(w http.ResponseWriter, r *http.Request) {
 			Extensions []config.ExtensionConfig `json:"extensions"`
 		}
 		if err := json.Unmarshal(raw, &saved); err != nil {
-			s.writeError(w, r, fmt.Errorf("reading saved extensions: %w", err))
-			return
+			return reply{}, fmt.Errorf("reading saved extensions: %w", err)
 		}
 		exts = append(exts, saved.Extensions...)
 	} else if s.opts.Config != nil {
 		exts = append(exts, enabledConfigExtensions(s.opts.Config)...)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"extensions": exts})
+	return ok(map[string]any{"extensions": exts}), nil
 }
 
 type userRecipeValuesRequest struct {
@@ -281,41 +228,17 @@ func (q userRecipeValuesRequest) check() error {
 
 // userRecipeValues stores recipe parameter values and answers the recipe
 // rendered with them.
-func (s *Server) userRecipeValues(w http.ResponseWriter, r *http.Request) {
-	var q userRecipeValuesRequest
-	if err := decodeJSON(r, &q); err != nil {
-		s.writeError(w, r, err)
-		return
+func (s *Server) userRecipeValues(r *http.Request, q userRecipeValuesRequest) (reply, error) {
+	rendered, err := s.opts.Agent.SetRecipeValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
+	switch {
+	case errors.Is(err, agent.ErrNoRecipe):
+		return reply{}, notFound("%s", strings.TrimPrefix(err.Error(), agent.ErrNoRecipe.Error()+": "))
+	case err != nil && !errors.Is(err, session.ErrNotFound):
+		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
+	case err != nil:
+		return reply{}, err
 	}
-	id := r.PathValue("session_id")
-	sess, err := s.opts.Store.Get(r.Context(), id, false)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		s.writeError(w, r, notFound("Session %s has no recipe", id))
-		return
-	}
-	if err := s.opts.Store.Update(r.Context(), id, session.Update{UserRecipeValues: q.UserRecipeValues}); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	rendered, err := renderRecipe(sess.Recipe, q.UserRecipeValues, sess.WorkingDir)
-	if err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to render recipe: %w", err))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"recipe": rendered})
-}
-
-// renderRecipe applies user values to a stored recipe.
-func renderRecipe(raw json.RawMessage, values map[string]string, dir string) (*recipe.Recipe, error) {
-	params := make([]recipe.Param, 0, len(values))
-	for k, v := range values {
-		params = append(params, recipe.Param{Key: k, Value: v})
-	}
-	return recipe.Build(string(raw), dir, params, nil)
+	return ok(map[string]any{"recipe": rendered}), nil
 }
 
 // enabledConfigExtensions lists config.yaml's enabled extensions by key.

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
 var okBody = []byte("ok")
@@ -24,8 +27,8 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 }
 
 // features are goosed's compile-time features; goose-acp has neither.
-func (s *Server) features(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"features": map[string]bool{"local-inference": false, "code-mode": false}})
+func (s *Server) features(*http.Request) (reply, error) {
+	return ok(map[string]any{"features": map[string]bool{"local-inference": false, "code-mode": false}}), nil
 }
 
 // systemInfo is goosed's SystemInfo.
@@ -39,9 +42,7 @@ type systemInfo struct {
 	EnabledExtensions []string `json:"enabled_extensions"`
 }
 
-func (s *Server) systemInfo(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.collectSystemInfo())
-}
+func (s *Server) systemInfo(*http.Request) (reply, error) { return ok(s.collectSystemInfo()), nil }
 
 func (s *Server) collectSystemInfo() systemInfo {
 	info := systemInfo{AppVersion: s.opts.Version, OS: rustOS(runtime.GOOS), OSVersion: osVersion(),
@@ -106,7 +107,11 @@ func (s *Server) diagnostics(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("session_id")
 	data, err := s.buildDiagnostics(r, id)
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusInternalServerError, "Failed to generate diagnostics: %w", err))
+		status := http.StatusInternalServerError
+		if errors.Is(err, session.ErrNotFound) {
+			status = http.StatusNotFound // an unknown session is the client's mistake
+		}
+		s.writeError(w, r, errorf(status, "Failed to generate diagnostics: %w", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
@@ -204,12 +209,7 @@ func newestLogs(dir string, n int) []string {
 }
 
 // telemetryEvent accepts and drops UI telemetry: goose-acp sends none.
-func (s *Server) telemetryEvent(w http.ResponseWriter, r *http.Request) {
-	var body map[string]any
-	if err := decodeJSON(r, &body); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+func (s *Server) telemetryEvent(_ *http.Request, body map[string]any) (reply, error) {
 	s.log.Debug("telemetry event dropped", "event", body["event_name"])
-	writeEmpty(w, http.StatusAccepted)
+	return noBody(http.StatusAccepted), nil
 }

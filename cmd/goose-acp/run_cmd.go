@@ -3,18 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/conversation"
-	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -45,10 +41,18 @@ Session:
       --provider NAME      provider for this run (default: recipe, then GOOSE_PROVIDER)
       --model NAME         model for this run (default: recipe, then GOOSE_MODEL)
   -q, --quiet              print only the model's reply (no tool lines or recipe info)
+      --output-format FMT  text (default), json (one document at the end) or
+                           stream-json (one JSON event per line), as goose's
 
-Tool approvals cannot be asked headlessly: the run uses the configured
-GOOSE_MODE, and any approval it asks for is answered "deny" with a line on
-stderr (set GOOSE_MODE=auto to let tools run). Elicitations are declined.
+Output: the reply goes to stdout, tool calls (with their arguments) and a
+one-line result to stderr. In a terminal they are coloured, the model's
+thinking is shown dimmed and tool approvals (GOOSE_MODE=approve) are asked
+inline; logs go to <state>/logs/cli/<date>/ with only warnings on stderr
+(--log-level or --log-file restore logging to stderr or that file).
+
+When stdin or stdout is not a terminal, approvals cannot be asked: any the
+run's GOOSE_MODE asks for is answered "deny" with a line on stderr (set
+GOOSE_MODE=auto to let tools run). Elicitations are declined.
 
 Exit status: 0 when the turn finished; 1 on a provider error, a recipe error
 (e.g. a missing required parameter), a turn limit reached, or a recipe whose
@@ -74,6 +78,7 @@ type runFlags struct {
 	maxTurns                           int
 	provider, model                    string
 	quiet                              bool
+	outputFormat                       string
 }
 
 // errNoInput is goose's text when no input flag is given.
@@ -104,11 +109,15 @@ func parseRunFlags(args []string) (runFlags, error) {
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&f.provider, "provider", "", "")
 	fs.StringVar(&f.model, "model", "", "")
+	fs.StringVar(&f.outputFormat, "output-format", formatText, "")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if !validOutputFormat(f.outputFormat) {
+		return f, fmt.Errorf("--output-format must be text, json or stream-json, not %q", f.outputFormat)
 	}
 	if f.maxTurns < 0 {
 		return f, fmt.Errorf("--max-turns must be positive")
@@ -134,7 +143,7 @@ func runHeadless(env *environment, args []string) int {
 	if done {
 		return code
 	}
-	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	log, closeLog, err := newRunLogger(env)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "Error:", err)
 		return exitUsage
@@ -152,18 +161,17 @@ func runHeadless(env *environment, args []string) int {
 		return exitFailed
 	}
 	h := &headlessRun{
-		agent: rt.agent, store: rt.store, prompt: in.prompt, recipe: in.recipe,
-		start:  in.startOptions(wd, f),
-		params: in.params, out: env.stdout, diag: env.stderr, quiet: f.quiet, getenv: env.getenv,
+		agent: rt.agent, prompt: in.prompt, recipe: in.recipe,
+		start: in.startOptions(wd, f),
+		out:   newRunOutput(env, f.outputFormat), diag: env.stderr, quiet: f.quiet,
 	}
 	res, err := h.run(env.ctx)
 	if f.noSession && res.SessionID != "" {
-		_ = rt.agent.CloseSession(res.SessionID)
-		if derr := rt.store.Delete(context.WithoutCancel(env.ctx), res.SessionID); derr != nil {
+		if derr := rt.agent.DeleteSession(context.WithoutCancel(env.ctx), res.SessionID); derr != nil {
 			fmt.Fprintln(env.stderr, "Error: removing the session:", derr)
 		}
 	}
-	return exitCode(env.stderr, err)
+	return h.out.(*runOutput).finish(rt.store, res, err, env.stderr)
 }
 
 // exitCode reports err on stderr and maps it to the exit status.
@@ -271,7 +279,7 @@ func (in runInput) startOptions(wd string, f runFlags) agent.StartOptions {
 		opts.Recipe = &agent.Recipe{Instructions: in.system}
 	}
 	if r := in.recipe; r != nil {
-		opts.Recipe = agentRecipe(r)
+		opts.UseRecipe(r, in.params)
 		opts.UseConfiguredExtensions = len(r.Extensions) == 0
 		applyRecipeSettings(&opts, r)
 	}
@@ -279,7 +287,8 @@ func (in runInput) startOptions(wd string, f runFlags) agent.StartOptions {
 }
 
 // applyRecipeSettings fills the provider and model the options do not set
-// from the recipe's settings.
+// from the recipe's settings (the run's flags win; UseRecipe already took
+// its temperature).
 func applyRecipeSettings(opts *agent.StartOptions, r *recipe.Recipe) {
 	s := r.Settings
 	if s == nil {
@@ -291,21 +300,6 @@ func applyRecipeSettings(opts *agent.StartOptions, r *recipe.Recipe) {
 	if opts.Model == "" && s.GooseModel != nil {
 		opts.Model = *s.GooseModel
 	}
-	if opts.Temperature == nil && s.Temperature != nil {
-		opts.Temperature = s.Temperature
-	}
-}
-
-// agentRecipe is what the agent loop needs from a rendered recipe.
-func agentRecipe(r *recipe.Recipe) *agent.Recipe {
-	out := &agent.Recipe{Title: r.Title, ResponseSchema: r.ResponseSchema(), Extensions: r.Extensions, SubRecipes: r.SubRecipes}
-	if r.Instructions != nil {
-		out.Instructions = *r.Instructions
-	}
-	if r.Settings != nil && r.Settings.MaxTurns != nil {
-		out.MaxTurns = *r.Settings.MaxTurns
-	}
-	return out
 }
 
 // missingParamsCommandLine is goose's hint: "--params k=your_value …".
@@ -378,176 +372,4 @@ func terminalPrompt(stdin io.Reader, stderr io.Writer) recipe.PromptFunc {
 		}
 		return strings.TrimRight(line, "\r\n"), nil
 	}
-}
-
-// replyPrinter streams a turn to the terminal: assistant text to out as it
-// arrives, tool calls and notices to diag. It answers approval requests
-// and elicitations with a refusal, since nobody can be asked.
-type replyPrinter struct {
-	agent     *agent.Agent
-	sessionID string
-	out, diag io.Writer
-	quiet     bool
-
-	lastID         string
-	midLine        bool // out holds text not ended by a newline
-	finalIDs       map[string]bool
-	finalCollected bool
-}
-
-func (p *replyPrinter) handle(ev agent.Event) {
-	if e, ok := ev.(agent.MessageEvent); ok {
-		p.message(e.Message)
-	}
-}
-
-func (p *replyPrinter) message(m conversation.Message) {
-	for _, c := range m.Content {
-		switch {
-		case c.Text != nil && m.Role == conversation.RoleAssistant:
-			p.text(m.IDOrEmpty(), c.Text.Text)
-		case c.ToolRequest != nil:
-			p.toolRequest(c.ToolRequest)
-		case c.ToolResponse != nil:
-			p.toolResponse(c.ToolResponse)
-		case c.ActionRequired != nil:
-			p.action(c.ActionRequired.Data)
-		case c.SystemNotification != nil && c.SystemNotification.NotificationType != conversation.NotificationThinking:
-			p.note("%s", c.SystemNotification.Msg)
-		}
-	}
-}
-
-func (p *replyPrinter) text(id, s string) {
-	if s == "" {
-		return
-	}
-	if id != p.lastID && p.midLine {
-		p.endLine()
-	}
-	p.lastID = id
-	io.WriteString(p.out, s)
-	p.midLine = !strings.HasSuffix(s, "\n")
-}
-
-// endLine ends the current line of assistant text, so diagnostics and
-// the shell prompt start on their own line.
-func (p *replyPrinter) endLine() {
-	if p.midLine {
-		io.WriteString(p.out, "\n")
-		p.midLine = false
-	}
-}
-
-// toolLineWidth bounds one argument's value on a tool line.
-const toolLineWidth = 100
-
-func (p *replyPrinter) toolRequest(r *conversation.ToolRequest) {
-	if r.ToolCall.Value == nil {
-		p.note("─── invalid tool call: %s", r.ToolCall.Error)
-		return
-	}
-	call := *r.ToolCall.Value
-	if call.Name == agent.FinalOutputToolName {
-		p.finalIDs[r.ID] = true
-	}
-	if p.quiet {
-		return
-	}
-	p.endLine()
-	fmt.Fprintf(p.diag, "─── %s ──────────────────────────\n", toolTitle(call.Name))
-	keys := make([]string, 0, len(call.Arguments))
-	for k := range call.Arguments {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(p.diag, "%s: %s\n", k, shortValue(call.Arguments[k]))
-	}
-}
-
-func (p *replyPrinter) toolResponse(r *conversation.ToolResponse) {
-	res := r.ToolResult
-	failed := res.Value == nil || res.Value.IsError
-	if p.finalIDs[r.ID] && !failed {
-		p.finalCollected = true
-	}
-	if !failed || p.quiet {
-		return
-	}
-	msg := res.Error
-	if res.Value != nil {
-		for _, c := range res.Value.Content {
-			if c.Text != "" {
-				msg = c.Text
-				break
-			}
-		}
-	}
-	p.note("    error: %s", truncate(firstLine(msg), toolLineWidth))
-}
-
-// action refuses what a headless run cannot ask a person: tool approvals
-// (deny once) and elicitations (decline). These lines are never quieted.
-func (p *replyPrinter) action(d conversation.ActionData) {
-	p.endLine()
-	switch d.ActionType {
-	case conversation.ActionToolConfirmation:
-		err := p.agent.Confirm(p.sessionID, d.ID, permission.DenyOnce)
-		fmt.Fprintf(p.diag, "Denied tool call %s: approvals cannot be asked in a headless run (set GOOSE_MODE=auto to allow tool calls)\n", toolTitle(d.ToolName))
-		if err != nil {
-			fmt.Fprintf(p.diag, "    (could not answer the approval request: %v)\n", err)
-		}
-	case conversation.ActionElicitation:
-		_ = p.agent.SubmitElicitation(p.sessionID, d.ID, agent.ElicitDecline, nil)
-		fmt.Fprintf(p.diag, "Declined a request for input (%s): a headless run cannot ask for input\n", truncate(firstLine(d.Message), toolLineWidth))
-	}
-}
-
-func (p *replyPrinter) note(format string, args ...any) {
-	if p.quiet {
-		return
-	}
-	p.endLine()
-	fmt.Fprintf(p.diag, format+"\n", args...)
-}
-
-// toolTitle is goose's "tool | extension" for a prefixed tool name.
-func toolTitle(name string) string {
-	if ext, tool, ok := strings.Cut(name, "__"); ok {
-		return tool + " | " + ext
-	}
-	return name
-}
-
-// shortValue renders an argument on one line, truncated.
-func shortValue(v any) string {
-	s, ok := v.(string)
-	if !ok {
-		b, err := json.Marshal(v)
-		if err != nil {
-			s = fmt.Sprint(v)
-		} else {
-			s = string(b)
-		}
-	}
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ⏎ ")), " ")
-	return truncate(s, toolLineWidth)
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}
-
-// truncate cuts s to at most n runes, marking the cut.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

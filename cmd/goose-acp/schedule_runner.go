@@ -22,7 +22,7 @@ import (
 // Jobs fire until stop is called or ctx is done; stop cancels runs in
 // progress and waits for them.
 func startScheduler(ctx context.Context, rt *runtime) (*schedule.Scheduler, func(), error) {
-	r := &scheduleRunner{agent: rt.agent, store: rt.store, log: rt.log}
+	r := &scheduleRunner{agent: rt.agent, log: rt.log}
 	s, err := schedule.New(schedule.Options{DataDir: rt.paths.Data, Runner: r, Logger: rt.log})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the scheduler: %w", err)
@@ -41,7 +41,6 @@ func startScheduler(ctx context.Context, rt *runtime) (*schedule.Scheduler, func
 // job's id as schedule_id, named as goose names it.
 type scheduleRunner struct {
 	agent *agent.Agent
-	store session.Store
 	log   *slog.Logger
 
 	mu    sync.Mutex
@@ -67,15 +66,15 @@ func (r *scheduleRunner) RunRecipe(ctx context.Context, job schedule.Job, _ stri
 		return "", err
 	}
 	h := &headlessRun{
-		agent: r.agent, store: r.store, prompt: prompt, recipe: rec, params: job.Parameters,
+		agent: r.agent, prompt: prompt, recipe: rec,
 		start: agent.StartOptions{
 			WorkingDir: scheduledWorkingDir(job), Type: session.TypeScheduled, Name: schedule.SessionName(job.ID),
-			Recipe: agentRecipe(rec), UseConfiguredExtensions: len(rec.Extensions) == 0,
+			UseConfiguredExtensions: len(rec.Extensions) == 0, ScheduleID: job.ID,
 		},
-		scheduleID: job.ID,
-		onSession:  func(id string) { r.recordRunning(job.ID, id) },
-		out:        io.Discard, diag: io.Discard, quiet: true, getenv: os.Getenv,
+		onSession: func(id string) { r.recordRunning(job.ID, id) },
+		out:       io.Discard, diag: io.Discard, quiet: true,
 	}
+	h.start.UseRecipe(rec, job.Parameters)
 	applyRecipeSettings(&h.start, rec)
 	res, err := h.run(ctx)
 	if res.SessionID != "" {
@@ -122,23 +121,21 @@ var (
 )
 
 // headlessRun runs one prompt to the end of its turn in a new session: what
-// `goose-acp run` and scheduled jobs do.
+// `goose-acp run` and scheduled jobs do. A recipe's retry checks run in
+// the agent's loop (agent.RecipeFrom sets them); the run only reports
+// them.
 type headlessRun struct {
-	agent  *agent.Agent
-	store  session.Store
+	agent *agent.Agent
+	// start carries the recipe (StartOptions.UseRecipe), the schedule id
+	// and the name the session is created with.
 	start  agent.StartOptions
 	prompt string
 	recipe *recipe.Recipe
-	params []recipe.Param
-	// scheduleID marks the session as a scheduled job's run.
-	scheduleID string
 	// onSession is called with the new session's id before the prompt
 	// is sent (the scheduler records it for inspect).
 	onSession func(id string)
 	out, diag io.Writer
 	quiet     bool
-	// getenv reads retry timeouts (GOOSE_RECIPE_RETRY_TIMEOUT_SECONDS, …).
-	getenv func(string) string
 }
 
 // runResult is how a headless run ended.
@@ -158,91 +155,28 @@ func (h *headlessRun) run(ctx context.Context) (runResult, error) {
 			fmt.Fprintf(h.diag, "Failed to start extension %s: %s\n", l.Name, l.Error)
 		}
 	}
-	if err := h.recordSession(ctx, sess.ID); err != nil {
-		return res, err
-	}
 	if h.onSession != nil {
 		h.onSession(sess.ID)
 	}
 	p := &replyPrinter{agent: h.agent, sessionID: sess.ID, out: h.out, diag: h.diag, quiet: h.quiet, finalIDs: map[string]bool{}}
-	for attempts := 0; ; attempts++ {
-		msg := conversation.UserText(time.Now().Unix(), h.prompt)
-		res.Outcome, err = h.agent.Reply(ctx, sess.ID, msg, p.handle)
-		p.endLine()
-		if err != nil {
-			return res, err
+	sink := func(ev agent.Event) {
+		if e, ok := ev.(agent.RetryEvent); ok {
+			p.note("Success checks failed; retrying from the start (attempt %d of %d)", e.Attempt, e.MaxRetries)
+			p.finalCollected = false
+			return
 		}
-		if res.Outcome.StopReason != agent.EndTurn || h.recipe == nil || h.recipe.Retry == nil {
-			break
-		}
-		again, err := h.retry(ctx, sess.ID, attempts, p)
-		if err != nil || !again {
-			return res, err
-		}
+		p.handle(ev)
+	}
+	msg := conversation.UserText(time.Now().Unix(), h.prompt)
+	res.Outcome, err = h.agent.Reply(ctx, sess.ID, msg, sink)
+	p.endLine()
+	if err != nil {
+		return res, err
+	}
+	if res.Outcome.RetriesExhausted {
+		return res, errRetriesExhausted
 	}
 	return res, h.verdict(ctx, res.Outcome, p.finalCollected)
-}
-
-// retry is goose's recipe retry after a finished turn: run the success
-// checks; when they fail, give up after max_retries (goose's message) or
-// run on_failure, reset the conversation to its start and go again.
-func (h *headlessRun) retry(ctx context.Context, id string, attempts int, p *replyPrinter) (bool, error) {
-	cfg := *h.recipe.Retry
-	ok, err := recipe.RunChecks(ctx, cfg, h.getenv)
-	if err != nil {
-		return false, fmt.Errorf("running the recipe's success checks: %w", err)
-	}
-	if ok {
-		return false, h.verdict(ctx, agent.Outcome{StopReason: agent.EndTurn}, p.finalCollected)
-	}
-	if attempts >= cfg.MaxRetries {
-		text := recipe.MaxRetriesMessage(cfg.MaxRetries)
-		p.text("retry", text)
-		p.endLine()
-		if err := h.store.AppendMessage(context.WithoutCancel(ctx), id, conversation.AssistantText(time.Now().Unix(), text)); err != nil {
-			return false, err
-		}
-		return false, errRetriesExhausted
-	}
-	p.note("Success checks failed; retrying from the start (attempt %d of %d)", attempts+1, cfg.MaxRetries)
-	if err := recipe.RunOnFailure(ctx, cfg, h.getenv); err != nil {
-		return false, err
-	}
-	if err := h.store.ReplaceConversation(ctx, id, []conversation.Message{}); err != nil {
-		return false, fmt.Errorf("resetting the conversation for a retry: %w", err)
-	}
-	p.finalCollected = false
-	return true, nil
-}
-
-// recordSession stores what goose stores on a recipe or scheduled run's
-// session: schedule_id, the recipe and the parameter values.
-func (h *headlessRun) recordSession(ctx context.Context, id string) error {
-	var u session.Update
-	if h.scheduleID != "" {
-		sid := h.scheduleID
-		u.ScheduleID = &sid
-	}
-	if h.recipe != nil {
-		b, err := recipe.MarshalCompact(h.recipe)
-		if err != nil {
-			return err
-		}
-		u.Recipe = b
-		if len(h.params) > 0 {
-			u.UserRecipeValues = map[string]string{}
-			for _, p := range h.params {
-				u.UserRecipeValues[p.Key] = p.Value
-			}
-		}
-	}
-	if u.ScheduleID == nil && u.Recipe == nil {
-		return nil
-	}
-	if err := h.store.Update(ctx, id, u); err != nil {
-		return fmt.Errorf("recording the run on session %s: %w", id, err)
-	}
-	return nil
 }
 
 // verdict maps how the turn ended to the run's error.

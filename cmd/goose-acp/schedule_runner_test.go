@@ -169,7 +169,7 @@ func TestScheduledRunWithBadRecipeFails(t *testing.T) {
 	h := newRunHarness(t)
 	rt := openTestRuntime(t, h)
 	defer rt.Close()
-	r := &scheduleRunner{agent: rt.agent, store: rt.store, log: rt.log}
+	r := &scheduleRunner{agent: rt.agent, log: rt.log}
 	path := writeRecipe(t, "health.yaml", healthRecipe)
 	id, err := r.RunRecipe(context.Background(), schedule.Job{ID: "health", Source: path}, path)
 	var missing *recipe.MissingParamsError

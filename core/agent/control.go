@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,25 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
-	"github.com/goose-acp/goose-acp/core/session"
 )
-
-// SetMode changes the session's goose mode (persisted). It emits nothing;
-// adapters notify their clients.
-func (a *Agent) SetMode(sessionID, mode string) error {
-	s, err := a.session(sessionID)
-	if err != nil {
-		return err
-	}
-	m, err := permission.ParseMode(mode)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.mode = m
-	s.mu.Unlock()
-	return a.opts.Store.Update(context.Background(), sessionID, session.Update{GooseMode: &mode})
-}
 
 // Mode returns the session's goose mode.
 func (a *Agent) Mode(sessionID string) (permission.Mode, error) {
@@ -134,23 +115,6 @@ func (a *Agent) GetPrompt(ctx context.Context, sessionID, ext, name string, args
 		return nil, err
 	}
 	return s.mgr.GetPrompt(ctx, ext, name, args)
-}
-
-// UpdateWorkingDir changes the session's working directory (persisted;
-// new tool calls see it through _meta).
-func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
-	s, err := a.session(sessionID)
-	if err != nil {
-		return err
-	}
-	if dir == "" {
-		return fmt.Errorf("working dir must not be empty")
-	}
-	s.mu.Lock()
-	s.workingDir = dir
-	s.mu.Unlock()
-	s.mgr.SetWorkingDir(dir)
-	return a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
 }
 
 // Todo returns the session's todo content (the todo platform extension's

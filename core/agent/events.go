@@ -72,4 +72,8 @@ type Outcome struct {
 	StopReason StopReason
 	// Err is the provider/compaction error behind StopReason Error.
 	Err error
+	// RetriesExhausted: the recipe's success checks still failed after
+	// its max_retries (the turn ended on goose's "Maximum retry attempts"
+	// text).
+	RetriesExhausted bool
 }

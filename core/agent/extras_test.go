@@ -90,7 +90,7 @@ func TestUserNamedSessionIsNotRenamed(t *testing.T) {
 func TestResumeRestoresExtensionsAndMode(t *testing.T) {
 	h := newHarness(t, mapConfig{"GOOSE_MODE": "approve"}, say("a"))
 	h.start(StartOptions{})
-	if err := h.a.SetMode(h.id, "chat"); err != nil {
+	if err := h.a.SetMode(context.Background(), h.id, "chat"); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.a.CloseSession(h.id); err != nil {

@@ -187,8 +187,11 @@ func (t *turn) loop() (Outcome, error) {
 			if out, ok := t.s.finalOutput(); ok {
 				return t.finish(out)
 			}
-			if t.recipeRetry() == retryAgain {
+			switch t.recipeRetry() {
+			case retryAgain:
 				continue
+			case retryExhausted:
+				return Outcome{StopReason: EndTurn, RetriesExhausted: true}, nil
 			}
 			return Outcome{StopReason: EndTurn}, nil
 		}

@@ -23,7 +23,9 @@ const (
 
 // recipeRetry runs goose's retry step when the model stopped calling
 // tools: success checks; on failure the on_failure command and a reset
-// of the agent's view to the turn's initial messages, up to max_retries.
+// of the conversation (the agent's view and the stored one, as goose
+// replaces the session's conversation) to the turn's initial messages, up
+// to max_retries.
 func (t *turn) recipeRetry() retryOutcome {
 	t.s.mu.Lock()
 	r := t.s.recipe
@@ -50,13 +52,26 @@ func (t *turn) recipeRetry() retryOutcome {
 		return retryFailed
 	}
 	t.retries++
+	if err := t.a.opts.Store.ReplaceConversation(t.ctx, t.s.id, t.initial); err != nil {
+		t.retryError(err)
+		return retryFailed
+	}
 	t.conv = append([]conversation.Message(nil), t.initial...)
 	if t.s.final != nil {
 		t.s.final.consume()
 	}
 	t.s.repetition.Reset()
+	t.emit(RetryEvent{Attempt: t.retries, MaxRetries: cfg.MaxRetries})
+	t.emit(HistoryReplacedEvent{Conversation: append([]conversation.Message(nil), t.initial...)})
 	return retryAgain
 }
+
+// RetryEvent reports that a recipe's success checks failed and the turn
+// starts again from its initial messages (attempt of max_retries). The
+// stored conversation was reset too; a HistoryReplacedEvent follows.
+type RetryEvent struct{ Attempt, MaxRetries int }
+
+func (RetryEvent) isEvent() {}
 
 func (t *turn) retryError(err error) {
 	if t.ctx.Err() != nil {

@@ -57,6 +57,13 @@ type StartOptions struct {
 	// Temperature (a recipe's settings.temperature) goes into the model
 	// config the provider is built with; nil keeps the configured one.
 	Temperature *float64
+	// StoredRecipe is kept on a new session's row (goose's
+	// session.recipe) with RecipeValues as its user_recipe_values, so a
+	// later resume renders it again (see UseRecipe).
+	StoredRecipe *recipe.Recipe
+	RecipeValues []recipe.Param
+	// ScheduleID marks a new session as a scheduled job's run.
+	ScheduleID string
 
 	// inherit is a sub-recipe session's parent provider, used as is.
 	inherit provider.Provider
@@ -137,19 +144,17 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
 	}
-	if opts.Name != "" {
-		set := true
-		if err := a.opts.Store.Update(ctx, sess.ID, session.Update{UserSetName: &set}); err != nil {
-			return nil, nil, fmt.Errorf("naming session: %w", err)
-		}
-		sess.UserSetName = true
+	if err := a.recordStart(ctx, &sess, opts); err != nil {
+		return nil, nil, err
 	}
 	cfgs := a.startExtensions(opts)
 	return a.load(ctx, sess, opts, cfgs, false)
 }
 
 // ResumeSession loads a stored session with the extensions it had (plus
-// opts.Extensions). Loading an already loaded session returns it as is.
+// opts.Extensions) and, unless opts brings a recipe, the recipe stored on
+// it rendered with its stored values. Loading an already loaded session
+// returns it as is.
 func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions) (*session.Session, []extension.Result, error) {
 	if s, err := a.session(id); err == nil {
 		if opts.WorkingDir != "" {
@@ -162,6 +167,7 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 	if err != nil {
 		return nil, nil, err
 	}
+	a.resumeRecipe(sess, &opts)
 	cfgs, ok := savedExtensions(sess.ExtensionData)
 	if !ok {
 		cfgs = a.startExtensions(opts)

@@ -256,10 +256,13 @@ func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub reci
 
 // subAgentRecipe keeps the instructions in the system prompt unless they
 // are the user message already (a recipe without a prompt).
+// A sub-recipe's own sub_recipes are not offered (subagents cannot create
+// subagents); its extensions come in through StartOptions.Extensions.
 func subAgentRecipe(r *recipe.Recipe, message string) *Recipe {
-	out := &Recipe{Title: r.Title, ResponseSchema: r.ResponseSchema(), Retry: r.Retry}
-	if r.Instructions != nil && *r.Instructions != message {
-		out.Instructions = *r.Instructions
+	out := RecipeFrom(r)
+	out.SubRecipes, out.Extensions = nil, nil
+	if out.Instructions == message {
+		out.Instructions = ""
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func (s *Scheduler) CreateFromRecipe(id, cronExpr string, r *recipe.Recipe) (Job
 	}
 	y, err := recipe.ToYAML(r)
 	if err != nil {
-		return Job{}, &Error{Kind: ErrRecipe, msg: err.Error(), err: err}
+		return Job{}, fmt.Errorf("schedule: encoding the recipe: %w", err)
 	}
 	dir := s.sourcesDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -14,8 +14,18 @@ type memSecrets struct {
 	m  map[string]any
 }
 
-func (s *memSecrets) Set(k string, v any) error { s.mu.Lock(); defer s.mu.Unlock(); s.m[k] = v; return nil }
-func (s *memSecrets) Delete(k string) error     { s.mu.Lock(); defer s.mu.Unlock(); delete(s.m, k); return nil }
+func (s *memSecrets) Set(k string, v any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[k] = v
+	return nil
+}
+func (s *memSecrets) Delete(k string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, k)
+	return nil
+}
 
 func TestCustomStoreLifecycle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "custom_providers")

@@ -1,0 +1,180 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Session operations every face offers. Each works whether or not the
+// session is loaded: a loaded session's live state changes with its row, an
+// unloaded one only has its row. Faces call these and never write the store.
+
+// SessionReader is the read half of session.Store: what faces may query
+// directly (lists, searches, exports). Everything that changes a session
+// goes through the Agent.
+type SessionReader interface {
+	Get(ctx context.Context, id string, withMessages bool) (session.Session, error)
+	List(ctx context.Context, opts session.ListOptions) (session.Page, error)
+	Search(ctx context.Context, query string, limit int) ([]session.SearchHit, error)
+	Export(ctx context.Context, id string) ([]byte, error)
+	Insights(ctx context.Context) (session.Insights, error)
+}
+
+var _ SessionReader = session.Store(nil)
+
+// Errors of the session operations, for faces to map.
+var (
+	// ErrInvalidSessionName: a rename to a blank or too long name.
+	ErrInvalidSessionName = errors.New("invalid session name")
+	// ErrNoRecipe: the session was not started from a recipe.
+	ErrNoRecipe = errors.New("session has no recipe")
+)
+
+// MaxSessionNameLength is goosed's limit on a user-set name (characters).
+const MaxSessionNameLength = 200
+
+// Sessions returns the read-only view of the session store.
+func (a *Agent) Sessions() SessionReader { return a.opts.Store }
+
+// exists reports session.ErrNotFound (wrapped) for an unknown id.
+func (a *Agent) exists(ctx context.Context, id string) error {
+	_, err := a.opts.Store.Get(ctx, id, false)
+	return err
+}
+
+// loaded returns the live state of a loaded session, or nil.
+func (a *Agent) loaded(id string) *sessionState {
+	s, err := a.session(id)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// IsLoaded reports whether the session has live state (extensions,
+// provider) in this agent.
+func (a *Agent) IsLoaded(id string) bool { return a.loaded(id) != nil }
+
+// EnsureLoaded loads a stored session with its saved (or the configured)
+// extensions unless it is loaded already, as goosed's get_agent does.
+func (a *Agent) EnsureLoaded(ctx context.Context, id string) error {
+	if a.IsLoaded(id) {
+		return nil
+	}
+	_, _, err := a.ResumeSession(ctx, id, StartOptions{UseConfiguredExtensions: true})
+	return err
+}
+
+// DeleteSession unloads the session (stopping its extensions) and deletes
+// it with its messages.
+func (a *Agent) DeleteSession(ctx context.Context, id string) error {
+	if err := a.exists(ctx, id); err != nil {
+		return err
+	}
+	_ = a.CloseSession(id)
+	return a.opts.Store.Delete(ctx, id)
+}
+
+// ForkOptions say how ForkSession derives a session.
+type ForkOptions struct {
+	// Copy forks into a new session; otherwise the session itself is
+	// changed (a plain truncate).
+	Copy bool
+	// TruncateAt, when set, drops the messages created at or after this
+	// Unix second from the target.
+	TruncateAt *int64
+}
+
+// ForkSession copies and/or truncates a session and returns the target as
+// stored. A truncated loaded session sees the shorter conversation on its
+// next turn (each turn reads the stored conversation).
+func (a *Agent) ForkSession(ctx context.Context, id string, opts ForkOptions) (session.Session, error) {
+	if err := a.exists(ctx, id); err != nil {
+		return session.Session{}, err
+	}
+	target := id
+	if opts.Copy {
+		forked, err := a.opts.Store.Fork(ctx, id)
+		if err != nil {
+			return session.Session{}, err
+		}
+		target = forked.ID
+	}
+	if opts.TruncateAt != nil {
+		if err := a.opts.Store.Truncate(ctx, target, *opts.TruncateAt); err != nil {
+			return session.Session{}, err
+		}
+	}
+	return a.opts.Store.Get(ctx, target, false)
+}
+
+// RenameSession gives the session a user-set name (goosed's limits: not
+// blank, at most MaxSessionNameLength characters).
+func (a *Agent) RenameSession(ctx context.Context, id, name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: Session name cannot be empty", ErrInvalidSessionName)
+	}
+	if utf8.RuneCountInString(name) > MaxSessionNameLength {
+		return fmt.Errorf("%w: Session name too long (max %d characters)", ErrInvalidSessionName, MaxSessionNameLength)
+	}
+	set := true
+	return a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set})
+}
+
+// SetMode changes the session's goose mode (persisted). It emits nothing;
+// faces notify their clients.
+func (a *Agent) SetMode(ctx context.Context, sessionID, mode string) error {
+	m, err := permission.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	s := a.loaded(sessionID)
+	if s == nil {
+		if err := a.exists(ctx, sessionID); err != nil {
+			return err
+		}
+	} else {
+		s.mu.Lock()
+		s.mode = m
+		s.mu.Unlock()
+	}
+	return a.opts.Store.Update(ctx, sessionID, session.Update{GooseMode: &mode})
+}
+
+// UpdateWorkingDir changes the session's working directory (persisted; a
+// loaded session's new tool calls see it through _meta).
+func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
+	if strings.TrimSpace(dir) == "" {
+		return fmt.Errorf("working dir must not be empty")
+	}
+	s := a.loaded(sessionID)
+	if s == nil {
+		if err := a.exists(ctx, sessionID); err != nil {
+			return err
+		}
+	} else {
+		s.mu.Lock()
+		s.workingDir = dir
+		s.mu.Unlock()
+		s.mgr.SetWorkingDir(dir)
+	}
+	return a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
+}
+
+// ImportSession stores an exported session under a new id.
+func (a *Agent) ImportSession(ctx context.Context, data []byte) (session.Session, error) {
+	return a.opts.Store.Import(ctx, data)
+}
+
+// ReplaceConversation swaps the stored conversation (goosed's
+// override_conversation) before the next turn.
+func (a *Agent) ReplaceConversation(ctx context.Context, sessionID string, msgs []conversation.Message) error {
+	return a.opts.Store.ReplaceConversation(ctx, sessionID, msgs)
+}
