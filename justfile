@@ -1,8 +1,8 @@
 # Conveniences over the plain commands in the README; none of them is required.
 
-# build the binary into bin/
+# build the binary into bin/ (with cgo: analyze's tree-sitter is C)
 build:
-    CGO_ENABLED=0 go build -o bin/goose-acp ./cmd/goose-acp
+    CGO_ENABLED=1 go build -o bin/goose-acp ./cmd/goose-acp
 
 # serve ACP on stdio (what an editor spawns)
 run *ARGS:
@@ -24,12 +24,16 @@ bench:
 release VERSION *ARGS:
     go run ./scripts/release -version {{VERSION}} {{ARGS}}
 
-# formatting, vet and the cross-compiles CI checks
+# formatting, vet and the builds CI checks (the windows cgo build needs gcc-mingw-w64-x86-64)
 lint:
     test -z "$(gofmt -l $(git ls-files '*.go'))"
     go vet ./...
+    CGO_ENABLED=0 go vet ./...
+    CGO_ENABLED=0 go build ./...
     GOOS=darwin CGO_ENABLED=0 go build ./...
     GOOS=windows CGO_ENABLED=0 go build ./...
+    CGO_ENABLED=0 go test -count=1 -run TestAnalyzeWithoutCgo ./developer/analyze/
+    GOOS=windows CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc go build -o bin/goose-acp.exe ./cmd/goose-acp
 
 fmt:
     gofmt -w $(git ls-files '*.go')
