@@ -7,7 +7,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,5 +106,42 @@ func TestShellBackgroundOutlivesCallUntilStopped(t *testing.T) {
 	stopAllShells(5 * time.Second)
 	if left := waitMarked(t, mark, 5*time.Second, func(n int) bool { return n == 0 }); len(left) != 0 {
 		t.Fatalf("%d processes survived stop: %v", len(left), left)
+	}
+}
+
+// A parent-death signal fires when the thread that created the child
+// exits, and Go ends the thread of every goroutine that exits while
+// locked to it. Shells are created on a thread held until they are
+// reaped, so threads ending meanwhile never kill a running command.
+func TestShellSurvivesOSThreadExits(t *testing.T) {
+	h := newHarness(t, Options{})
+	done := make(chan []string, 1)
+	go func() {
+		res, err := h.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"command": "sleep 1.5; echo alive"}})
+		if err != nil {
+			done <- []string{err.Error()}
+			return
+		}
+		done <- texts(res)
+	}()
+	for {
+		select {
+		case got := <-done:
+			if len(got) == 0 || got[0] != "alive\n" {
+				t.Fatalf("got %q, want the command to finish", got)
+			}
+			return
+		default:
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				runtime.LockOSThread() // exiting locked ends this OS thread
+			}()
+		}
+		wg.Wait()
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -24,8 +24,11 @@ func runSupervisor(argv []string) int {
 	runtime.LockOSThread() // the shell's parent-death signal follows this thread
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	if os.Getppid() == 1 || len(argv) == 0 {
-		return 2 // the agent is already gone, or nothing to run
+	// No getppid check: the agent may be pid 1 in a container. An agent
+	// that died before the parent-death signal was armed is caught by
+	// os/exec's fork (it re-checks the parent after arming it).
+	if len(argv) == 0 {
+		return 2
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		fmt.Fprintf(os.Stderr, "goose-acp shell supervisor: %v\n", err)
