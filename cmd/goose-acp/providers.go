@@ -30,6 +30,13 @@ func newProviderSet(cfg *config.Config, getenv func(string) string, paths config
 			}
 			return "", fmt.Errorf("%s is not set", key)
 		},
+		// The registry reads settings and secrets env-first; it gets the
+		// injected environment, never the process's, with config's rule
+		// that an empty value counts as unset.
+		Env: func(key string) (string, bool) {
+			v := getenv(key)
+			return v, v != ""
+		},
 		CustomDir: filepath.Join(paths.Config, "custom_providers"),
 		Logger:    log,
 	})
