@@ -7,37 +7,30 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
 // developerTools is what the agent learns from the real developer server
-// of surface: each tool's declared Info, under its "developer__" name.
+// of surface through the extension manager: each tool's Info, decoded from
+// its _meta, under its "developer__" name.
 func developerTools(t *testing.T, surface developer.Surface) func(string) toolinfo.Info {
 	t.Helper()
-	srv := developer.NewServer(developer.Options{Surface: surface, WorkingDir: t.TempDir()})
-	st, ct := mcp.NewInMemoryTransports()
+	mgr := extension.New(extension.Options{Builtins: map[string]extension.BuiltinFactory{
+		"developer": func(context.Context, extension.Env) (*mcp.Server, error) {
+			return developer.NewServer(developer.Options{Surface: surface, WorkingDir: t.TempDir()}), nil
+		},
+	}})
+	defer mgr.Close()
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait() }()
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
+	if err := mgr.Add(ctx, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "developer"}); err != nil {
 		t.Fatal(err)
 	}
 	infos := map[string]toolinfo.Info{}
-	for _, tool := range res.Tools {
-		info, ok := toolinfo.FromMeta(tool.Meta)
-		if !ok {
-			t.Fatalf("developer tool %s declares no %s", tool.Name, toolinfo.MetaKey)
-		}
-		infos["developer__"+tool.Name] = info
+	for _, tool := range mgr.Tools(ctx) {
+		infos[tool.Name] = tool.Info
 	}
 	return func(name string) toolinfo.Info {
 		if info, ok := infos[name]; ok {

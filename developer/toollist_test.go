@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"runtime"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // toolsList returns what a client sees from tools/list on a fresh server
@@ -15,24 +13,13 @@ import (
 // _meta, indented, in the server's (name) order.
 func toolsList(t *testing.T, surface Surface) []byte {
 	t.Helper()
-	srv := NewServer(Options{Surface: surface, WorkingDir: t.TempDir(), Getenv: func(k string) string {
+	h := newHarness(t, Options{Surface: surface, Getenv: func(k string) string {
 		if k == "SHELL" {
 			return "/bin/bash"
 		}
 		return ""
 	}})
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait() }()
-	res, err := cs.ListTools(ctx, nil)
+	res, err := h.cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
