@@ -5,9 +5,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	charmlog "github.com/charmbracelet/log"
+
+	"github.com/goose-acp/goose-acp/core/config"
 )
 
 // newLogger builds the process logger: a charmbracelet/log handler writing to
@@ -44,4 +48,57 @@ func newLogger(level, file string, stderr io.Writer, getenv func(string) string)
 	// stream errors) go through the same handler, never to stdout.
 	slog.SetDefault(logger)
 	return logger, closeFn, nil
+}
+
+// newRunLogger is `goose-acp run`'s logger. Without --log-level or
+// --log-file it keeps the terminal for the conversation, as goose's CLI
+// does: records go to a log file under the state directory
+// (<state>/logs/cli/<date>/<time>.log, at GOOSE_LOG_LEVEL or info) and only
+// warnings and errors also reach stderr. Either flag restores newLogger's
+// behaviour. A log file that cannot be created leaves stderr alone (at
+// WARN) rather than failing the run.
+func newRunLogger(env *environment) (*slog.Logger, func() error, error) {
+	if env.opts.logLevel != "" || env.opts.logFile != "" {
+		return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	}
+	level := env.getenv("GOOSE_LOG_LEVEL")
+	if level == "" {
+		level = "info"
+	}
+	lvl, err := charmlog.ParseLevel(strings.ToLower(level))
+	if err != nil {
+		return nil, nil, fmt.Errorf("invalid log level %q (want debug, info, warn or error)", level)
+	}
+	handlers := []slog.Handler{charmlog.NewWithOptions(env.stderr, charmlog.Options{
+		Level: max(lvl, charmlog.WarnLevel), ReportTimestamp: true, Prefix: "goose-acp",
+	})}
+	closeFn := func() error { return nil }
+	if f, err := openRunLogFile(env); err == nil {
+		closeFn = f.Close
+		handlers = append(handlers, charmlog.NewWithOptions(f, charmlog.Options{
+			Level: lvl, ReportTimestamp: true, Prefix: "goose-acp", Formatter: charmlog.JSONFormatter,
+		}))
+	}
+	logger := slog.New(slog.NewMultiHandler(handlers...))
+	slog.SetDefault(logger)
+	return logger, closeFn, nil
+}
+
+// openRunLogFile creates this run's log file where goose's CLI keeps its
+// logs.
+func openRunLogFile(env *environment) (*os.File, error) {
+	home, _ := os.UserHomeDir()
+	if h := env.getenv("HOME"); h != "" {
+		home = h
+	}
+	paths, err := config.ResolvePaths(env.getenv, home)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	dir := filepath.Join(paths.LogsDir(), "cli", now.Format("2006-01-02"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(filepath.Join(dir, now.Format("20060102_150405")+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }

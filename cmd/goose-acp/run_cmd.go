@@ -109,7 +109,7 @@ func parseRunFlags(args []string) (runFlags, error) {
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&f.provider, "provider", "", "")
 	fs.StringVar(&f.model, "model", "", "")
-	fs.StringVar(&f.outputFormat, "output-format", formatText, "")
+	fs.StringVar(&f.outputFormat, "output-format", "", "")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
