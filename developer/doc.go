@@ -44,6 +44,29 @@
 // renamed or linked by an earlier command of the same call. cmd and PowerShell
 // commands get goose's literal check only.
 //
+// No process a shell starts outlives the agent (proc_*.go). On Linux the
+// agent calls InitProcess first thing: it becomes a child subreaper, and every
+// shell runs under a supervisor re-executed from the same binary — itself a
+// subreaper for the shell's whole tree, so setsid and nohup do not escape it,
+// started with a parent-death signal from an OS thread held until it is
+// reaped (the signal follows the creating thread, and Go ends a thread whose
+// locked goroutine exits). Cancel and timeout SIGTERM the tree, SIGKILL it
+// after a second, then kill anything still carrying the run's
+// GOOSE_ACP_SHELL_RUN environment marker. A finished call's background
+// processes (a dev server) keep running until the agent exits — by stdin
+// EOF, SIGTERM or SIGKILL alike, the supervisor's parent-death signal ends
+// them. Without InitProcess (library use) shells get a parent-death signal
+// and the marker sweep, but a grandchild outlives a SIGKILLed agent. macOS
+// keeps the process-group kill (a setsid'd descendant escapes it). Windows
+// puts the agent in a kill-on-close job object and each shell in its own job
+// for cancel; that code is compiled, not run. MCP stdio extensions are not
+// supervised (the MCP SDK starts them from arbitrary goroutines, so a
+// parent-death signal could fire early); they end on stdin EOF or their
+// process-group kill. A daemon an extension detaches is re-parented to the
+// agent and, once it exits, stays a zombie until the agent exits: only
+// processes carrying a shell's marker are reaped, since reaping others would
+// steal an os/exec Wait.
+//
 // Deliberate differences from goose: a shell's exit code is reported and a
 // non-zero exit is an error result (goose's MCP server drops it), and a
 // fuzzy str_replace rewrites only the matched bytes, never the whole file.
