@@ -44,6 +44,7 @@ func runSupervisor(argv []string) int {
 		fmt.Fprintf(status, "exit 127\n")
 		return 127
 	}
+	releaseStdio()
 	gone := make(chan struct{})
 	go reapAll(pid, status, gone)
 	select {
@@ -104,5 +105,20 @@ func killDescendants(root int, gone <-chan struct{}) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// releaseStdio points the supervisor's stdin, stdout and stderr at
+// /dev/null once the shell holds them: the agent reads the output pipes
+// (or pty) to EOF, which must come when the shell's tree lets go of them,
+// not when the supervisor exits.
+func releaseStdio() {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	for fd := range 3 {
+		_ = unix.Dup2(int(null.Fd()), fd)
 	}
 }
