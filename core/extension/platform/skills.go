@@ -3,7 +3,9 @@ package platform
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -167,11 +169,11 @@ func loadSupportingFile(s Skill, requested, rel string) (string, bool) {
 		}
 		r = filepath.ToSlash(r)
 		if r == rel {
-			b, err := os.ReadFile(f)
+			text, err := readSkillFile(s.Dir, f)
 			if err != nil {
 				return fmt.Sprintf("Failed to read '%s': %v", requested, err), false
 			}
-			return string(b), true
+			return text, true
 		}
 		if len(available) < 10 {
 			available = append(available, r)
@@ -181,6 +183,51 @@ func loadSupportingFile(s Skill, requested, rel string) (string, bool) {
 		return fmt.Sprintf("Skill '%s' has no supporting files.", s.Name), false
 	}
 	return fmt.Sprintf("File '%s' not found. Available: %s", requested, strings.Join(available, ", ")), false
+}
+
+// MaxSkillFile bounds a supporting file load_skill returns.
+const MaxSkillFile = 1 << 20
+
+// errOutsideSkill refuses a supporting file that resolves (through a
+// symlink) outside its skill's directory, e.g. to /proc/self/environ.
+var errOutsideSkill = errors.New("the file resolves outside the skill directory")
+
+// readSkillFile reads a skill's file: a regular file of at most
+// MaxSkillFile bytes and, when dir is set, inside dir once symlinks are
+// resolved (a SKILL.md may itself be a link into a shared collection).
+func readSkillFile(dir, path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	if dir != "" {
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = d
+		}
+		if !within(real, dir) {
+			return "", errOutsideSkill
+		}
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("not a regular file")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxSkillFile+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > MaxSkillFile {
+		return "", fmt.Errorf("the file is larger than %d bytes", MaxSkillFile)
+	}
+	return string(b), nil
 }
 
 // RenderSkill is goose's loaded-skill context: title, description, the

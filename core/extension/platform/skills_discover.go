@@ -203,7 +203,7 @@ func walkFiles(root string, ign *gooseIgnore, descend func(string) bool) []strin
 }
 
 func readSkill(file string, global bool, log *slog.Logger) (Skill, bool) {
-	b, err := os.ReadFile(file)
+	text, err := readSkillFile("", file)
 	if err != nil {
 		log.Warn("failed to read skill file", "path", file, "error", err)
 		return Skill{}, false
@@ -213,7 +213,7 @@ func readSkill(file string, global bool, log *slog.Logger) (Skill, bool) {
 		Description string         `yaml:"description"`
 		Metadata    map[string]any `yaml:"metadata"`
 	}
-	body, ok, err := parseFrontMatter(string(b), &meta)
+	body, ok, err := parseFrontMatter(text, &meta)
 	if err != nil {
 		log.Warn("failed to parse skill frontmatter", "path", file, "error", err)
 		return Skill{}, false

@@ -205,3 +205,18 @@ func TestSkillsExtension(t *testing.T) {
 		t.Fatalf("missing name: %+v", res)
 	}
 }
+
+func TestSupportingFileMustStayInTheSkill(t *testing.T) {
+	wd := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	writeFile(t, outside, "API_KEY=sk-123")
+	writeFile(t, filepath.Join(wd, ".agents/skills/leaky/SKILL.md"), skillMD("leaky", "d", "body"))
+	if err := os.Symlink(outside, filepath.Join(wd, ".agents/skills/leaky/env.txt")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	skills := DiscoverSkills(SkillDirs{WorkingDir: wd})
+	got, ok := LoadSkill(skills, "leaky/env.txt", nil)
+	if ok || got != "Failed to read 'leaky/env.txt': the file resolves outside the skill directory" {
+		t.Fatalf("load through a symlink = %v %q", ok, got)
+	}
+}
