@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -45,16 +47,31 @@ func (p rpcPeer) Notify(ctx context.Context, method string, params any) error {
 // fileIO sends reads and writes to the editor when it offers them, so the
 // model sees unsaved buffers and the editor tracks every change; whatever the
 // editor does not offer goes to the local fallback.
+//
+// Every path is put to the session's path policy first, so the editor is
+// never asked for a file the policy refuses (the tools check it too; this
+// check keeps the fs/* delegation safe on its own).
 type fileIO struct {
 	peer              Peer
 	sessionID         string
 	canRead, canWrite bool
 	local             developer.FileIO
+	policy            *pathpolicy.Policy // nil: the caller checked
+}
+
+func (f *fileIO) check(path string) error {
+	if f.policy == nil {
+		return nil
+	}
+	return f.policy.Check(filepath.Clean(path), path)
 }
 
 var _ developer.FileIO = (*fileIO)(nil)
 
 func (f *fileIO) ReadTextFile(ctx context.Context, path string, line, limit int) (string, error) {
+	if err := f.check(path); err != nil {
+		return "", err
+	}
 	if !f.canRead {
 		return f.local.ReadTextFile(ctx, path, line, limit)
 	}
@@ -73,6 +90,9 @@ func (f *fileIO) ReadTextFile(ctx context.Context, path string, line, limit int)
 }
 
 func (f *fileIO) WriteTextFile(ctx context.Context, path, content string) error {
+	if err := f.check(path); err != nil {
+		return err
+	}
 	if !f.canWrite {
 		return f.local.WriteTextFile(ctx, path, content)
 	}

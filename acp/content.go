@@ -3,24 +3,24 @@ package acp
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"path/filepath"
+	"os"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/attach"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
-
-// maxLinkedFileBytes bounds a file attached by resource_link.
-const maxLinkedFileBytes = 1 << 20
 
 // promptMessage converts prompt blocks to a user message: text and images
 // as they are, embedded text resources wrapped as goose does, file links
-// read (through the editor when it offers fs, so unsaved buffers count).
+// attached by core/attach under the session's path policy (read through
+// the editor when it offers fs, so unsaved buffers count).
 func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []ContentBlock) (conversation.Message, error) {
 	if len(blocks) == 0 {
 		return conversation.Message{}, invalidParams("prompt is empty")
 	}
 	msg := conversation.NewMessage(conversation.RoleUser, timeNow().Unix())
+	pol := s.pathPolicy(as)
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -33,9 +33,9 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 		case "audio":
 			msg = msg.WithText(fmt.Sprintf("[audio attachment (%s) omitted: this agent does not accept audio]", b.MimeType))
 		case "resource":
-			msg = embedResource(msg, b.Resource)
+			msg = embedResource(msg, pol, b.Resource)
 		case "resource_link":
-			msg = msg.WithText(s.linkedFile(ctx, as, b))
+			msg = msg.WithText(attach.Link(ctx, pol, b.Name, b.URI, s.linkReader(as)))
 		default:
 			return conversation.Message{}, invalidParams("unsupported content block type %q", b.Type)
 		}
@@ -43,9 +43,12 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 	return msg, nil
 }
 
-func embedResource(msg conversation.Message, r *EmbeddedResource) conversation.Message {
+func embedResource(msg conversation.Message, pol *pathpolicy.Policy, r *EmbeddedResource) conversation.Message {
 	if r == nil {
 		return msg
+	}
+	if note, ok := attach.Embedded(pol, "", r.URI); !ok {
+		return msg.WithText(note)
 	}
 	switch {
 	case r.Text != nil:
@@ -56,21 +59,27 @@ func embedResource(msg conversation.Message, r *EmbeddedResource) conversation.M
 	return msg.WithText(fmt.Sprintf("[binary resource %s (%s) attached]", r.URI, r.MimeType))
 }
 
-// linkedFile returns the text goose appends for a file:// link, or a short
-// reference for other links and unreadable files.
-func (s *Server) linkedFile(ctx context.Context, as *acpSession, b ContentBlock) string {
-	u, err := url.Parse(b.URI)
-	if err != nil || u.Scheme != "file" {
-		return fmt.Sprintf("[%s](%s)", b.Name, b.URI)
+// pathPolicy is the session's path policy: its cwd, its
+// additionalDirectories and goose's global .gooseignore — the same one the
+// developer tools of the session apply.
+func (s *Server) pathPolicy(as *acpSession) *pathpolicy.Policy {
+	as.mu.Lock()
+	cwd, roots := as.cwd, as.roots
+	as.mu.Unlock()
+	return pathpolicy.New(pathpolicy.Options{WorkingDir: cwd, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
+}
+
+// linkReader is the editor's fs/read_text_file, or nil when it offers none.
+func (s *Server) linkReader(as *acpSession) attach.Reader {
+	if !s.caps.FS.ReadTextFile {
+		return nil
 	}
-	path := filepath.FromSlash(u.Path)
-	fio := &fileIO{peer: s.peer, sessionID: as.id, canRead: s.caps.FS.ReadTextFile, local: s.opts.LocalFiles}
-	text, err := fio.ReadTextFile(ctx, path, 0, 0)
-	if err != nil {
-		return fmt.Sprintf("[%s](%s) (could not be read: %v)", b.Name, b.URI, err)
-	}
-	if len(text) > maxLinkedFileBytes {
-		text = text[:maxLinkedFileBytes] + "\n[truncated]"
-	}
-	return fmt.Sprintf("\n\n# %s\n```\n%s\n```", path, text)
+	return &fileIO{peer: s.peer, sessionID: as.id, canRead: true}
+}
+
+// setRoots records the session's additionalDirectories.
+func (as *acpSession) setRoots(roots []string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.roots = roots
 }

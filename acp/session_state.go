@@ -2,11 +2,13 @@ package acp
 
 import (
 	"context"
+	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -17,8 +19,11 @@ import (
 type acpSession struct {
 	id string
 
-	mu         sync.Mutex
-	cwd        string
+	mu  sync.Mutex
+	cwd string
+	// roots are the additionalDirectories the session was opened with
+	// (the path policy's allowed roots).
+	roots      []string
 	translator *Translator
 	// turns are the prompts in flight; the agent runs one turn at a time
 	// and refuses the others (agent.ErrSessionBusy), so a cancel reaches
@@ -104,6 +109,7 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 				FileIO: &fileIO{
 					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
 					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,
+					policy: pathpolicy.New(pathpolicy.Options{WorkingDir: env.WorkingDir, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)}),
 				},
 			}
 			if c.Terminal {

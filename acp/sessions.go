@@ -44,6 +44,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	}
 	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
+	as.setRoots(req.AdditionalDirectories)
 	setup := s.setupResponse(sess)
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions}
 	return followUp{resp, func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
@@ -111,6 +112,7 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	}
 	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
+	as.setRoots(req.AdditionalDirectories)
 	if replay {
 		s.replay(as, stored.Conversation)
 	}

@@ -104,6 +104,7 @@ func (s *Stream) ReadObject(v any) error {
 			s.reject(id, code, reason)
 			continue
 		}
+		line = stashPromptParams(line)
 		if err := json.Unmarshal(line, v); err != nil {
 			s.reject(id, jsonrpc2.CodeInvalidRequest, "invalid JSON-RPC message: "+err.Error())
 			continue
@@ -114,27 +115,42 @@ func (s *Stream) ReadObject(v any) error {
 
 // readLine returns the next line without its newline. Lines longer than
 // maxLen are consumed and reported as tooLong without being kept in memory.
+// A long line is gathered as chunks and joined once at its exact size
+// (appending to one growing slice allocated ~5× a 31 MB line).
 func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
-	var buf []byte
+	var chunks [][]byte
+	size := 0
 	for {
 		chunk, isPrefix, err := s.r.ReadLine()
 		if err != nil {
-			if errors.Is(err, io.EOF) && len(buf) > 0 {
-				return buf, tooLong, nil
+			if errors.Is(err, io.EOF) && size > 0 {
+				return joinChunks(chunks, size), tooLong, nil
 			}
 			return nil, false, err
 		}
 		if !tooLong {
-			if len(buf)+len(chunk) > s.maxLen {
-				tooLong, buf = true, nil
+			if size+len(chunk) > s.maxLen {
+				tooLong, chunks, size = true, nil, 0
 			} else {
-				buf = append(buf, chunk...)
+				chunks, size = append(chunks, bytes.Clone(chunk)), size+len(chunk)
 			}
 		}
 		if !isPrefix {
-			return buf, tooLong, nil
+			return joinChunks(chunks, size), tooLong, nil
 		}
 	}
+}
+
+func joinChunks(chunks [][]byte, size int) []byte {
+	if len(chunks) == 1 {
+		return chunks[0]
+	}
+	out := make([]byte, 0, size)
+	for i, c := range chunks {
+		out = append(out, c...)
+		chunks[i] = nil
+	}
+	return out
 }
 
 // envelope is the part of a message we validate before jsonrpc2 sees it.

@@ -1,43 +1,114 @@
 package developer
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
-// LocalFileIO is the default FileIO: the local disk.
+// LocalFileIO is the default FileIO: the local disk. It reads regular
+// files only (a device, FIFO or socket is refused before it is read or
+// blocks), never more than MaxLocalReadBytes, and stops when ctx ends.
 type LocalFileIO struct{}
 
+// MaxLocalReadBytes bounds what one local read keeps: the whole file for
+// an edit, or the requested line window. The tools' own limits (1 MiB for
+// read, 400 KiB for a text_editor view) are smaller; this bound is for the
+// edit tools, which must hold the whole file.
+const MaxLocalReadBytes = 64 << 20
+
 // ReadTextFile reads path; line (1-based) and limit select a line window.
-func (LocalFileIO) ReadTextFile(_ context.Context, path string, line, limit int) (string, error) {
-	f, err := os.Open(path)
+func (LocalFileIO) ReadTextFile(ctx context.Context, path string, line, limit int) (string, error) {
+	if line <= 1 && limit <= 0 {
+		text, truncated, err := pathpolicy.ReadText(ctx, path, MaxLocalReadBytes)
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", path, err)
+		}
+		if truncated {
+			return "", tooLargeToRead(path)
+		}
+		return text, nil
+	}
+	return readWindow(ctx, path, line, limit)
+}
+
+// readWindow streams the file and keeps only lines [line, line+limit).
+func readWindow(ctx context.Context, path string, line, limit int) (string, error) {
+	f, _, err := pathpolicy.OpenRegular(path)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	// One allocation of the file's size: a Builder grown up front, rather
-	// than ReadFile's []byte plus a string copy (large edits stay fast).
+	r := bufio.NewReaderSize(pathpolicy.ContextReader(ctx, f), 64<<10)
 	var sb strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		sb.Grow(int(fi.Size()) + 1)
+	for n := 1; limit <= 0 || n < max(line, 1)+limit; n++ {
+		keep := n >= line
+		chunk, err := readLineChunks(r, func(b []byte) error {
+			if !keep {
+				return nil
+			}
+			if sb.Len()+len(b) > MaxLocalReadBytes {
+				return tooLargeToRead(path)
+			}
+			sb.Write(b)
+			return nil
+		})
+		if chunk != nil {
+			return "", chunk
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return "", fmt.Errorf("read %s: %w", path, err)
+		}
 	}
-	if _, err := io.Copy(&sb, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+	return sb.String(), nil
+}
+
+// readLineChunks passes one line (with its terminator) to keep in pieces,
+// so a huge line is never held whole. It returns keep's error first, then
+// the reader's (io.EOF at the end of the file).
+func readLineChunks(r *bufio.Reader, keep func([]byte) error) (keepErr, err error) {
+	for {
+		b, err := r.ReadSlice('\n')
+		if kerr := keep(b); kerr != nil {
+			return kerr, nil
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err == nil && len(b) == 0 {
+			return nil, io.EOF
+		}
+		if errors.Is(err, io.EOF) && len(b) > 0 {
+			return nil, nil
+		}
+		return nil, err
 	}
-	return sliceLines(sb.String(), line, limit), nil
+}
+
+func tooLargeToRead(path string) error {
+	return fmt.Errorf("read %s: %w", path, &pathpolicy.Error{
+		Msg:  fmt.Sprintf("%s is larger than %d bytes, the most a file tool reads at once", path, MaxLocalReadBytes),
+		Kind: pathpolicy.ErrTooLarge})
 }
 
 // WriteTextFile writes content, creating parent directories. An existing
-// file keeps its permissions.
+// file keeps its permissions; an existing non-regular file (a FIFO, a
+// device) is refused rather than opened.
 func (LocalFileIO) WriteTextFile(_ context.Context, path, content string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := pathpolicy.CreateRegular(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

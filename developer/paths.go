@@ -3,18 +3,23 @@ package developer
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Path policy errors callers can branch on (wrapped with the path).
+// The place rules themselves (roots, symlink escapes, pseudo-filesystems)
+// are core/pathpolicy's, shared with every other way a path gets in;
+// this file turns a tool's raw argument into the absolute path judged.
 var (
 	ErrURIPath       = errors.New("path is a URI, not a filesystem path")
-	ErrOutsideRoots  = errors.New("path is outside the allowed roots")
-	ErrSymlinkEscape = errors.New("path escapes the allowed roots through a symlink")
+	ErrOutsideRoots  = pathpolicy.ErrOutsideRoots
+	ErrSymlinkEscape = pathpolicy.ErrSymlinkEscape
+	ErrPseudoFS      = pathpolicy.ErrPseudoFS
 	ErrEmptyPath     = errors.New("path is empty")
 	// ErrDriveRelative is a Windows "C:foo" path: relative to a drive's
 	// current directory, which a tool call has no way to know.
@@ -68,54 +73,16 @@ func (p pathPolicy) resolve(raw, workingDir string) (string, error) {
 			return "", policyErr(ErrOutsideRoots, "Path '%s' resolves outside the working directory '%s'", raw, wd)
 		}
 	}
-	root, ok := p.rootFor(abs, wd)
-	if !ok {
-		return "", policyErr(ErrOutsideRoots, "Path '%s' is outside the working directory and the allowed roots", raw)
-	}
-	if root != "" {
-		if real, escaped := symlinkEscape(abs, root, p.allRoots(wd)); escaped {
-			return "", policyErr(ErrSymlinkEscape, "Path '%s' resolves through a symlink to '%s', outside the allowed roots", raw, real)
+	pol := pathpolicy.New(pathpolicy.Options{WorkingDir: wd, Roots: p.roots})
+	if pathpolicy.HasDotDot(expanded) {
+		if err := pol.CheckClimb(expanded, abs); err != nil {
+			return "", err
 		}
+	}
+	if err := pol.CheckPlace(abs, raw); err != nil {
+		return "", err
 	}
 	return abs, nil
-}
-
-// rootFor returns the allowed root that lexically contains abs. An
-// unrestricted policy accepts any absolute path; it still reports the
-// working dir as root for paths inside it so symlink escapes are caught.
-func (p pathPolicy) rootFor(abs, wd string) (string, bool) {
-	for _, r := range p.allRoots(wd) {
-		if within(abs, r) {
-			return r, true
-		}
-	}
-	return "", len(p.roots) == 0
-}
-
-func (p pathPolicy) allRoots(wd string) []string {
-	return append([]string{wd}, p.roots...)
-}
-
-// symlinkEscape resolves symlinks on the longest existing prefix of abs and
-// reports the real path when it leaves every allowed root.
-func symlinkEscape(abs, root string, roots []string) (string, bool) {
-	real, err := evalExistingPrefix(abs)
-	if err != nil {
-		return "", false // nothing on disk yet: nothing to escape through
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
-	if within(real, realRoot) || within(real, root) {
-		return real, false
-	}
-	for _, r := range roots {
-		if rr, err := filepath.EvalSymlinks(r); err == nil && within(real, rr) {
-			return real, false
-		}
-	}
-	return real, true
 }
 
 // policyError carries goose-style text and a sentinel for errors.Is.
@@ -131,36 +98,8 @@ func policyErr(kind error, format string, a ...any) error {
 	return &policyError{msg: fmt.Sprintf(format, a...), kind: kind}
 }
 
-// evalExistingPrefix evaluates symlinks in the deepest existing ancestor of
-// p and re-appends the missing tail.
-func evalExistingPrefix(p string) (string, error) {
-	tail := ""
-	cur := p
-	for {
-		if _, err := os.Lstat(cur); err == nil {
-			real, err := filepath.EvalSymlinks(cur)
-			if err != nil {
-				return "", err
-			}
-			return filepath.Join(real, tail), nil
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return "", os.ErrNotExist
-		}
-		tail = filepath.Join(filepath.Base(cur), tail)
-		cur = parent
-	}
-}
-
 // within reports whether p equals root or lies beneath it.
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
-}
+func within(p, root string) bool { return pathpolicy.Within(p, root) }
 
 // isAbsPath is absolute-path detection per OS, testable off-platform:
 // unix needs a leading "/", Windows a drive plus separator or a UNC prefix.

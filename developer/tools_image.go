@@ -10,8 +10,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/goose-acp/goose-acp/developer/imageproc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
+	"github.com/goose-acp/goose-acp/developer/imageproc"
 )
 
 const imageProcessorSchema = `{"type":"object","required":["path"],"properties":{"path":{"type":"string","description":"Absolute path to the image file to process"}}}`
@@ -134,13 +136,20 @@ func (s *service) imageBytes(ctx context.Context, cc callContext, source string)
 	if err != nil {
 		return nil, err
 	}
-	p = screenshotFix(p)
+	if fixed := screenshotFix(p); fixed != p {
+		if p, err = s.resolveFile(fixed, cc); err != nil {
+			return nil, err
+		}
+	}
 	if fi, err := os.Stat(p); err == nil && fi.Size() > maxImageBytes {
 		return nil, fmt.Errorf("image is too large: %d bytes exceeds %d byte limit", fi.Size(), maxImageBytes)
 	}
-	b, err := os.ReadFile(p)
+	b, truncated, err := pathpolicy.ReadBytes(ctx, p, maxImageBytes)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read image file: %w", err)
+	}
+	if truncated {
+		return nil, fmt.Errorf("image is too large: more than %d bytes", maxImageBytes)
 	}
 	return b, nil
 }

@@ -1,14 +1,16 @@
 package agent
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Hint file names (goose's GOOSE_HINTS_FILENAME and AGENTS_MD_FILENAME),
@@ -108,11 +110,12 @@ type hintBudget struct {
 	// ignore matches files the boundary's .gitignore excludes; ignored
 	// files are never imported (goose passes its gitignore the same way).
 	ignore gitignore.Matcher
+	policy *pathpolicy.Policy
 }
 
 // boundaryIgnore reads the boundary's .gitignore.
 func boundaryIgnore(boundary string) gitignore.Matcher {
-	b, err := os.ReadFile(filepath.Join(boundary, ".gitignore"))
+	b, _, err := pathpolicy.ReadBytes(context.Background(), filepath.Join(boundary, ".gitignore"), hintMaxOutput)
 	if err != nil {
 		return nil
 	}
@@ -138,6 +141,11 @@ func (b *hintBudget) ignored(boundary, path string) bool {
 	return b.ignore.Match(strings.Split(filepath.ToSlash(rel), "/"), false)
 }
 
+// expandHintFile reads a hint file and expands its @imports. Both the file
+// and every import go through the path policy (pathpolicy: never /proc,
+// /sys, /dev; the boundary's and the global .gooseignore; no hard link to
+// an ignored file) and are read bounded: regular files only, at most
+// hintMaxOutput bytes, a FIFO never blocks.
 func expandHintFile(path, boundary string) string {
 	canonBoundary, err := filepath.EvalSymlinks(boundary)
 	if err != nil {
@@ -147,12 +155,27 @@ func expandHintFile(path, boundary string) string {
 	if !ok {
 		return ""
 	}
-	content, err := os.ReadFile(safe)
-	if err != nil {
+	pol := pathpolicy.New(pathpolicy.Options{WorkingDir: canonBoundary, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
+	content, ok := readHint(pol, safe, hintMaxOutput)
+	if !ok {
 		return ""
 	}
-	budget := &hintBudget{ops: hintMaxOperations, out: hintMaxOutput, ignore: boundaryIgnore(canonBoundary)}
-	return expandHints(string(content), filepath.Dir(safe), canonBoundary, map[string]bool{}, 0, budget)
+	budget := &hintBudget{ops: hintMaxOperations, out: hintMaxOutput, ignore: boundaryIgnore(canonBoundary), policy: pol}
+	return expandHints(content, filepath.Dir(safe), canonBoundary, map[string]bool{}, 0, budget)
+}
+
+// readHint reads at most limit bytes of an allowed regular file; ok is
+// false when the policy refuses it, it is not a regular file, or it is
+// longer than limit.
+func readHint(pol *pathpolicy.Policy, path string, limit int) (string, bool) {
+	if pol.Check(path, path) != nil {
+		return "", false
+	}
+	text, truncated, err := pathpolicy.ReadText(context.Background(), path, int64(limit))
+	if err != nil || truncated {
+		return "", false
+	}
+	return text, true
 }
 
 // insideBoundary resolves p and refuses anything outside the boundary or
@@ -214,18 +237,13 @@ func importReference(ref, dir, boundary string, visited map[string]bool, depth i
 	if wrapper > budget.out {
 		return "", false
 	}
-	f, err := os.Open(safe)
-	if err != nil {
-		return "", false
-	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(budget.out-wrapper)+1))
-	_ = f.Close()
-	if err != nil || len(data)+wrapper > budget.out {
+	data, ok := readHint(budget.policy, safe, budget.out-wrapper)
+	if !ok {
 		return "", false
 	}
 	budget.out -= len(data) + wrapper
 	visited[ref] = true
-	inner := expandHints(string(data), filepath.Dir(safe), boundary, visited, depth+1, budget)
+	inner := expandHints(data, filepath.Dir(safe), boundary, visited, depth+1, budget)
 	delete(visited, ref)
 	return fmt.Sprintf("--- Content from %s ---\n%s\n--- End of %s ---", ref, inner, ref), true
 }

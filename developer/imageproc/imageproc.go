@@ -2,6 +2,7 @@ package imageproc
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -14,6 +15,8 @@ import (
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // ToolDescription is goose's description of the image_processor tool.
@@ -75,9 +78,14 @@ func FromFile(path string) (Image, error) {
 		msg := fmt.Sprintf("File '%s' is too large (%.2fMB). Maximum size is 10MB.", path, float64(st.Size())/(1024*1024))
 		return Image{}, &goError{msg, ErrTooLarge}
 	}
-	b, err := os.ReadFile(path)
+	// Bounded before reading: regular files only (a FIFO would block, a
+	// device never ends), never more than MaxFileSize.
+	b, truncated, err := pathpolicy.ReadBytes(context.Background(), path, MaxFileSize)
 	if err != nil {
 		return Image{}, &goError{fmt.Sprintf("Failed to open image file: %v", err), ErrUnsupported}
+	}
+	if truncated {
+		return Image{}, &goError{fmt.Sprintf("File '%s' is too large (more than 10MB). Maximum size is 10MB.", path), ErrTooLarge}
 	}
 	return FromBytes(b)
 }

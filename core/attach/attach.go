@@ -1,0 +1,92 @@
+package attach
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
+)
+
+// MaxLinkedFileBytes bounds the text of a file attached by resource_link.
+const MaxLinkedFileBytes = 1 << 20
+
+// Reader is the editor's fs/read_text_file.
+type Reader interface {
+	ReadTextFile(ctx context.Context, path string, line, limit int) (string, error)
+}
+
+// Link returns the text goose appends for a resource_link: the file's
+// content for an allowed file:// link, a markdown reference for any other
+// scheme, a "was not attached" note when the policy or the read refused.
+// editor is nil when the client offers no fs/read_text_file.
+func Link(ctx context.Context, pol *pathpolicy.Policy, name, uri string, editor Reader) string {
+	path, ok := filePath(uri)
+	if !ok {
+		return fmt.Sprintf("[%s](%s)", name, uri)
+	}
+	abs, err := pol.Resolve(path)
+	if err != nil {
+		return notAttached(name, uri, err)
+	}
+	text, truncated, err := read(ctx, abs, editor)
+	if err != nil {
+		return notAttached(name, uri, err)
+	}
+	if truncated {
+		text += "\n[truncated]"
+	}
+	return fmt.Sprintf("\n\n# %s\n```\n%s\n```", path, text)
+}
+
+// Embedded reports whether an embedded resource may reach the model: its
+// content came with the prompt, but a file:// URI still names a path the
+// policy may refuse (an editor attaching .env is not a reason to send it).
+// When refused, note is the text to attach instead.
+func Embedded(pol *pathpolicy.Policy, name, uri string) (note string, ok bool) {
+	path, isFile := filePath(uri)
+	if !isFile {
+		return "", true
+	}
+	if _, err := pol.Resolve(path); err != nil {
+		if name == "" {
+			name = filepath.Base(path)
+		}
+		return notAttached(name, uri, err), false
+	}
+	return "", true
+}
+
+func notAttached(name, uri string, err error) string {
+	return fmt.Sprintf("[%s](%s) was not attached: %v", name, uri, err)
+}
+
+// filePath returns the local path of a file:// URI.
+func filePath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return "", false
+	}
+	p := u.Path
+	if filepath.Separator == '\\' && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///C:/x
+	}
+	return filepath.FromSlash(p), true
+}
+
+// read reads through the editor when given (its answer is already in
+// memory, so it can only be cut), else from disk bounded before reading.
+func read(ctx context.Context, path string, editor Reader) (string, bool, error) {
+	if editor == nil {
+		return pathpolicy.ReadText(ctx, path, MaxLinkedFileBytes)
+	}
+	text, err := editor.ReadTextFile(ctx, path, 0, 0)
+	if err != nil {
+		return "", false, err
+	}
+	if len(text) > MaxLinkedFileBytes {
+		return text[:MaxLinkedFileBytes], true, nil
+	}
+	return text, false, nil
+}

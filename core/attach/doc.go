@@ -1,0 +1,14 @@
+// Package attach turns what a prompt attaches — resource_link and embedded
+// resource blocks — into the text the model sees, under the session's path
+// policy (core/pathpolicy). ACP decodes the blocks and encodes the answer;
+// the decision whether a file may be attached, and how much of it is
+// read, is made here.
+//
+// A file:// link is read through the editor when it offers
+// fs/read_text_file (so unsaved buffers count), else from disk, in both
+// cases only after the policy allowed the path. A local read keeps at most
+// MaxLinkedFileBytes through a limited reader, refuses devices, FIFOs and
+// sockets, and stops when the turn is cancelled. A refused or unreadable
+// link is never dropped silently: the prompt gets "[name](uri) was not
+// attached: reason", so the user and the model both see why.
+package attach
