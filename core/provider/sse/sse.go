@@ -121,22 +121,29 @@ func (r *Reader) Next() (Event, error) {
 }
 
 // scanLines splits at LF, CRLF or a lone CR, without the terminator, and
-// notes whether the body ended inside the line.
+// notes whether the body ended inside the line. It looks for LF and then
+// for a CR before it with IndexByte (vectorised), since a lone CR is rare.
 func (r *Reader) scanLines(data []byte, atEOF bool) (int, []byte, error) {
 	if atEOF && len(data) == 0 {
 		return 0, nil, nil
 	}
 	r.cut = false
-	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+	lf := bytes.IndexByte(data, '\n')
+	head := data
+	if lf >= 0 {
+		head = data[:lf]
+	}
+	if cr := bytes.IndexByte(head, '\r'); cr >= 0 {
 		switch {
-		case data[i] == '\n':
-			return i + 1, data[:i], nil
-		case i+1 < len(data) && data[i+1] == '\n':
-			return i + 2, data[:i], nil
-		case i+1 < len(data) || atEOF:
-			return i + 1, data[:i], nil
+		case cr+1 < len(data) && data[cr+1] == '\n':
+			return cr + 2, data[:cr], nil
+		case cr+1 < len(data) || atEOF:
+			return cr + 1, data[:cr], nil
 		}
 		return 0, nil, nil // a CR at the end: wait to see whether LF follows
+	}
+	if lf >= 0 {
+		return lf + 1, data[:lf], nil
 	}
 	if atEOF {
 		r.cut = true
