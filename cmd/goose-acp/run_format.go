@@ -115,7 +115,7 @@ func (o *runOutput) event(ev agent.Event) {
 		line := streamEvent{Type: "notification", ExtensionID: e.Extension}
 		line.Log = &struct {
 			Message string `json:"message"`
-		}{Message: string(e.Params)}
+		}{Message: notificationText(e.Params)}
 		_ = o.enc.Encode(line)
 	}
 }
@@ -195,4 +195,20 @@ func (a *lineAsker) line(ctx context.Context) (string, bool) {
 	case <-ctx.Done():
 		return "", false
 	}
+}
+
+// notificationText is an MCP notification's data: the string itself, or
+// its JSON.
+func notificationText(params json.RawMessage) string {
+	var p struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Data) == 0 {
+		return string(params)
+	}
+	var s string
+	if json.Unmarshal(p.Data, &s) == nil {
+		return s
+	}
+	return string(p.Data)
 }
