@@ -19,6 +19,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/openai"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -418,5 +419,32 @@ func writeTestFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestDelegateRunsTheSessionRecipesSubRecipe(t *testing.T) {
+	wd := t.TempDir()
+	writeTestFile(t, filepath.Join(wd, "summarise.yaml"), summariseRecipe)
+	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{"openai": {
+		{ToolCalls: []providertest.ToolCall{{ID: "call_l", Name: "summon__load", Arguments: `{}`}}},
+		delegateCall("call_s", `{"source":"summarise","parameters":{"topic":"Go","style":"long"}}`),
+		finalOutput("f", "Go is fast"),
+		{Text: []string{"done"}},
+	}})
+	d.start(StartOptions{WorkingDir: wd, Extensions: []config.ExtensionConfig{{Type: config.ExtensionPlatform, Name: platform.Summon}},
+		Recipe: &Recipe{SubRecipes: []recipe.SubRecipe{{Name: "summarise", Path: "summarise.yaml", Values: map[string]string{"style": "terse"}}}}})
+	if out, _ := d.reply(context.Background(), "go", nil); out.StopReason != EndTurn {
+		t.Fatalf("stop = %v %v", out.StopReason, out.Err)
+	}
+	if list := d.toolResult("call_l").Content[0].Text; !strings.Contains(list, "Subrecipes:\n• summarise - Summarise a topic") {
+		t.Fatalf("load() = %q", list)
+	}
+	// The sub-recipe's fixed value wins over the delegate's parameter.
+	childReq := string(d.servers["openai"].Requests()[2].Body)
+	if !strings.Contains(childReq, "Summarise Go in a terse line.") || !strings.Contains(childReq, "You summarise things.") {
+		t.Fatalf("sub-recipe subagent request: %.800s", childReq)
+	}
+	if r := d.toolResult("call_s"); r.IsError || !strings.HasSuffix(r.Content[0].Text, `{"summary":"Go is fast"}`) {
+		t.Fatalf("result = %+v", r)
 	}
 }

@@ -84,7 +84,15 @@
 // the raw text before validating it); compaction keeps the user's last
 // message visible to the user; prompt templates are Go templates, not
 // minijinja; a sub-recipe tool runs its tasks itself instead of returning
-// task ids for a separate executor tool, and the summon platform goose adds
-// to such recipes is not loaded (the agent serves the tools); a refusal is
-// recognised by provider.KindRefusal.
+// task ids for a separate executor tool (summon's delegate can run the
+// same sub-recipes as sources too); a refusal is recognised by
+// provider.KindRefusal.
+//
+// Summon's delegate (delegate*.go) runs in the loop rather than through
+// the extension's MCP call: a sub_agent child session in Auto mode with a
+// forced {summary} final output, goose's provider/model/extension/turn
+// precedence, its parent recorded under extension_data "subagent.v0",
+// progress posted as notifications of the delegate call, at most
+// MaxParallelDelegates at once; the parent's cancellation ends it and the
+// child is always unloaded. Skills are also slash commands (skillcmd.go).
 package agent

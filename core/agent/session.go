@@ -222,7 +222,6 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 			dir = sess.WorkingDir
 		}
 		s.subRecipes = a.subRecipeTools(opts.Recipe.SubRecipes, dir)
-		cfgs = withoutSummon(cfgs)
 	}
 	s.mgr = extension.New(extension.Options{
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
