@@ -82,6 +82,11 @@ func storedRecipe(sess session.Session, values map[string]string) (*recipe.Recip
 	if !hasRecipe(sess) {
 		return nil, nil
 	}
+	return recipe.Build(string(sess.Recipe), sess.WorkingDir, paramsByKey(values), nil)
+}
+
+// paramsByKey are values as recipe parameters, ordered by key.
+func paramsByKey(values map[string]string) []recipe.Param {
 	keys := make([]string, 0, len(values))
 	for k := range values {
 		keys = append(keys, k)
@@ -91,7 +96,7 @@ func storedRecipe(sess session.Session, values map[string]string) (*recipe.Recip
 	for _, k := range keys {
 		params = append(params, recipe.Param{Key: k, Value: values[k]})
 	}
-	return recipe.Build(string(sess.Recipe), sess.WorkingDir, params, nil)
+	return params
 }
 
 func hasRecipe(sess session.Session) bool {

@@ -58,6 +58,15 @@ func (a *Agent) loaded(id string) *sessionState {
 	return s
 }
 
+// liveOrStored returns the live state of a loaded session, or nil for a
+// stored one that is not loaded (session.ErrNotFound when neither).
+func (a *Agent) liveOrStored(ctx context.Context, id string) (*sessionState, error) {
+	if s := a.loaded(id); s != nil {
+		return s, nil
+	}
+	return nil, a.exists(ctx, id)
+}
+
 // IsLoaded reports whether the session has live state (extensions,
 // provider) in this agent.
 func (a *Agent) IsLoaded(id string) bool { return a.loaded(id) != nil }
@@ -135,12 +144,11 @@ func (a *Agent) SetMode(ctx context.Context, sessionID, mode string) error {
 	if err != nil {
 		return err
 	}
-	s := a.loaded(sessionID)
-	if s == nil {
-		if err := a.exists(ctx, sessionID); err != nil {
-			return err
-		}
-	} else {
+	s, err := a.liveOrStored(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if s != nil {
 		s.mu.Lock()
 		s.mode = m
 		s.mu.Unlock()
@@ -154,12 +162,11 @@ func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) err
 	if strings.TrimSpace(dir) == "" {
 		return fmt.Errorf("working dir must not be empty")
 	}
-	s := a.loaded(sessionID)
-	if s == nil {
-		if err := a.exists(ctx, sessionID); err != nil {
-			return err
-		}
-	} else {
+	s, err := a.liveOrStored(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if s != nil {
 		s.mu.Lock()
 		s.workingDir = dir
 		s.mu.Unlock()

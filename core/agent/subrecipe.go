@@ -140,16 +140,7 @@ func taskParams(sub recipe.SubRecipe, args map[string]any) [][]recipe.Param {
 				values[k] = stringifyParam(v)
 			}
 		}
-		keys := make([]string, 0, len(values))
-		for k := range values {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		params := make([]recipe.Param, 0, len(keys))
-		for _, k := range keys {
-			params = append(params, recipe.Param{Key: k, Value: values[k]})
-		}
-		out = append(out, params)
+		out = append(out, paramsByKey(values))
 	}
 	return out
 }
