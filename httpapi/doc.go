@@ -1,7 +1,16 @@
 // Package httpapi serves goosed's HTTP/SSE API (Goose Desktop 1.28–1.33, and
 // the legacy POST /reply of ≤ 1.27) on top of the shared core: the same
-// agent.Agent, session.Store and config the ACP adapter uses, so a session
+// agent.Agent, session store and config the ACP adapter uses, so a session
 // started in an editor shows up in the desktop and back.
+//
+// Every handler is decode → core → encode (adapt.go: withBody decodes and
+// checks the JSON body, the handler calls core and answers a reply, one
+// writeError maps errors). It decides and writes nothing itself: sessions
+// change through agent.Agent (Options.Store is the read-only
+// agent.SessionReader; boundary_test.go keeps it so), recipes start
+// through agent.RecipeFrom, custom providers are registry.CustomStore's,
+// the recipe library is recipe.Library's and schedule sources are the
+// scheduler's (CreateFromRecipe).
 //
 // It owns: the X-Secret-Key auth middleware (constant-time, goosed's exempt
 // paths, 401 with an empty body), goosed's permissive CORS, per-route body
@@ -27,8 +36,8 @@
 // Prompts (/config/prompts*) are the agent's templates with overrides in
 // <config>/prompts; /recipes/create asks the loaded session's model for a
 // recipe (agent.CreateRecipe). A recipe posted to /schedule/create is kept
-// in <data>/schedule_sources/<id>.yaml (the job's recipe_base_dir) until
-// the job is deleted.
+// by the scheduler in <data>/schedule_sources/<id>.yaml (the job's
+// recipe_base_dir) until the job is deleted.
 //
 // Nothing here writes to stdout; the caller prints GOOSED_CERT_FINGERPRINT.
 package httpapi

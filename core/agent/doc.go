@@ -17,6 +17,17 @@
 //	rec, err := a.CreateRecipe(ctx, id)                     // goose's create_recipe
 //	PromptTemplates / PromptTemplate / SavePromptTemplate / ResetPromptTemplate(configDir, …)
 //
+// Every operation that changes a session is here, for every face, and works
+// whether or not the session is loaded (sessionops.go, recipeops.go):
+//
+//	a.DeleteSession / ForkSession(id, ForkOptions{Copy, TruncateAt}) /
+//	a.RenameSession / SetMode / UpdateWorkingDir / ImportSession /
+//	a.ReplaceConversation / SetRecipeValues / ReloadSession / EnsureLoaded
+//	a.Sessions()                                            // read-only SessionReader
+//	opts.UseRecipe(rec, values)                             // via RecipeFrom, the one recipe path
+//
+// Faces read sessions through SessionReader and never write the store.
+//
 // Prompt templates carry goose's registry names (system.md, compaction.md,
 // recipe.md, permission_judge.md, session_name.md); a file
 // <config>/prompts/<name> overrides one and is read at every render. They
