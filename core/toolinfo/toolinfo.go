@@ -69,18 +69,16 @@ func Guess(name string) Info {
 		name = tool
 	}
 	switch name {
-	case "read", "view", "tree", "read_image", "read_resource", "list_resources":
+	case "read", "view", "tree", "read_image":
 		return Info{Kind: Read}
 	case "write", "edit", "text_editor", "str_replace", "insert", "image_processor":
 		return Info{Kind: Edit}
 	case "shell":
 		return Info{Kind: Execute}
-	case "analyze", "search", "grep", "glob", "find", "search_available_extensions":
+	case "analyze", "search", "grep", "glob", "find":
 		return Info{Kind: Search}
 	case "fetch", "web_fetch":
 		return Info{Kind: Fetch}
-	case "todo_write":
-		return Info{Kind: Think}
 	}
 	return Info{Kind: Other}
 }

@@ -26,10 +26,10 @@ func TestFromMeta(t *testing.T) {
 // TestGuess keeps the kinds goose-acp gave undeclared tools by name.
 func TestGuess(t *testing.T) {
 	for name, kind := range map[string]string{
-		"developer__read": Read, "x__tree": Read, "extensionmanager__read_resource": Read,
+		"developer__read": Read, "x__tree": Read,
 		"developer__text_editor": Edit, "y__write": Edit, "image_processor": Edit,
-		"remote__shell": Execute, "x__grep": Search, "extensionmanager__search_available_extensions": Search,
-		"web__fetch": Fetch, "todo__todo_write": Think, "platform__manage_extensions": Other, "echo": Other,
+		"remote__shell": Execute, "x__grep": Search,
+		"web__fetch": Fetch, "platform__manage_extensions": Other, "echo": Other,
 	} {
 		if got := Guess(name); got != (Info{Kind: kind}) {
 			t.Errorf("Guess(%s) = %+v, want kind %s only", name, got, kind)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 const extensionManagerInstructions = `Extension Management
@@ -39,24 +40,28 @@ func (d Deps) extensionManager(ctx context.Context, env extension.Env) (extensio
 		Description: "Searches for additional extensions available to help complete tasks.\nUse this tool when you're unable to find a specific feature or functionality you need to complete your task, or when standard approaches aren't working.\nThese extensions might provide the exact tools needed to solve your problem.\nIf you find a relevant one, consider using your tools to enable it.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{},"required":[]}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Discover extensions", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
+		Meta:        declare(toolinfo.Search),
 	}, d.searchExtensions(m))
 	s.AddTool(&mcp.Tool{
 		Name:        "manage_extensions",
 		Description: "Tool to manage extensions and tools in goose context.\nEnable or disable extensions to help complete tasks.\nEnable or disable an extension by providing the extension name.",
 		InputSchema: json.RawMessage(`{"type":"object","required":["action","extension_name"],"properties":{"action":{"type":"string","enum":["enable","disable"],"description":"The action to perform"},"extension_name":{"type":"string","description":"The name of the extension to enable"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Enable or disable an extension", DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
+		Meta:        declare(toolinfo.Other),
 	}, d.manageExtensions(m))
 	s.AddTool(&mcp.Tool{
 		Name:        "list_resources",
 		Description: "List resources from an extension(s).\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool lists resources\nin the provided extension, and returns a list for the user to browse. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "List resources", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
+		Meta:        declare(toolinfo.Read),
 	}, listResources(m))
 	s.AddTool(&mcp.Tool{
 		Name:        "read_resource",
 		Description: "Read a resource from an extension.\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool searches for the\nresource URI in the provided extension, and reads in the resource content. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","required":["uri"],"properties":{"uri":{"type":"string","description":"Resource URI"},"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Read a resource", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
+		Meta:        declare(toolinfo.Read),
 	}, readResource(m))
 	return extension.Platform{Server: s}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // TodoKey is the extension_data key holding the todo content.
@@ -63,6 +64,7 @@ func (d Deps) todo(ctx context.Context, env extension.Env) (extension.Platform, 
 		Name: "todo_write", Description: todoDescription,
 		InputSchema: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","title":"TodoWriteParams","type":"object","required":["content"],"properties":{"content":{"type":"string"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Write TODO", DestructiveHint: boolp(true), OpenWorldHint: boolp(false)},
+		Meta:        declare(toolinfo.Think),
 	}, d.todoWrite(env.SessionID))
 	moim := func(ctx context.Context) string {
 		sess, err := d.Store.Get(ctx, env.SessionID, false)
