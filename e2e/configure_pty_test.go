@@ -202,3 +202,34 @@ func TestConfigureInteractiveCtrlCSavesNothing(t *testing.T) {
 		t.Fatalf("config.yaml changed:\n%s", got)
 	}
 }
+
+// A plain terminal (TERM=dumb) gets huh's accessible prompts: numbered
+// choices and plain lines, no full-screen widgets or escape sequences.
+func TestConfigureInAPlainTerminal(t *testing.T) {
+	llm := providertest.Start(providertest.Anthropic, providertest.NewScript(providertest.Turn{Text: []string{"ok"}}))
+	defer llm.Close()
+	llm.Script.SetModels("claude-sonnet-4-5", "claude-haiku-4-5")
+	root, env := configureHome(t)
+	p := startPTY(t, append(env, "TERM=dumb"), "configure")
+	p.expect("Which model provider should we use?")
+	p.send("1\r") // Anthropic is first by display name
+	p.expect("Anthropic needs ANTHROPIC_API_KEY")
+	p.send("sk-ant-plain\r")
+	p.expect("ANTHROPIC_HOST")
+	p.send(llm.URL + "\r")
+	p.expect("Select a model:")
+	p.send("2\r")
+	p.expect("Saved GOOSE_PROVIDER=anthropic and GOOSE_MODEL=claude-sonnet-4-5")
+	if code := p.wait(); code != 0 {
+		t.Fatalf("exit %d; screen:\n%s", code, p.screen())
+	}
+	p.mu.Lock()
+	raw := p.out.String()
+	p.mu.Unlock()
+	if strings.Contains(raw, "sk-ant-plain") || strings.Contains(raw, "\x1b[") {
+		t.Fatalf("key echoed or escape sequences in a dumb terminal:\n%q", raw)
+	}
+	if s := readConfigFile(t, root, "secrets.yaml"); s != "GITHUB_TOKEN: ghp-mine\nANTHROPIC_API_KEY: sk-ant-plain\n" {
+		t.Fatalf("secrets.yaml:\n%s", s)
+	}
+}
