@@ -1,6 +1,7 @@
 package developer
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // maxShellNesting bounds recursion into `sh -c` / `eval` strings.
@@ -37,7 +40,7 @@ func (s *service) checkShellPaths(command string, cc callContext) error {
 	if runtime.GOOS == "windows" && selectShell(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
 		return nil // cmd and PowerShell syntax is not POSIX: goose's check only
 	}
-	g := &shellGuard{rules: rules, dirs: []string{cc.workingDir}, vars: map[string]string{}, getenv: s.getenv}
+	g := &shellGuard{rules: rules, policy: s.policy(cc.workingDir), dirs: []string{cc.workingDir}, vars: map[string]string{}, getenv: s.getenv}
 	return g.check(command)
 }
 
@@ -75,6 +78,7 @@ func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules
 // accord — is documented in doc.go: this is a guard, not a sandbox.
 type shellGuard struct {
 	rules  *ignoreRules
+	policy *pathpolicy.Policy
 	dirs   []string
 	vars   map[string]string
 	getenv func(string) string
@@ -273,15 +277,17 @@ func (g *shellGuard) nested(script string) error {
 	if g.depth >= maxShellNesting {
 		return nil
 	}
-	child := &shellGuard{rules: g.rules, dirs: g.dirs, vars: map[string]string{}, getenv: g.getenv, depth: g.depth + 1}
+	child := &shellGuard{rules: g.rules, policy: g.policy, dirs: g.dirs, vars: map[string]string{}, getenv: g.getenv, depth: g.depth + 1}
 	for k, v := range g.vars {
 		child.vars[k] = v
 	}
 	return child.check(script)
 }
 
-// checkPath refuses p (relative to dir) when it, or what a symlink there
-// points at, is ignored. Missing paths are skipped unless always is set.
+// checkPath refuses p (relative to dir) when the path policy's ignore
+// check does: the path as written or resolved through symlinks, a file in
+// an ignored directory, or a hard link to an ignored file. Missing paths
+// are skipped unless always is set.
 func (g *shellGuard) checkPath(dir, p string, always bool) error {
 	if p == "" {
 		return nil
@@ -290,10 +296,7 @@ func (g *shellGuard) checkPath(dir, p string, always bool) error {
 	if _, err := os.Lstat(abs); err != nil && !always {
 		return nil
 	}
-	if g.rules.ignored(abs) {
-		return errShellIgnored{arg: p}
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs && g.rules.ignored(real) {
+	if err := g.policy.CheckIgnored(abs, p); errors.Is(err, ErrIgnored) {
 		return errShellIgnored{arg: p}
 	}
 	return nil

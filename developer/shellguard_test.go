@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// guardDir is a working dir with ignored .env and secrets/, an ignored
-// file reachable through a symlink, and ordinary files.
+// guardDir is a working dir with ignored .env and secrets/, .env reachable
+// through a symlink and a hard link, and ordinary files.
 func guardDir(t *testing.T, h *harness) string {
 	t.Helper()
 	d := h.dir
@@ -34,6 +34,9 @@ func guardDir(t *testing.T, h *harness) string {
 		}
 	}
 	if err := os.Symlink(filepath.Join(d, ".env"), filepath.Join(d, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(d, ".env"), filepath.Join(d, "hard")); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -69,6 +72,7 @@ func TestShellGuardRefusesWhatTheShellWouldTouch(t *testing.T) {
 		{"echo x >> secrets/new.txt", "secrets/new.txt"},
 		{"cat main.go 2>.env", ".env"},
 		{"cat link", "link"},
+		{"cat hard", "hard"},
 		{"grep -rn SECRET_", ".env"},
 		{"grep -R -e SECRET_ src .", ".env"},
 		{"rg --hidden SECRET_", ".env"},

@@ -212,7 +212,7 @@ func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 				}
 				return nil
 			}
-			if p != abs && g.rules.ignored(p) {
+			if p != abs && g.rules.r.Match(p, d.IsDir()) {
 				found = p
 				return errFound
 			}
