@@ -78,6 +78,8 @@ func TestShellGuardRefusesWhatTheShellWouldTouch(t *testing.T) {
 		{"rg --hidden SECRET_", ".env"},
 		{"rg SECRET_", "secrets"},
 		{"find . -type f -exec cat {} +", ".env"},
+		{"find . -name '*.txt' -exec cat {} \\;", "secrets/key.txt"},
+		{"find . -name '*.go' -o -name x -delete", ".env"},
 		{"tar czf /tmp/out.tgz .", ".env"},
 		{"cp -r . /tmp/copy", ".env"},
 		{"dd if=.env of=/dev/null", ".env"},
@@ -102,7 +104,7 @@ func TestShellGuardLetsOrdinaryCommandsThrough(t *testing.T) {
 	for _, command := range []string{
 		"ls", "ls -la", "ls -R", "go test ./...", "git status", "git log --oneline -5",
 		"cat main.go", "cat *.go src/*", "grep -r TODO src", "grep TODO main.go", "rg TODO src",
-		"find . -name '*.go'", "echo hello > out.txt", "echo $HOME; echo $PWD", "sh -c 'echo ok'",
+		"find . -name '*.go'", "find . -name '*.go' -exec grep -l TODO {} +", "echo hello > out.txt", "echo $HOME; echo $PWD", "sh -c 'echo ok'",
 		"cat <<EOF\nhello\nEOF", "cat <<<hello", "make 2>&1 | tail -n 5", "ls >/dev/null 2>&1", "cat main.go | grep x",
 		"for f in src/*.go; do wc -l \"$f\"; done", "x=$(date); echo \"$x\"", "cp -r src /tmp/src-copy",
 		"tar xzf archive.tgz", "diff <(ls) <(ls src)", "if [ -f go.mod ]; then echo y; fi",

@@ -195,6 +195,10 @@ func hasFlag(flags []string, letters string, long ...string) bool {
 // path, naming that path as the tool would (root-relative).
 func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 	roots, hidden := recursiveRoots(name, args)
+	accept := func(string) bool { return true }
+	if name == "find" {
+		accept = findNameFilter(args)
+	}
 	seen := 0
 	for _, root := range roots {
 		abs := absIn(dir, root)
@@ -212,7 +216,7 @@ func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 				}
 				return nil
 			}
-			if p != abs && g.rules.r.Match(p, d.IsDir()) {
+			if p != abs && accept(d.Name()) && g.rules.r.Match(p, d.IsDir()) {
 				found = p
 				return errFound
 			}
@@ -227,3 +231,45 @@ func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 }
 
 var errFound = errors.New("found")
+
+// findNameFilter is find's -name/-iname tests when they are all the
+// expression filters on names (ANDed: no -o, !, -not, -path or -regex): an
+// ignored entry whose name none of them lets through is never acted on.
+// Anything else accepts every entry.
+func findNameFilter(args []string) func(string) bool {
+	all := func(string) bool { return true }
+	var pats []string
+	var fold []bool
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-name", "-iname":
+			if i+1 >= len(args) {
+				return all
+			}
+			pats, fold = append(pats, args[i+1]), append(fold, a == "-iname")
+			i++
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i+1 < len(args) && args[i+1] != ";" && args[i+1] != "+" {
+				i++
+			}
+			i++
+		case "-o", "-or", "!", "-not", ",", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			return all
+		}
+	}
+	if len(pats) == 0 {
+		return all
+	}
+	return func(name string) bool {
+		for i, p := range pats {
+			n := name
+			if fold[i] {
+				p, n = strings.ToLower(p), strings.ToLower(n)
+			}
+			if ok, _ := filepath.Match(p, n); !ok {
+				return false
+			}
+		}
+		return true
+	}
+}
