@@ -43,12 +43,29 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 }
 
+// goldenCase is one analysis of a fixture tree and the golden file its
+// output (with the tree's path shown as ROOT) must equal.
+type goldenCase struct {
+	golden string
+	req    Request
+}
+
+func runGoldenCases(t *testing.T, root string, cases []goldenCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.golden, func(t *testing.T) {
+			tt.req.WorkingDir = root
+			got, err := Analyze(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.golden, strings.ReplaceAll(got, root, "ROOT"))
+		})
+	}
+}
+
 func TestGolden(t *testing.T) {
-	root := fixtureRoot(t)
-	tests := []struct {
-		golden string
-		req    Request
-	}{
+	runGoldenCases(t, fixtureRoot(t), []goldenCase{
 		{"overview_depth3.txt", Request{Path: ".", MaxDepth: 3}},
 		{"overview_depth1.txt", Request{Path: ".", MaxDepth: 1}},
 		{"overview_unlimited.txt", Request{Path: ".", MaxDepth: 0}},
@@ -65,15 +82,5 @@ func TestGolden(t *testing.T) {
 		{"focus_definitions_only.txt", Request{Path: ".", Focus: "process", FollowDepth: 0, MaxDepth: 3}},
 		{"focus_single_file.txt", Request{Path: "app/service.py", Focus: "normalize", FollowDepth: 2}},
 		{"focus_missing.txt", Request{Path: ".", Focus: "nonexistent_symbol", FollowDepth: 2, MaxDepth: 3}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.golden, func(t *testing.T) {
-			tt.req.WorkingDir = root
-			got, err := Analyze(context.Background(), tt.req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, tt.golden, strings.ReplaceAll(got, root, "ROOT"))
-		})
-	}
+	})
 }

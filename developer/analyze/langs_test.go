@@ -3,9 +3,7 @@
 package analyze
 
 import (
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -19,10 +17,7 @@ func TestLanguageGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		golden string
-		req    Request
-	}{
+	runGoldenCases(t, root, []goldenCase{
 		{"langs_overview.txt", Request{Path: ".", MaxDepth: 0}},
 		{"file_kotlin.txt", Request{Path: "kotlin/Service.kt"}},
 		{"file_kotlin_script.txt", Request{Path: "kotlin/build.gradle.kts"}},
@@ -36,15 +31,5 @@ func TestLanguageGolden(t *testing.T) {
 		{"focus_c_grow.txt", Request{Path: "native", Focus: "grow", FollowDepth: 2}},
 		{"focus_cpp_measure.txt", Request{Path: "native/widget.cpp", Focus: "measure", FollowDepth: 2}},
 		{"focus_tsx_format.txt", Request{Path: "web", Focus: "format", FollowDepth: 1}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.golden, func(t *testing.T) {
-			tt.req.WorkingDir = root
-			got, err := Analyze(context.Background(), tt.req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, tt.golden, strings.ReplaceAll(got, root, "ROOT"))
-		})
-	}
+	})
 }
