@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -60,5 +61,38 @@ func TestResumeRendersStoredRecipe(t *testing.T) {
 	h.reply(ctx, "again", nil)
 	if sys := h.prov.request(1).System; !strings.Contains(sys, "Greet ann.") {
 		t.Fatalf("resumed system prompt lacks the recipe:\n%s", sys)
+	}
+}
+
+// A recipe's retry checks also judge a turn that ended in final_output
+// (the headless run relied on that): failing checks start it over, and
+// the run ends exhausted after max_retries.
+func TestRetryChecksJudgeFinalOutput(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("checks run through sh")
+	}
+	final := calls(call("f", FinalOutputToolName, map[string]any{"final_output": `{"message":"hi"}`}))
+	h := newOpsHarness(t, final, final)
+	retry := recipe.RetryConfig{MaxRetries: 1, Checks: []recipe.SuccessCheck{{Type: "shell", Command: "false"}}}
+	h.start(StartOptions{Recipe: &Recipe{ResponseSchema: messageSchema, Retry: &retry}})
+	var retries []RetryEvent
+	out, evs := h.reply(context.Background(), "go", func(e Event) {
+		if r, ok := e.(RetryEvent); ok {
+			retries = append(retries, r)
+		}
+	})
+	msgs := messages(evs)
+	if !out.RetriesExhausted || h.prov.numRequests() != 2 || msgs[len(msgs)-1].AsText() != recipe.MaxRetriesMessage(1) {
+		t.Fatalf("exhausted=%v requests=%d last=%q", out.RetriesExhausted, h.prov.numRequests(), msgs[len(msgs)-1].AsText())
+	}
+	if len(retries) != 1 || retries[0] != (RetryEvent{Attempt: 1, MaxRetries: 1}) {
+		t.Fatalf("retry events %+v", retries)
+	}
+	// The stored conversation restarted from the prompt: one attempt's
+	// messages and the give-up text remain.
+	sess, _ := h.a.Sessions().Get(context.Background(), h.id, true)
+	// (The fake provider stamps its replies 0, so they sort first.)
+	if n := len(sess.Conversation); n != 5 || sess.Conversation[1].AsText() != "go" {
+		t.Fatalf("stored %d messages: %s", n, toJSON(t, sess.Conversation))
 	}
 }

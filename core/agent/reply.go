@@ -156,7 +156,11 @@ func (t *turn) loop() (Outcome, error) {
 			return Outcome{StopReason: Cancelled}, nil
 		}
 		if out, ok := t.s.finalOutput(); ok {
-			return t.finish(out)
+			res, again, err := t.finish(out)
+			if again {
+				continue
+			}
+			return res, err
 		}
 		if turns > maxTurns {
 			t.emit(MessageEvent{Message: t.assistantText(MaxTurnsText)})
@@ -185,15 +189,17 @@ func (t *turn) loop() (Outcome, error) {
 				continue
 			}
 			if out, ok := t.s.finalOutput(); ok {
-				return t.finish(out)
+				res, again, err := t.finish(out)
+				if again {
+					continue
+				}
+				return res, err
 			}
-			switch t.recipeRetry() {
-			case retryAgain:
+			res, again := t.endOrRetry()
+			if again {
 				continue
-			case retryExhausted:
-				return Outcome{StopReason: EndTurn, RetriesExhausted: true}, nil
 			}
-			return Outcome{StopReason: EndTurn}, nil
+			return res, nil
 		}
 		resp, cancelled := t.handleTools(reqs)
 		if err := t.persistAndEmit(resp); err != nil {
@@ -205,13 +211,27 @@ func (t *turn) loop() (Outcome, error) {
 	}
 }
 
-// finish emits and stores the collected final output.
-func (t *turn) finish(out string) (Outcome, error) {
+// finish emits and stores the collected final output, then runs the
+// recipe's retry checks on it (again: the turn starts over).
+func (t *turn) finish(out string) (Outcome, bool, error) {
 	t.s.final.consume()
 	if err := t.persistAndEmit(t.assistantText(out)); err != nil {
-		return Outcome{}, err
+		return Outcome{}, false, err
 	}
-	return Outcome{StopReason: EndTurn}, nil
+	res, again := t.endOrRetry()
+	return res, again, nil
+}
+
+// endOrRetry ends a turn the model finished, unless the recipe's retry
+// checks fail and send it round again.
+func (t *turn) endOrRetry() (Outcome, bool) {
+	switch t.recipeRetry() {
+	case retryAgain:
+		return Outcome{}, true
+	case retryExhausted:
+		return Outcome{StopReason: EndTurn, RetriesExhausted: true}, false
+	}
+	return Outcome{StopReason: EndTurn}, false
 }
 
 // streamFailed handles a provider failure: cancellation keeps the partial
