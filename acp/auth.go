@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/setup"
 )
@@ -122,4 +124,44 @@ func (s *Server) turnAuthError(out agent.Outcome, err error) error {
 		}
 	}
 	return authRequired(failure)
+}
+
+// authGate holds back the agent's "Ran into this error" chat message
+// until the turn's outcome is known: for an authentication failure the
+// prompt answers -32000 instead, and the editor shows its sign-in flow
+// rather than a chat message. Every other event passes straight through.
+type authGate struct {
+	pass func(agent.Event)
+	held []agent.Event
+}
+
+// errorTextPrefix is how agent.ErrorTextFormat begins.
+var errorTextPrefix, _, _ = strings.Cut(agent.ErrorTextFormat, "%s")
+
+func newAuthGate(pass func(agent.Event)) *authGate { return &authGate{pass: pass} }
+
+func (g *authGate) sink(ev agent.Event) {
+	if e, ok := ev.(agent.MessageEvent); ok && isErrorText(e.Message) {
+		g.held = append(g.held, ev)
+		return
+	}
+	g.pass(ev)
+}
+
+func isErrorText(m conversation.Message) bool {
+	return m.Role == conversation.RoleAssistant && len(m.Content) == 1 && m.Content[0].Text != nil &&
+		strings.HasPrefix(m.Content[0].Text.Text, errorTextPrefix)
+}
+
+// settle sends what was held unless the turn failed for want of
+// credentials, and returns that -32000 error (nil otherwise).
+func (g *authGate) settle(s *Server, out agent.Outcome, err error) error {
+	authErr := s.turnAuthError(out, err)
+	if authErr == nil {
+		for _, ev := range g.held {
+			g.pass(ev)
+		}
+	}
+	g.held = nil
+	return authErr
 }

@@ -22,7 +22,9 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tc := as.beginTurn(cancel)
-	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	gate := newAuthGate(func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
+	authErr := gate.settle(s, out, err)
 	if errors.Is(err, agent.ErrSessionBusy) {
 		as.endTurn(tc)
 		return PromptResponse{}, err
@@ -42,8 +44,8 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 		resp.StopReason = StopCancelled
 		return resp, nil
 	}
-	if err := s.turnAuthError(out, err); err != nil {
-		return PromptResponse{}, err
+	if authErr != nil {
+		return PromptResponse{}, authErr
 	}
 	if err != nil {
 		return PromptResponse{}, fmt.Errorf("Error in agent response stream: %w", err)

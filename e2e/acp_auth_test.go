@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -178,4 +179,22 @@ func TestProviderRejectingTheKeyMidSessionIsAuthRequired(t *testing.T) {
 	requireAuthError(t, rpcError(t, c, "session/prompt", acp.PromptRequest{SessionID: sess.SessionID,
 		Prompt: []acp.ContentBlock{{Type: "text", Text: "two"}}}),
 		"openai rejected the API key (status 401): run `goose-acp configure` in a terminal to enter a new one")
+	// The editor gets the sign-in error, not goose's error text as chat.
+	if got := c.agentText(sess.SessionID); got != "first" {
+		t.Fatalf("agent text %q", got)
+	}
+}
+
+// Other provider failures stay what they were: goose's error text in the
+// chat and end_turn.
+func TestProviderServerErrorStaysChatText(t *testing.T) {
+	fail := providertest.Turn{Status: 400, ErrorBody: `{"error":{"message":"bad tool schema"}}`}
+	env := newAgentEnv(t, fail)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(t.TempDir())
+	resp := c.prompt(sess.SessionID, "one")
+	if resp.StopReason != "end_turn" || !strings.HasPrefix(c.agentText(sess.SessionID), "Ran into this error: ") {
+		t.Fatalf("%+v %q", resp, c.agentText(sess.SessionID))
+	}
 }
