@@ -196,11 +196,12 @@ var errOutsideSkill = errors.New("the file resolves outside the skill directory"
 // MaxSkillFile bytes and, when dir is set, inside dir once symlinks are
 // resolved (a SKILL.md may itself be a link into a shared collection).
 func readSkillFile(dir, path string) (string, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", err
-	}
+	real := path
 	if dir != "" {
+		var err error
+		if real, err = filepath.EvalSymlinks(path); err != nil {
+			return "", err
+		}
 		if d, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = d
 		}

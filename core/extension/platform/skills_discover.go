@@ -162,30 +162,38 @@ func DiscoverSkills(o SkillDirs) []Skill {
 	return out
 }
 
-// walkFiles lists the files under root (sorted, recursively), skipping
-// .git/.hg/.svn, ignored paths, directories descend rejects, and symlink
-// cycles (each real directory is visited once).
+// walkFiles lists the files under root (recursively, in name order),
+// skipping .git/.hg/.svn, ignored paths and directories descend rejects.
+// Only symlinked directories are resolved: each real directory reached
+// through a link is walked once, which ends symlink cycles.
 func walkFiles(root string, ign *gooseIgnore, descend func(string) bool) []string {
 	var out []string
-	visited := map[string]bool{}
+	linked := map[string]bool{}
 	var walk func(dir string)
 	walk = func(dir string) {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil || visited[real] {
-			return
-		}
-		visited[real] = true
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
 		}
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
-			fi, err := os.Stat(p)
-			if err != nil {
-				continue
+			isDir, regular := e.IsDir(), e.Type().IsRegular()
+			if e.Type()&os.ModeSymlink != 0 {
+				fi, err := os.Stat(p)
+				if err != nil {
+					continue
+				}
+				isDir, regular = fi.IsDir(), fi.Mode().IsRegular()
+				if isDir {
+					real, err := filepath.EvalSymlinks(p)
+					if err != nil || linked[real] {
+						continue
+					}
+					linked[real] = true
+				}
 			}
-			if fi.IsDir() {
+			switch {
+			case isDir:
 				switch e.Name() {
 				case ".git", ".hg", ".svn":
 					continue
@@ -193,7 +201,7 @@ func walkFiles(root string, ign *gooseIgnore, descend func(string) bool) []strin
 				if !ign.ignored(p, true) && descend(p) {
 					walk(p)
 				}
-			} else if fi.Mode().IsRegular() && !ign.ignored(p, false) {
+			case regular && !ign.ignored(p, false):
 				out = append(out, p)
 			}
 		}

@@ -220,3 +220,16 @@ func TestSupportingFileMustStayInTheSkill(t *testing.T) {
 		t.Fatalf("load through a symlink = %v %q", ok, got)
 	}
 }
+
+func TestSkillWalkSurvivesSymlinkCycles(t *testing.T) {
+	wd := t.TempDir()
+	dir := filepath.Join(wd, ".agents/skills/loop")
+	writeFile(t, filepath.Join(dir, "SKILL.md"), skillMD("loop", "d", "body"))
+	if err := os.Symlink(dir, filepath.Join(dir, "again")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	skills := DiscoverSkills(SkillDirs{WorkingDir: wd})
+	if len(skills) != 1 || skills[0].Name != "loop" {
+		t.Fatalf("skills = %+v", skills)
+	}
+}
