@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -78,6 +80,9 @@ func TestReleaseHostTarget(t *testing.T) {
 	if b := agent.Distribution.Binary[platform]; agent.Version != "9.8.7" || b.SHA256 != hexSum || b.Cmd != "./goose-acp" || !strings.HasSuffix(b.Archive, "/"+name) {
 		t.Errorf("agent.json: %s", raw)
 	}
+	if err := validateAgentJSON(raw); err != nil {
+		t.Errorf("agent.json against the registry schema: %v", err)
+	}
 	notes, _ := os.ReadFile(filepath.Join(out, "NOTES.md"))
 	if !strings.Contains(string(notes), "| "+platform+" | "+name+" |") {
 		t.Errorf("NOTES.md has no row for %s:\n%s", platform, notes)
@@ -87,6 +92,34 @@ func TestReleaseHostTarget(t *testing.T) {
 	if err != nil || string(got) != "goose-acp 9.8.7\n" {
 		t.Errorf("goose-acp --version: %q, %v; want the stamped version", got, err)
 	}
+}
+
+// validateAgentJSON checks a real agent.json against the registry's schema
+// kept in internal/release/testdata.
+func validateAgentJSON(raw []byte) error {
+	f, err := os.Open(filepath.Join("..", "..", "internal", "release", "testdata", "agent.schema.json"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("agent.schema.json", doc); err != nil {
+		return err
+	}
+	sch, err := c.Compile("agent.schema.json")
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
 }
 
 // extract writes the archive member name to a temp file and returns it.
