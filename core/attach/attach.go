@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
@@ -34,6 +35,9 @@ func Link(ctx context.Context, pol *pathpolicy.Policy, name, uri string, editor 
 	if err != nil {
 		return notAttached(name, uri, err)
 	}
+	if binary(text) {
+		return notAttached(name, uri, fmt.Errorf("'%s' is a binary file (it has NUL bytes), not text", path))
+	}
 	if truncated {
 		text += "\n[truncated]"
 	}
@@ -60,6 +64,15 @@ func Embedded(pol *pathpolicy.Policy, name, uri string) (note string, ok bool) {
 
 func notAttached(name, uri string, err error) string {
 	return fmt.Sprintf("[%s](%s) was not attached: %v", name, uri, err)
+}
+
+// binarySniff is how much of a file is looked at for NUL bytes (git's
+// heuristic): a model cannot use NULs, and a sparse or binary file would
+// otherwise cost a MiB of \u0000 escapes in every request of the session.
+const binarySniff = 8000
+
+func binary(text string) bool {
+	return strings.IndexByte(text[:min(len(text), binarySniff)], 0) >= 0
 }
 
 // filePath returns the local path of a file:// URI.

@@ -8,7 +8,10 @@
 // fs/read_text_file (so unsaved buffers count), else from disk, in both
 // cases only after the policy allowed the path. A local read keeps at most
 // MaxLinkedFileBytes through a limited reader, refuses devices, FIFOs and
-// sockets, and stops when the turn is cancelled. A refused or unreadable
+// sockets, and stops when the turn is cancelled. A file with NUL bytes in
+// its first 8000 (git's binary test) is not attached: the model cannot use
+// it, and a 2 GB sparse file would otherwise put a MiB of \u0000 escapes
+// into every request of the session. A refused or unreadable
 // link is never dropped silently: the prompt gets "[name](uri) was not
 // attached: reason", so the user and the model both see why.
 package attach

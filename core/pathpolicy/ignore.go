@@ -105,7 +105,9 @@ type cacheEntry struct {
 
 // RulesFor returns the rules of workingDir with the global file of
 // configDir ("" = none), cached until either file changes.
-func RulesFor(workingDir, configDir string) *Rules { return rulesFor(filepath.Clean(workingDir), configDir) }
+func RulesFor(workingDir, configDir string) *Rules {
+	return rulesFor(filepath.Clean(workingDir), configDir)
+}
 
 func rulesFor(workingDir, configDir string) *Rules {
 	files := []string{filepath.Join(workingDir, IgnoreFileName)}

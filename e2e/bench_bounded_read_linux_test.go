@@ -1,0 +1,139 @@
+//go:build linux
+
+package e2e
+
+// Issue 16's bounded reads, measured on the spawned binary:
+//
+//	go test ./e2e -run XXX -bench BoundedResourceLink -benchtime 10x -count 5
+//
+// A prompt links a 2 GB sparse file, /dev/zero, a symlink to /dev/zero and
+// a FIFO (client without fs.readTextFile, so the agent reads locally). Each
+// op is one prompt answered; the goals are every answer within 1 s and the
+// agent's peak RSS (VmHWM, the whole process lifetime) under 60 MB.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+// peakRSSMB reads a process's peak resident set size (VmHWM) in MB.
+func peakRSSMB(pid int) (float64, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return float64(kb) / 1024, err == nil
+		}
+	}
+	return 0, false
+}
+
+// hostileLinks makes the linked files in work and returns the links.
+func hostileLinks(tb testing.TB, work string) map[string]string {
+	tb.Helper()
+	sparse := filepath.Join(work, "sparse.bin")
+	f, err := os.Create(sparse)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		tb.Skip("no sparse files here:", err)
+	}
+	f.Close()
+	fifo := filepath.Join(work, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		tb.Skip("no FIFOs here:", err)
+	}
+	zeroLink := filepath.Join(work, "zeros")
+	if err := os.Symlink("/dev/zero", zeroLink); err != nil {
+		tb.Fatal(err)
+	}
+	return map[string]string{"sparse.bin": sparse, "zero": "/dev/zero", "zeros": zeroLink, "pipe": fifo}
+}
+
+func linkBlocks(links map[string]string) []acp.ContentBlock {
+	blocks := []acp.ContentBlock{{Type: "text", Text: "read these"}}
+	for name, p := range links {
+		blocks = append(blocks, acp.ContentBlock{Type: "resource_link", Name: name, URI: "file://" + p})
+	}
+	return blocks
+}
+
+func BenchmarkBoundedResourceLink(b *testing.B) {
+	env := newAgentEnv(b)
+	a := spawnRaw(b, env)
+	defer a.stop()
+	a.call(b, "initialize", initParams)
+	work := b.TempDir()
+	blocks := linkBlocks(hostileLinks(b, work))
+	var slowest time.Duration
+	for b.Loop() {
+		// A fresh session per op: the measure is one prompt's reads, not
+		// a conversation growing by a 1 MiB attachment per turn.
+		b.StopTimer()
+		id := a.newSession(b, work)
+		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
+		b.StartTimer()
+		start := time.Now()
+		res, _ := a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": blocks})
+		slowest = max(slowest, time.Since(start))
+		if !strings.Contains(string(res), `"end_turn"`) {
+			b.Fatalf("prompt: %s", res)
+		}
+		b.StopTimer()
+		a.call(b, "session/close", map[string]any{"sessionId": id})
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(slowest.Microseconds())/1000, "ms-slowest-answer")
+	if mb, ok := peakRSSMB(a.cmd.Process.Pid); ok {
+		b.ReportMetric(mb, "MiB-peak-RSS")
+	}
+}
+
+// TestHostileResourceLinksAreAnswered: every hostile link is answered with
+// a visible note, and nothing of the zeros or the 2 GB reaches the model.
+func TestHostileResourceLinksAreAnswered(t *testing.T) {
+	env := newAgentEnv(t, textTurn("ok"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	work := t.TempDir()
+	links := hostileLinks(t, work)
+	sess := c.newSession(work)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.promptBlocks(sess.SessionID, linkBlocks(links)...)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the prompt with hostile links was never answered")
+	}
+	for _, want := range []string{
+		"[zero](file:///dev/zero) was not attached: Access to '/dev/zero' is refused: /dev is a pseudo-filesystem, never read or written",
+		"[zeros](file://" + links["zeros"] + ") was not attached: Access to '" + links["zeros"] + "' is refused: /dev is a pseudo-filesystem",
+		"[pipe](file://" + links["pipe"] + ") was not attached: '" + links["pipe"] + "' is a named pipe (FIFO), not a regular file",
+		"[sparse.bin](file://" + links["sparse.bin"] + ") was not attached: '" + links["sparse.bin"] + "' is a binary file (it has NUL bytes), not text",
+	} {
+		if !llmSaw(env, want) {
+			t.Errorf("the model did not see %q", want)
+		}
+	}
+	for _, r := range env.LLM.Requests() {
+		if len(r.Body) > 1<<20 {
+			t.Errorf("a request of %d bytes reached the model", len(r.Body))
+		}
+	}
+}
