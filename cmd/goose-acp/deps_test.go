@@ -8,16 +8,13 @@ import (
 
 // heavyPackages cost every goose-acp start time (package init) and
 // resident memory while giving the binary nothing it uses: the provider
-// SDKs were only HTTP plumbing. gotreesitter (analyze's old parser) is here
-// for its licence: parts of it are not open source (see licenses_test.go).
+// SDKs were only HTTP plumbing. (Licences are licenses_test.go's.)
 var heavyPackages = []string{
 	"github.com/openai/openai-go/v3",
 	"github.com/anthropics/anthropic-sdk-go",
 	"google.golang.org/genai",
 	"google.golang.org/grpc",
 	"google.golang.org/protobuf/internal/detrand", // hashes the executable at init
-	"github.com/odvcencio/gotreesitter",
-	"github.com/odvcencio/gotreesitter/grammars",
 }
 
 func TestHeavyPackagesStayOutOfTheBinary(t *testing.T) {

@@ -23,11 +23,6 @@ var openSourceLicences = map[string][]*regexp.Regexp{
 	"MPL-2.0":      {regexp.MustCompile(`Mozilla Public License,? [Vv]ersion 2\.0`)},
 }
 
-// neverAllowed are modules whose licence is known not to be open source.
-var neverAllowed = map[string]string{
-	"github.com/odvcencio/gotreesitter": "parts of it are under a licence that is not open source",
-}
-
 type allowed struct{ licences, file string }
 
 func readAllowlist(t *testing.T) map[string]allowed {
@@ -91,10 +86,6 @@ func TestLinkedModulesAreOpenSource(t *testing.T) {
 		t.Fatalf("go list found no goose-acp dependencies: %v", mods)
 	}
 	for path, dir := range mods {
-		if why, bad := neverAllowed[path]; bad {
-			t.Errorf("%s is linked into goose-acp: %s", path, why)
-			continue
-		}
 		a, ok := allow[path]
 		if !ok {
 			t.Errorf("%s is linked into goose-acp but not on testdata/licenses-allowlist.txt; read its licence and add it if it is open source", path)
