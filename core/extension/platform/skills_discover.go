@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Skill is one discovered SKILL.md (goose's SourceEntry of type skill).
@@ -126,9 +128,12 @@ func (o SkillDirs) pluginSkillDirs() (project, user []string) {
 	return project, user
 }
 
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+func within(path, dir string) bool { return pathpolicy.Within(path, dir) }
+
+// ignored applies .gooseignore (the shared path policy's rules, as the
+// developer tools read them) to a path under a skill directory.
+func ignored(r *pathpolicy.Rules, path string, isDir bool) bool {
+	return r != nil && r.Match(path, isDir)
 }
 
 // DiscoverSkills walks every skill directory for SKILL.md files; the first
@@ -138,7 +143,10 @@ func DiscoverSkills(o SkillDirs) []Skill {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ign := loadGooseIgnore(o.WorkingDir, o.ConfigDir)
+	var ign *pathpolicy.Rules
+	if o.WorkingDir != "" {
+		ign = pathpolicy.RulesFor(o.WorkingDir, o.ConfigDir)
+	}
 	seen := map[string]bool{}
 	var out []Skill
 	for _, d := range o.dirs() {
@@ -166,7 +174,7 @@ func DiscoverSkills(o SkillDirs) []Skill {
 // skipping .git/.hg/.svn, ignored paths and directories descend rejects.
 // Only symlinked directories are resolved: each real directory reached
 // through a link is walked once, which ends symlink cycles.
-func walkFiles(root string, ign *gooseIgnore, descend func(string) bool) []string {
+func walkFiles(root string, ign *pathpolicy.Rules, descend func(string) bool) []string {
 	var out []string
 	linked := map[string]bool{}
 	var walk func(dir string)
@@ -198,10 +206,10 @@ func walkFiles(root string, ign *gooseIgnore, descend func(string) bool) []strin
 				case ".git", ".hg", ".svn":
 					continue
 				}
-				if !ign.ignored(p, true) && descend(p) {
+				if !ignored(ign, p, true) && descend(p) {
 					walk(p)
 				}
-			case regular && !ign.ignored(p, false):
+			case regular && !ignored(ign, p, false):
 				out = append(out, p)
 			}
 		}

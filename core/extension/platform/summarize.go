@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Summarize is goose's summarize platform extension (off by default).
@@ -79,7 +80,7 @@ func (d Deps) runSummarize(ctx context.Context, sessionID, wd string, p summariz
 	if d.Agent == nil {
 		return "", ErrNoAgent
 	}
-	files, err := CollectSummaryFiles(wd, p.Paths, p.Extensions)
+	files, err := CollectSummaryFiles(ctx, wd, d.ConfigDir, p.Paths, p.Extensions)
 	if err != nil {
 		return "", err
 	}
@@ -107,18 +108,19 @@ type SummaryFile struct {
 // CollectSummaryFiles expands paths (relative, inside wd) the way goose
 // does: directories recursively in name order, symlinks skipped, the
 // top-level .gitignore and .git/ applied, files over 100 KiB skipped and
-// a total over 1 MiB refused.
-func CollectSummaryFiles(wd string, paths, exts []string) ([]SummaryFile, error) {
+// a total over 1 MiB refused. Unlike goose, .gooseignore applies too (the
+// path policy every other read follows), so .env files stay out.
+func CollectSummaryFiles(ctx context.Context, wd, configDir string, paths, exts []string) ([]SummaryFile, error) {
 	base, err := filepath.EvalSymlinks(wd)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to canonicalize working directory %s: %v", wd, err)
 	}
 	var ps []gitignore.Pattern
-	if b, err := os.ReadFile(filepath.Join(base, ".gitignore")); err == nil {
-		ps = ignorePatterns(b, ps)
+	if text, _, err := pathpolicy.ReadText(ctx, filepath.Join(base, ".gitignore"), 1<<20); err == nil {
+		ps = pathpolicy.ParseIgnore([]byte(text), ps)
 	}
 	ps = append(ps, gitignore.ParsePattern(".git/", nil))
-	c := &collector{base: base, exts: exts, ign: gitignore.NewMatcher(ps)}
+	c := &collector{ctx: ctx, base: base, exts: exts, ign: gitignore.NewMatcher(ps), goose: pathpolicy.RulesFor(base, configDir)}
 	for _, p := range paths {
 		if filepath.IsAbs(p) {
 			return nil, fmt.Errorf("Absolute paths are not allowed: %s", p)
@@ -151,6 +153,8 @@ func CollectSummaryFiles(wd string, paths, exts []string) ([]SummaryFile, error)
 }
 
 type collector struct {
+	ctx   context.Context
+	goose *pathpolicy.Rules
 	base  string
 	exts  []string
 	ign   gitignore.Matcher
@@ -186,7 +190,7 @@ func (c *collector) dir(dir string) error {
 			continue
 		}
 		rel, _ := filepath.Rel(c.base, p)
-		if c.ign.Match(strings.Split(filepath.ToSlash(rel), "/"), e.IsDir()) {
+		if c.ign.Match(strings.Split(filepath.ToSlash(rel), "/"), e.IsDir()) || c.goose.Match(p, e.IsDir()) {
 			continue
 		}
 		if e.IsDir() {
@@ -207,18 +211,17 @@ func (c *collector) dir(dir string) error {
 }
 
 func (c *collector) file(path string, size int64) error {
-	if size > SummarizeMaxFile {
+	if size > SummarizeMaxFile || c.goose.Match(path, false) {
 		return nil
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
+	text, truncated, err := pathpolicy.ReadText(c.ctx, path, SummarizeMaxFile)
+	if err != nil || truncated {
 		return nil
 	}
-	c.total += len(b)
+	c.total += len(text)
 	if c.total > SummarizeMaxTotal {
 		return fmt.Errorf("Total content size limit exceeded: %d bytes over the %d byte limit", c.total-SummarizeMaxTotal, SummarizeMaxTotal)
 	}
-	text := string(b)
 	rel, err := filepath.Rel(c.base, path)
 	if err != nil {
 		rel = path

@@ -36,6 +36,7 @@ func summaryTree(t *testing.T) string {
 	writeFile(t, filepath.Join(wd, "node_modules/pkg.js"), "module.exports = {}")
 	writeFile(t, filepath.Join(wd, "debug.log"), "logs")
 	writeFile(t, filepath.Join(wd, ".git/HEAD"), "ref")
+	writeFile(t, filepath.Join(wd, "src/.env"), "API_KEY=secret")
 	writeFile(t, filepath.Join(wd, "big.txt"), strings.Repeat("x", SummarizeMaxFile+1))
 	return wd
 }
@@ -92,7 +93,7 @@ func TestSummarizeRefusesTooMuchContent(t *testing.T) {
 	for i := 0; i < 11; i++ {
 		writeFile(t, filepath.Join(wd, "d", string(rune('a'+i))+".txt"), strings.Repeat("y", 100*1024))
 	}
-	_, err := CollectSummaryFiles(wd, []string{"d"}, nil)
+	_, err := CollectSummaryFiles(context.Background(), wd, "", []string{"d"}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "Total content size limit exceeded: ") || !strings.HasSuffix(err.Error(), "over the 1048576 byte limit") {
 		t.Fatalf("err = %v", err)
 	}
