@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // outputRoot is the process-wide temp dir that holds every server's saved
@@ -19,8 +20,11 @@ var outputRoot struct {
 }
 
 // Cleanup removes every saved shell output of every developer server in
-// this process. Call it once at exit (servers made later start afresh).
+// this process, and ends the shells still running — on Linux with their
+// background descendants — before returning. Call it once at exit (servers
+// made later start afresh).
 func Cleanup() error {
+	stopAllShells(killGrace + time.Second)
 	outputRoot.mu.Lock()
 	defer outputRoot.mu.Unlock()
 	if outputRoot.path == "" {

@@ -92,7 +92,7 @@ func TestShellCancelAndTimeoutLeaveNoSurvivors(t *testing.T) {
 }
 
 // A finished call's background processes keep running (a dev server the
-// model started), and still end when the shells are stopped at exit.
+// model started), and end when Cleanup runs at exit.
 func TestShellBackgroundOutlivesCallUntilStopped(t *testing.T) {
 	h := newHarness(t, Options{})
 	mark := fmt.Sprintf("detached-%d", time.Now().UnixNano())
@@ -103,9 +103,11 @@ func TestShellBackgroundOutlivesCallUntilStopped(t *testing.T) {
 	if pids := waitMarked(t, mark, 2*time.Second, func(n int) bool { return n > 0 }); len(pids) != 1 {
 		t.Fatalf("background sleep: %v", pids)
 	}
-	stopAllShells(5 * time.Second)
+	if err := Cleanup(); err != nil {
+		t.Fatal(err)
+	}
 	if left := waitMarked(t, mark, 5*time.Second, func(n int) bool { return n == 0 }); len(left) != 0 {
-		t.Fatalf("%d processes survived stop: %v", len(left), left)
+		t.Fatalf("%d processes survived Cleanup: %v", len(left), left)
 	}
 }
 
