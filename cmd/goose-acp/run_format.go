@@ -28,13 +28,14 @@ func validOutputFormat(f string) bool {
 }
 
 // runOutput is stdout for one run, with how to render the turn: text for
-// people (coloured, with thinking and inline approvals when stdout is a
-// terminal), or goose's JSON for scripts.
+// people (coloured, with thinking and inline approvals when stderr is a
+// terminal, and stdin too for approvals), or goose's JSON for scripts.
 type runOutput struct {
 	w      io.Writer
 	ctx    context.Context
 	format string
-	// tty: stdout is a terminal; color: and NO_COLOR is not set.
+	// tty: stderr, where tool lines, thinking and approval questions go,
+	// is a terminal; color: and NO_COLOR is not set.
 	tty, color bool
 	// asker reads approval answers from stdin; nil when stdin is not a
 	// terminal (approvals are then denied).
@@ -47,7 +48,7 @@ func newRunOutput(env *environment, format string) *runOutput {
 		format = formatText
 	}
 	o := &runOutput{w: env.stdout, ctx: env.ctx, format: format}
-	o.tty = isTerminal(env.stdout)
+	o.tty = isTerminal(env.stderr)
 	o.color = o.tty && env.getenv("NO_COLOR") == ""
 	if in, ok := env.stdin.(*os.File); ok && o.tty && format == formatText && term.IsTerminal(in.Fd()) {
 		o.asker = &lineAsker{r: bufio.NewReader(in)}
