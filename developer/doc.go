@@ -37,8 +37,9 @@
 // `cd` adds a directory relative paths may resolve against, and recursive
 // readers (grep -r, rg/ag/ack, find with -exec/-delete, cp/rsync/scp/diff/zip
 // -r, tar create) are refused when their root holds an ignored path (rg and ag
-// skip hidden entries unless --hidden; find that only lists names is allowed;
-// the search stops after 20,000 entries). It cannot see what a program does on
+// skip hidden entries unless --hidden; find that only lists names is allowed
+// and its -name/-iname filters are honoured; the search stops after 20,000
+// entries). It cannot see what a program does on
 // its own: `python -c "open('.e'+'nv')"`, a script file, `xargs cat < list`,
 // command substitution output, a variable computed at run time, or a file
 // renamed or linked by an earlier command of the same call. cmd and PowerShell
@@ -53,10 +54,11 @@
 // locked goroutine exits). Cancel and timeout SIGTERM the tree, SIGKILL it
 // after a second, then kill anything still carrying the run's
 // GOOSE_ACP_SHELL_RUN environment marker. A finished call's background
-// processes (a dev server) keep running until the agent exits — by stdin
-// EOF, SIGTERM or SIGKILL alike, the supervisor's parent-death signal ends
-// them. Without InitProcess (library use) shells get a parent-death signal
-// and the marker sweep, but a grandchild outlives a SIGKILLed agent. macOS
+// processes (a dev server) keep running until the agent exits: Cleanup ends
+// them, and by stdin EOF, SIGTERM or SIGKILL alike the supervisor's
+// parent-death signal does. Without InitProcess (library use) shells get a
+// parent-death signal and the marker sweep, but a grandchild outlives a
+// SIGKILLed agent. macOS
 // keeps the process-group kill (a setsid'd descendant escapes it). Windows
 // puts the agent in a kill-on-close job object and each shell in its own job
 // for cancel; that code is compiled, not run. MCP stdio extensions are not
