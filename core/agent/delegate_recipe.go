@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -64,7 +63,7 @@ func (a *Agent) sourceRecipe(parent *sessionState, wd, name string, p platform.D
 				values[k] = stringifyParam(v)
 			}
 		}
-		rec, err := recipe.LoadFile(src.Path, sortedParams(values), nil)
+		rec, err := recipe.LoadFile(src.Path, paramsByKey(values), nil)
 		if err != nil {
 			return delegateRecipe{}, fmt.Errorf("Failed to build recipe: %w", err)
 		}
@@ -92,17 +91,4 @@ func fromRecipe(rec *recipe.Recipe) delegateRecipe {
 		r.Provider, r.Model, r.Temperature, r.MaxTurns = s.GooseProvider, s.GooseModel, s.Temperature, s.MaxTurns
 	}
 	return r
-}
-
-func sortedParams(values map[string]string) []recipe.Param {
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]recipe.Param, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, recipe.Param{Key: k, Value: values[k]})
-	}
-	return out
 }

@@ -143,21 +143,32 @@ func LoadSkill(skills []Skill, name string, args *string) (string, bool) {
 			}
 		}
 	}
-	lower := strings.ToLower(name)
-	var similar []string
-	for _, s := range skills {
-		n := strings.ToLower(s.Name)
-		if strings.Contains(n, lower) || strings.Contains(lower, n) {
-			similar = append(similar, s.Name)
-			if len(similar) == 3 {
-				break
-			}
-		}
+	names := make([]string, len(skills))
+	for i, s := range skills {
+		names[i] = s.Name
 	}
+	similar := similarNames(names, name)
 	if len(similar) == 0 {
 		return fmt.Sprintf("Skill '%s' not found.", name), false
 	}
 	return fmt.Sprintf("Skill '%s' not found. Did you mean: %s?", name, strings.Join(similar, ", ")), false
+}
+
+// similarNames is goose's "did you mean": up to three names containing
+// name or contained in it, case-insensitively.
+func similarNames(names []string, name string) []string {
+	lower := strings.ToLower(name)
+	var out []string
+	for _, n := range names {
+		l := strings.ToLower(n)
+		if strings.Contains(l, lower) || strings.Contains(lower, l) {
+			out = append(out, n)
+			if len(out) == 3 {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func loadSupportingFile(s Skill, requested, rel string) (string, bool) {

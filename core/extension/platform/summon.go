@@ -204,17 +204,11 @@ func FindSource(sources []Source, name string) (Source, bool) {
 func LoadSource(sources []Source, name string) (string, error) {
 	s, ok := FindSource(sources, name)
 	if !ok {
-		lower := strings.ToLower(name)
-		var similar []string
-		for _, c := range sources {
-			n := strings.ToLower(c.Name)
-			if strings.Contains(n, lower) || strings.Contains(lower, n) {
-				similar = append(similar, c.Name)
-				if len(similar) == 3 {
-					break
-				}
-			}
+		names := make([]string, len(sources))
+		for i, c := range sources {
+			names[i] = c.Name
 		}
+		similar := similarNames(names, name)
 		if len(similar) == 0 {
 			return "", fmt.Errorf("Source '%s' not found. Use load() to see available sources.", name)
 		}
