@@ -127,6 +127,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.handleMessage(ctx, as, e.Message)
 	case agent.NotificationEvent:
 		s.markInProgress(ctx, as, e.RequestID)
+		s.delegateProgress(ctx, as, e)
 	case agent.UsageEvent:
 		used, size := e.TotalTokens, e.ContextLimit
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
