@@ -1,0 +1,54 @@
+//go:build unix
+
+package developer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The file tools read regular files only: a FIFO in the working dir is
+// refused at once (it used to block the call forever), /dev/zero and
+// /proc/self/environ are refused by the path policy, and a hard link to
+// .env is refused like .env itself.
+func TestFileToolsRefuseNonRegularAndLinkedSecrets(t *testing.T) {
+	h := newHarness(t, Options{Surface: Editor})
+	fifo := filepath.Join(h.dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(h.dir, ".env"), []byte("API_KEY=sk-hardlinked"), 0o600)
+	if err := os.Link(filepath.Join(h.dir, ".env"), filepath.Join(h.dir, "notes.txt")); err != nil {
+		t.Skip(err)
+	}
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read", map[string]any{"path": "pipe"}, "Failed to read pipe: read " + fifo + ": '" + fifo + "' is a named pipe (FIFO), not a regular file; only regular files are read or written"},
+		{"read", map[string]any{"path": "pipe", "line": 1, "limit": 5}, "is a named pipe (FIFO), not a regular file"},
+		{"write", map[string]any{"path": "pipe", "content": "x"}, "is a named pipe (FIFO), not a regular file"},
+		{"read", map[string]any{"path": "/dev/zero"}, "Access to '/dev/zero' is refused: /dev is a pseudo-filesystem, never read or written"},
+		{"read", map[string]any{"path": "/proc/self/environ"}, "Access to '/proc/self/environ' is refused: /proc is a pseudo-filesystem"},
+		{"read", map[string]any{"path": "notes.txt"}, "is restricted by .gooseignore: it is a hard link to '" + filepath.Join(h.dir, ".env") + "'"},
+	}
+	for _, c := range cases {
+		done := make(chan *mcp.CallToolResult, 1)
+		go func() { res, _ := h.call(t, c.tool, c.args); done <- res }()
+		select {
+		case res := <-done:
+			if !res.IsError || !strings.Contains(texts(res)[0], c.want) || strings.Contains(texts(res)[0], "sk-hardlinked") {
+				t.Errorf("%s %v = %q, want an error containing %q", c.tool, c.args, texts(res), c.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s %v blocked", c.tool, c.args)
+		}
+	}
+}
