@@ -52,3 +52,22 @@ func TestFileToolsRefuseNonRegularAndLinkedSecrets(t *testing.T) {
 		}
 	}
 }
+
+// tree counts a FIFO as 0 lines instead of blocking on it.
+func TestTreeSkipsFIFOs(t *testing.T) {
+	h := newHarness(t, Options{Surface: Editor})
+	if err := syscall.Mkfifo(filepath.Join(h.dir, "pipe"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	os.WriteFile(filepath.Join(h.dir, "a.txt"), []byte("1\n2\n"), 0o644)
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { res, _ := h.call(t, "tree", map[string]any{"path": "."}); done <- res }()
+	select {
+	case res := <-done:
+		if res.IsError || !strings.Contains(texts(res)[0], "a.txt") {
+			t.Fatalf("tree = %q", texts(res))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("tree blocked on a FIFO")
+	}
+}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 type treeArgs struct {
@@ -123,9 +125,14 @@ func (w treeWalker) walk(dir string, rel []string, inherited []gitignore.Pattern
 	return node
 }
 
+// maxTreeCountBytes bounds what tree reads to count one file's lines; a
+// larger file, or anything not a regular file (a FIFO would block the
+// walk), counts as 0.
+const maxTreeCountBytes = 32 << 20
+
 func fileLineCount(p string) int {
-	b, err := os.ReadFile(p)
-	if err != nil || !isUTF8Text(b) {
+	b, truncated, err := pathpolicy.ReadBytes(context.Background(), p, maxTreeCountBytes)
+	if err != nil || truncated || !isUTF8Text(b) {
 		return 0
 	}
 	return len(rustLines(string(b)))
