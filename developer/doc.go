@@ -2,8 +2,10 @@
 // editing, code analysis, images and screen capture — and the MCP server that
 // serves them (classic surface for `goose-acp mcp developer`, editor surface
 // for the agent's in-process developer extension). It imports nothing of
-// ours: file I/O, terminals and progress notifications come in through
-// FileIO, Terminal and Emitter, with local-disk and local-process defaults.
+// ours but the leaf core/pathpolicy (the one path policy every way a path
+// gets in shares; see its doc.go for why a leaf rather than a hook): file
+// I/O, terminals and progress notifications come in through FileIO,
+// Terminal and Emitter, with local-disk and local-process defaults.
 //
 // Entry points: NewServer(Options) returns a go-sdk *mcp.Server (connect it
 // in-process over mcp.NewInMemoryTransports), ServeStdio serves it on a
@@ -19,10 +21,14 @@
 // run in a delegated Terminal, a TerminalMeta under MetaKeyTerminal.
 //
 // Shared policy: paths resolve against the working dir with "~" expansion,
-// URIs are rejected, relative ".." escapes and symlink escapes out of the
-// working dir are rejected, and Options.AllowedRoots can confine absolute
-// paths; .gooseignore (global + local, goose's defaults when both are
-// absent) guards every file tool and the shell's path arguments.
+// URIs are rejected; what they resolve to is judged by core/pathpolicy:
+// ".." escapes and symlink escapes out of the roots, Options.AllowedRoots
+// confining absolute paths, never /proc, /sys or /dev, .gooseignore
+// (global + local, goose's defaults when both are absent) on the path, its
+// symlink target and hard links to ignored files. It guards every file
+// tool and the shell's path arguments. LocalFileIO reads regular files
+// only (a FIFO or device is refused, never opened blocking), at most
+// MaxLocalReadBytes, and stops when the call is cancelled.
 //
 // The shell's .gooseignore check (shellguard.go) is a guard, not a sandbox.
 // After goose's own check of the literal words, a POSIX command is parsed as
