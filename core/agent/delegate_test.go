@@ -448,3 +448,29 @@ func TestDelegateRunsTheSessionRecipesSubRecipe(t *testing.T) {
 		t.Fatalf("result = %+v", r)
 	}
 }
+
+func TestDelegateExtensionsAndContext(t *testing.T) {
+	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{"openai": {
+		delegateCall("d", `{"instructions":"check","extensions":["tt"],"context":"The repo uses Go 1.26."}`),
+		finalOutput("f", "ok"),
+		{Text: []string{"done"}},
+	}})
+	d.startWithSummon(t.TempDir())
+	if out, _ := d.reply(context.Background(), "go", nil); out.StopReason != EndTurn {
+		t.Fatalf("stop = %v %v", out.StopReason, out.Err)
+	}
+	child := string(d.servers["openai"].Requests()[1].Body)
+	if !strings.Contains(child, `"tt__echo"`) || strings.Contains(child, `"summon__load"`) {
+		t.Fatalf("extensions [tt] must give the child tt only: %.1500s", child)
+	}
+	if !strings.Contains(child, `# Reference Context\n\nThe repo uses Go 1.26.`) {
+		t.Fatalf("context not in the child's system prompt: %.1500s", child)
+	}
+	parent, _ := d.a.session(d.id)
+	if got := d.a.subagentExtensions(parent, &[]string{}); len(got) != 0 {
+		t.Fatalf("empty list must give no extensions: %+v", got)
+	}
+	if got := d.a.subagentExtensions(parent, nil); len(got) != len(parent.mgr.Configs()) {
+		t.Fatalf("nil must inherit every extension: %+v", got)
+	}
+}
