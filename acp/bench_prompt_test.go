@@ -125,7 +125,12 @@ type benchClient struct {
 	store *hookedStore
 }
 
-func startBenchServer(b *testing.B) (*benchClient, string) {
+func startBenchServer(b testing.TB) (*benchClient, string) {
+	return startServerWith(b, `{}`)
+}
+
+// startServerWith serves one session for a client with these capabilities.
+func startServerWith(b testing.TB, caps string) (*benchClient, string) {
 	store := &hookedStore{Store: memory.New(time.Now)}
 	a := agent.New(agent.Options{
 		Store:     store,
@@ -141,7 +146,7 @@ func startBenchServer(b *testing.B) (*benchClient, string) {
 		outW.Close()
 		close(c.done)
 	}()
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":`+caps+`}}`)
 	c.waitResult(b, 1)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + b.TempDir() + `","mcpServers":[]}}`)
 	var r struct {
@@ -155,7 +160,7 @@ func startBenchServer(b *testing.B) (*benchClient, string) {
 
 func (c *benchClient) send(line string) { _, _ = io.WriteString(c.in, line+"\n") }
 
-func (c *benchClient) waitResult(b *testing.B, id int) json.RawMessage {
+func (c *benchClient) waitResult(b testing.TB, id int) json.RawMessage {
 	for {
 		line, err := c.out.ReadBytes('\n')
 		if err != nil {

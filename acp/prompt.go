@@ -15,13 +15,16 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	msg, err := s.promptMessage(ctx, as, req.Prompt)
-	if err != nil {
-		return PromptResponse{}, err
-	}
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tc := as.beginTurn(cancel)
+	// Attachments are read under the turn: session/cancel stops a slow
+	// read (an editor that never answers fs/read_text_file).
+	msg, err := s.promptMessage(turnCtx, as, req.Prompt)
+	if err != nil {
+		as.endTurn(tc)
+		return PromptResponse{}, err
+	}
 	gate := newAuthGate(func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
 	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
 	authErr := gate.settle(s, out, err)
