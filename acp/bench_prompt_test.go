@@ -146,7 +146,7 @@ func startServerWith(b testing.TB, caps string) (*benchClient, string) {
 		outW.Close()
 		close(c.done)
 	}()
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":`+caps+`}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":` + caps + `}}`)
 	c.waitResult(b, 1)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + b.TempDir() + `","mcpServers":[]}}`)
 	var r struct {

@@ -28,7 +28,9 @@ func TestHintImportsFollowThePathPolicy(t *testing.T) {
 	_ = os.Mkdir(sub, 0o755)
 	_ = syscall.Mkfifo(filepath.Join(sub, "AGENTS.md"), 0o600)
 	done := make(chan string, 1)
-	go func() { done <- loadHints(dir, "", []string{".goosehints"}) + loadHints(sub, "", []string{"AGENTS.md"}) }()
+	go func() {
+		done <- loadHints(dir, "", []string{".goosehints"}) + loadHints(sub, "", []string{"AGENTS.md"})
+	}()
 	var got string
 	select {
 	case got = <-done:
