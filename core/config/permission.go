@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -264,14 +263,9 @@ func (p *Permissions) modify(change func(map[string]*permissionLists)) error {
 			s.normalize()
 		}
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(m); err != nil {
+	data, err := encodeYAML(m)
+	if err != nil {
 		return fmt.Errorf("config: encode permissions: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("config: encode permissions: %w", err)
-	}
-	return writeFileAtomic(p.path, buf.Bytes(), 0o644)
+	return writeFileAtomic(p.path, data, 0o644)
 }

@@ -60,16 +60,26 @@ func (s *FileSecrets) writeOrdered(m map[string]any) error {
 	if len(root.Content) == 0 {
 		return writeFileAtomic(s.path, []byte("{}\n"), 0o600)
 	}
+	data, err := encodeYAML(doc)
+	if err != nil {
+		return fmt.Errorf("config: encode secrets: %w", err)
+	}
+	return writeFileAtomic(s.path, data, 0o600)
+}
+
+// encodeYAML writes v as block YAML indented by two spaces, the layout of
+// every file this package writes.
+func encodeYAML(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("config: encode secrets: %w", err)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
 	if err := enc.Close(); err != nil {
-		return fmt.Errorf("config: encode secrets: %w", err)
+		return nil, err
 	}
-	return writeFileAtomic(s.path, buf.Bytes(), 0o600)
+	return buf.Bytes(), nil
 }
 
 // yamlMapNode encodes m as a block-style mapping node with sorted keys.

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,16 +58,11 @@ func (c *Config) edit(change func(root *yaml.Node)) error {
 		return fmt.Errorf("config: migrate %s: %w", target, err)
 	}
 	change(doc.Content[0])
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	data, err := encodeYAML(doc)
+	if err != nil {
 		return fmt.Errorf("config: encode %s: %w", target, err)
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("config: encode %s: %w", target, err)
-	}
-	return writeFileAtomic(target, buf.Bytes(), mode)
+	return writeFileAtomic(target, data, mode)
 }
 
 // writeTarget follows one symlink hop from path, as goose does.
