@@ -24,14 +24,15 @@ const supervisorArg = "__goose-acp-shell-supervisor"
 var supervisorExe string
 
 // InitProcess must be called first thing in main with os.Args. In a shell
-// supervisor process (see runSupervisor) it runs the supervisor and returns
-// its exit code and true: main must exit with it. Otherwise it makes the
-// process a child subreaper, so descendants orphaned by a shell are
-// re-parented here instead of to init, and runs every later shell under a
-// supervisor spawned from this executable; it returns false.
-func InitProcess(args []string) (int, bool) {
+// supervisor process (see runSupervisor) it runs the supervisor and exits
+// the process: an exit that skips exit hooks, which a supervisor does not
+// need (and the race runtime would hold it a second after the shell ended).
+// Otherwise it makes the process a child subreaper, so descendants orphaned
+// by a shell are re-parented here instead of to init, and runs every later
+// shell under a supervisor spawned from this executable.
+func InitProcess(args []string) {
 	if len(args) > 1 && args[1] == supervisorArg {
-		return runSupervisor(args[2:]), true
+		syscall.Exit(runSupervisor(args[2:]))
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		slog.Warn("cannot become a child subreaper", "err", err)
@@ -39,10 +40,9 @@ func InitProcess(args []string) (int, bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		slog.Warn("shells run without a supervisor", "err", err)
-		return 0, false
+		return
 	}
 	supervisorExe = exe
-	return 0, false
 }
 
 func lockThread()   { runtime.LockOSThread() }

@@ -6,8 +6,4 @@ import "os"
 
 // The test binary is its own shell supervisor, as goose-acp is, so every
 // shell test here runs the way the agent does.
-func init() {
-	if code, ok := InitProcess(os.Args); ok {
-		os.Exit(code)
-	}
-}
+func init() { InitProcess(os.Args) }

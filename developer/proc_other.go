@@ -11,8 +11,8 @@ import (
 // InitProcess is called first thing in main. Outside Linux and Windows
 // there is no subreaper or parent-death signal: shells run in their own
 // process group, which cancel and timeout kill; a descendant that leaves
-// the group (setsid) is not found. It never handles the process itself.
-func InitProcess([]string) (int, bool) { return 0, false }
+// the group (setsid) is not found.
+func InitProcess([]string) {}
 
 func lockThread()   {}
 func unlockThread() {}

@@ -18,22 +18,20 @@ var agentJob windows.Handle
 
 // InitProcess must be called first thing in main. On Windows it puts the
 // agent in a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: children
-// inherit the job, so no process the agent started outlives it. It never
-// handles the process itself.
-func InitProcess([]string) (int, bool) {
+// inherit the job, so no process the agent started outlives it.
+func InitProcess([]string) {
 	job, err := newJob(true)
 	if err != nil {
 		slog.Warn("processes may outlive the agent", "err", err)
-		return 0, false
+		return
 	}
 	self, _ := windows.GetCurrentProcess()
 	if err := windows.AssignProcessToJobObject(job, self); err != nil {
 		windows.CloseHandle(job)
 		slog.Warn("processes may outlive the agent: cannot join a job object", "err", err)
-		return 0, false
+		return
 	}
 	agentJob = job
-	return 0, false
 }
 
 // newJob creates a job object; with killOnClose its processes die when

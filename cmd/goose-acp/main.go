@@ -12,11 +12,9 @@ import (
 )
 
 func main() {
-	// Before anything else: a shell supervisor exits here; the agent becomes
-	// the reaper of its shells' orphans (developer/proc_*.go).
-	if code, ok := developer.InitProcess(os.Args); ok {
-		os.Exit(code)
-	}
+	// Before anything else: a shell supervisor runs and exits here; the
+	// agent becomes the reaper of its shells' orphans (developer/proc_*.go).
+	developer.InitProcess(os.Args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()
