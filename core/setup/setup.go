@@ -134,8 +134,16 @@ func (s *Setup) Fields(name string) ([]Field, error) {
 	if err != nil {
 		return nil, err
 	}
+	cp, custom := s.custom(name)
 	out := make([]Field, 0, len(md.ConfigKeys))
 	for _, k := range md.ConfigKeys {
+		if custom && (k.Name != cp.APIKeyEnv || (cp.RequiresAuth != nil && !*cp.RequiresAuth)) {
+			// A custom provider's host, path and headers come from its
+			// JSON file; the engine's other settings (OPENAI_HOST, …)
+			// would only change the built-in provider. It needs just its
+			// api_key_env, unless requires_auth is false.
+			continue
+		}
 		f := Field{ConfigKey: k}
 		switch {
 		case s.envSet(k.Name):
@@ -153,6 +161,17 @@ func (s *Setup) Fields(name string) ([]Field, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// custom returns the declarative provider named name from CustomDir.
+func (s *Setup) custom(name string) (registry.CustomProvider, bool) {
+	cps, _ := registry.LoadCustomProviders(s.CustomDir())
+	for _, cp := range cps {
+		if cp.Name == name {
+			return cp, true
+		}
+	}
+	return registry.CustomProvider{}, false
 }
 
 func (s *Setup) envSet(key string) bool {

@@ -194,6 +194,27 @@ func TestStatusReasons(t *testing.T) {
 	}
 }
 
+// A custom provider with requires_auth false needs nothing.
+func TestCustomProviderWithoutAuth(t *testing.T) {
+	f := newFixture(t)
+	dir := filepath.Join(f.paths.Config, "custom_providers")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lan.json"),
+		[]byte(`{"name":"lan","engine":"openai","display_name":"LAN","requires_auth":false,"base_url":"http://127.0.0.1:9/v1","models":[{"name":"m","context_limit":8000}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, "config.yaml", "GOOSE_PROVIDER: lan\n")
+	s := f.setup(t)
+	if st := s.Status(); !st.Usable() || st.Model != "m" {
+		t.Fatalf("status %+v", st)
+	}
+	if fields, _ := s.Fields("lan"); len(fields) != 0 {
+		t.Fatalf("fields %+v", fields)
+	}
+}
+
 func TestCustomProvidersAreOffered(t *testing.T) {
 	f := newFixture(t)
 	if err := os.MkdirAll(filepath.Join(f.paths.Config, "custom_providers"), 0o755); err != nil {
@@ -213,5 +234,13 @@ func TestCustomProvidersAreOffered(t *testing.T) {
 	}
 	if err := s.Validate(Choice{Provider: "custom_local", Model: "m1", Values: map[string]string{"LOCAL_KEY": "k"}}); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Validate(Choice{Provider: "custom_local", Model: "m1"}); err == nil || !strings.HasPrefix(err.Error(), "Local LLM needs LOCAL_KEY") {
+		t.Fatalf("without its key: %v", err)
+	}
+	// Only its key is asked: its host comes from its JSON file.
+	fields, err := s.Fields("custom_local")
+	if err != nil || len(fields) != 1 || fields[0].Name != "LOCAL_KEY" || !fields[0].Ask() {
+		t.Fatalf("fields %+v err %v", fields, err)
 	}
 }

@@ -96,6 +96,14 @@ func (s *Setup) selected(reg *registry.Registry) (string, bool) {
 // and none is set (goosed's is_configured).
 func (s *Setup) missingKey(overlay map[string]string, md provider.Metadata) string {
 	reg := s.registry(overlay)
+	if cp, ok := s.custom(md.Name); ok {
+		// A custom provider needs its api_key_env only (registry.Configured).
+		needsAuth := (cp.RequiresAuth == nil || *cp.RequiresAuth) && cp.APIKeyEnv != ""
+		if needsAuth && !s.isSet(reg, overlay, provider.ConfigKey{Name: cp.APIKeyEnv, Secret: true}) {
+			return cp.APIKeyEnv
+		}
+		return ""
+	}
 	var firstSecret string
 	secretSet := false
 	for _, k := range md.ConfigKeys {
