@@ -40,8 +40,8 @@ func developerTools(t *testing.T, surface developer.Surface) func(string) toolin
 	}
 }
 
-// TestDeveloperToolMetaMatchesToolinfo: developer (which imports nothing
-// of ours) and core read the same _meta entry with the same fields.
+// TestDeveloperToolMetaMatchesToolinfo: developer (which does not import
+// core/toolinfo) publishes the _meta entry core reads, with the same fields.
 func TestDeveloperToolMetaMatchesToolinfo(t *testing.T) {
 	if developer.MetaKeyTool != toolinfo.MetaKey {
 		t.Fatalf("developer publishes %q, core reads %q", developer.MetaKeyTool, toolinfo.MetaKey)
