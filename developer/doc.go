@@ -47,7 +47,8 @@
 // and its -name/-iname filters are honoured; the search stops after 20,000
 // entries). It cannot see what a program does on
 // its own: `python -c "open('.e'+'nv')"`, a script file, `xargs cat < list`,
-// command substitution output, a variable computed at run time, or a file
+// command substitution output (beyond $(pwd), $(echo …) and $(printf %s …)),
+// a variable computed at run time, or a file
 // renamed or linked by an earlier command of the same call. cmd and PowerShell
 // commands get goose's literal check only.
 //

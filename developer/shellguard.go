@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -116,8 +117,7 @@ func (g *shellGuard) check(script string) error {
 	return found
 }
 
-// config expands words as the shell would in dir. A command substitution
-// expands to nothing (its own commands are walked separately).
+// config expands words as the shell would in dir.
 func (g *shellGuard) config(dir string) *expand.Config {
 	return &expand.Config{
 		Env: expand.FuncEnviron(func(name string) string {
@@ -130,9 +130,34 @@ func (g *shellGuard) config(dir string) *expand.Config {
 			return g.getenv(name)
 		}),
 		ReadDir2:  os.ReadDir,
-		CmdSubst:  func(io.Writer, *syntax.CmdSubst) error { return nil },
+		CmdSubst:  func(w io.Writer, cs *syntax.CmdSubst) error { return g.substitute(w, dir, cs) },
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return os.DevNull, nil },
 	}
+}
+
+// substitute is what a command substitution prints when that is known
+// without running anything: $(pwd) and $(echo …)/$(printf %s …) of
+// expandable words. Anything else expands to nothing; its own commands are
+// walked separately.
+func (g *shellGuard) substitute(w io.Writer, dir string, cs *syntax.CmdSubst) error {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return nil
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	f := g.fields(dir, ce.Args)
+	switch {
+	case len(f) == 0:
+	case f[0] == "pwd":
+		io.WriteString(w, dir)
+	case f[0] == "echo" && !slices.ContainsFunc(f[1:], func(a string) bool { return strings.HasPrefix(a, "-") }):
+		io.WriteString(w, strings.Join(f[1:], " "))
+	case f[0] == "printf" && len(f) > 2 && f[1] == "%s":
+		io.WriteString(w, strings.Join(f[2:], ""))
+	}
+	return nil
 }
 
 // fields expands words; a word the expander cannot handle falls back to

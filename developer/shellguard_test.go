@@ -85,6 +85,10 @@ func TestShellGuardRefusesWhatTheShellWouldTouch(t *testing.T) {
 		{"dd if=.env of=/dev/null", ".env"},
 		{"cat --file=.env", ".env"},
 		{"cat ./src/../.env", "./src/../.env"},
+		{`cat "$(pwd)/.env"`, d + "/.env"},
+		{"cat `pwd`/secrets/key.txt", d + "/secrets/key.txt"},
+		{"cat $(echo .e)nv", ".env"},
+		{"cat $(printf %s .en v)", ".env"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.command, func(t *testing.T) {
