@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -85,10 +85,10 @@ func (s *Server) updateWorkingDir(ctx context.Context, req workingDirRequest) (s
 	if dir == "" {
 		return struct{}{}, invalidParams("working directory cannot be empty")
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return struct{}{}, invalidParams("invalid directory path")
-	}
 	if err := s.opts.Agent.UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
+		if errors.Is(err, agent.ErrNotADirectory) {
+			return struct{}{}, invalidParams("invalid directory path")
+		}
 		return struct{}{}, err
 	}
 	as.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -109,10 +110,11 @@ func (q updateWorkingDirRequest) check() error {
 // loaded or not.
 func (s *Server) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
 	dir := strings.TrimSpace(q.WorkingDir)
-	if dir == "" || !workingDirExists(dir) {
+	err := s.opts.Agent.UpdateWorkingDir(r.Context(), q.SessionID, dir)
+	if errors.Is(err, agent.ErrNotADirectory) || (err != nil && dir == "") {
 		return reply{}, badRequest("Directory does not exist: %s", q.WorkingDir)
 	}
-	if err := s.opts.Agent.UpdateWorkingDir(r.Context(), q.SessionID, dir); err != nil {
+	if err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil

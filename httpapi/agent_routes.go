@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"sort"
 
 	"github.com/goose-acp/goose-acp/core/agent"
@@ -36,14 +35,8 @@ func (s *Server) agentStart(r *http.Request, q startAgentRequest) (reply, error)
 	if err != nil {
 		return reply{}, err
 	}
+	// The agent gives a new session the current GOOSE_MODE.
 	opts := agent.StartOptions{WorkingDir: q.WorkingDir, Type: session.TypeUser, UseConfiguredExtensions: true}
-	// A new session takes the current GOOSE_MODE (a fresh session row
-	// already says "auto", which would win inside the agent).
-	if s.opts.Config != nil {
-		if mode, err := s.opts.Config.GetString("GOOSE_MODE"); err == nil && mode != "" {
-			opts.Mode = &mode
-		}
-	}
 	if q.ExtensionOverrides != nil {
 		opts.UseConfiguredExtensions = false
 		opts.Extensions = *q.ExtensionOverrides
@@ -266,10 +259,4 @@ func (s *Server) agentRemoveExtension(r *http.Request, q removeExtensionRequest)
 // 501), so the list is truly empty.
 func (s *Server) agentListApps(*http.Request) (reply, error) {
 	return ok(map[string]any{"apps": []any{}}), nil
-}
-
-// workingDirExists validates /agent/update_working_dir's directory.
-func workingDirExists(dir string) bool {
-	fi, err := os.Stat(dir)
-	return err == nil && fi.IsDir()
 }

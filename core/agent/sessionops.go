@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -35,6 +36,8 @@ var (
 	ErrInvalidSessionName = errors.New("invalid session name")
 	// ErrNoRecipe: the session was not started from a recipe.
 	ErrNoRecipe = errors.New("session has no recipe")
+	// ErrNotADirectory: a working directory that does not exist.
+	ErrNotADirectory = errors.New("not an existing directory")
 )
 
 // MaxSessionNameLength is goosed's limit on a user-set name (characters).
@@ -156,11 +159,14 @@ func (a *Agent) SetMode(ctx context.Context, sessionID, mode string) error {
 	return a.opts.Store.Update(ctx, sessionID, session.Update{GooseMode: &mode})
 }
 
-// UpdateWorkingDir changes the session's working directory (persisted; a
-// loaded session's new tool calls see it through _meta).
+// UpdateWorkingDir moves the session to an existing directory (persisted;
+// a loaded session's new tool calls see it through _meta).
 func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
 	if strings.TrimSpace(dir) == "" {
 		return fmt.Errorf("working dir must not be empty")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%w: %s", ErrNotADirectory, dir)
 	}
 	s, err := a.liveOrStored(ctx, sessionID)
 	if err != nil {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +93,10 @@ func TestSessionOpsUnknownSession(t *testing.T) {
 	}
 	if err := h.a.SetMode(ctx, "nope", "sideways"); err == nil || errors.Is(err, session.ErrNotFound) {
 		t.Errorf("a bad mode is reported before the session: %v", err)
+	}
+	missing := filepath.Join(t.TempDir(), "gone")
+	if err := h.a.UpdateWorkingDir(ctx, "nope", missing); !errors.Is(err, ErrNotADirectory) {
+		t.Errorf("a missing directory is reported before the session: %v", err)
 	}
 }
 

@@ -1,0 +1,57 @@
+package httpapi
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// The session routes work on a session the agent has not loaded (after
+// /agent/stop, or one only in the store): core decides, not the route.
+func TestSessionRoutesOnAnUnloadedSession(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	id := e.startSession()
+	if code, body := e.call("POST", "/agent/stop", map[string]any{"session_id": id}); code != 200 {
+		t.Fatalf("stop: %d %s", code, body)
+	}
+	if e.agent.IsLoaded(id) {
+		t.Fatal("still loaded after stop")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		method, path string
+		body         any
+		code         int
+		want         string
+	}{
+		{"POST", "/agent/update_session", map[string]any{"session_id": id, "goose_mode": "chat"}, 200, ""},
+		{"POST", "/agent/update_working_dir", map[string]any{"session_id": id, "working_dir": dir}, 200, ""},
+		{"PUT", "/sessions/" + id + "/name", map[string]any{"name": "Kept"}, 200, ""},
+		{"POST", "/agent/update_working_dir", map[string]any{"session_id": id, "working_dir": filepath.Join(dir, "gone")}, 400,
+			`{"message":"Directory does not exist: ` + filepath.Join(dir, "gone") + `"}`},
+		{"PUT", "/sessions/" + id + "/name", map[string]any{"name": ""}, 400, `{"message":"Session name cannot be empty"}`},
+		{"POST", "/agent/update_session", map[string]any{"session_id": "20990101_1", "goose_mode": "chat"}, 400, "Session not found: 20990101_1"},
+	} {
+		code, body := e.call(c.method, c.path, c.body)
+		if code != c.code || (c.want != "" && body != c.want) {
+			t.Errorf("%s %s: %d %s, want %d %s", c.method, c.path, code, body, c.code, c.want)
+		}
+	}
+	if e.agent.IsLoaded(id) {
+		t.Fatal("a session route loaded the session")
+	}
+	sess, err := e.store.Get(context.Background(), id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.GooseMode != "chat" || sess.WorkingDir != dir || sess.Name != "Kept" || !sess.UserSetName {
+		t.Fatalf("stored %+v", sess)
+	}
+	// Delete works unloaded too, and the session is gone.
+	if code, _ := e.call("DELETE", "/sessions/"+id, nil); code != 200 {
+		t.Fatalf("delete: %d", code)
+	}
+	if code, _ := e.call("GET", "/sessions/"+id, nil); code != 404 {
+		t.Fatalf("after delete: %d", code)
+	}
+}
