@@ -120,3 +120,13 @@ func TestRunFailedTurnExitsNonZero(t *testing.T) {
 		t.Fatalf("bad format: exit %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// With no provider the run says, in one line, what to do.
+func TestRunUnconfiguredSaysWhatToDo(t *testing.T) {
+	env := newAgentEnv(t)
+	unconfigured(env)
+	r := runGoose(t, env, t.TempDir(), "", "-t", "hi")
+	if r.code != 1 || !strings.HasSuffix("\n"+r.stderr, "\nError: "+unconfiguredReason+"\n") || strings.Contains(r.stderr, "Error: no provider configured") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+}

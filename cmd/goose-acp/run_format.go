@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // Output formats of `goose-acp run --output-format` (goose's names).
@@ -129,6 +132,10 @@ type sessionGetter interface {
 // finish ends the output (the JSON document, or stream-json's last line)
 // and maps err to the exit status; errors also go to stderr as "Error: …".
 func (o *runOutput) finish(store sessionGetter, res runResult, err error, stderr io.Writer) int {
+	if err != nil && (setup.IsAuth(err) || errors.Is(err, agent.ErrNoProvider)) {
+		// One line saying what to do, not the agent's wrapped chain.
+		err = fmt.Errorf("%s", setup.AuthReason(err))
+	}
 	var sess session.Session
 	if res.SessionID != "" && o.format != formatText {
 		sess, _ = store.Get(context.WithoutCancel(o.ctx), res.SessionID, o.format == formatJSON)

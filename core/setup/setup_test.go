@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/core/provider/registry"
 )
 
 // fixture is a private goose config dir (keyring disabled, so secrets go
@@ -242,5 +244,12 @@ func TestCustomProvidersAreOffered(t *testing.T) {
 	fields, err := s.Fields("custom_local")
 	if err != nil || len(fields) != 1 || fields[0].Name != "LOCAL_KEY" || !fields[0].Ask() {
 		t.Fatalf("fields %+v err %v", fields, err)
+	}
+}
+
+func TestAuthReasonForAMissingKey(t *testing.T) {
+	err := fmt.Errorf("no provider configured: %w", fmt.Errorf("anthropic: %w ANTHROPIC_API_KEY", registry.ErrMissingConfig))
+	if got := AuthReason(err); got != "anthropic needs ANTHROPIC_API_KEY: run `goose-acp configure` in a terminal, or set ANTHROPIC_API_KEY in the environment" {
+		t.Fatalf("AuthReason = %q", got)
 	}
 }

@@ -191,7 +191,33 @@ func AuthReason(err error) string {
 	if errors.As(err, &re) {
 		return re.reason
 	}
+	if name, key, ok := missingConfigKey(err); ok {
+		return fmt.Sprintf("%s needs %s: %s, or set %s in the environment", name, key, ConfigureHint, key)
+	}
 	return firstLine(err.Error()) + ": " + ConfigureHint
+}
+
+// missingConfigKey reads the provider and key out of the registry's
+// "<provider>: missing required config key <KEY>" error.
+func missingConfigKey(err error) (name, key string, ok bool) {
+	if !errors.Is(err, registry.ErrMissingConfig) {
+		return "", "", false
+	}
+	msg := err.Error()
+	marker := ": " + registry.ErrMissingConfig.Error() + " "
+	i := strings.Index(msg, marker)
+	if i < 0 {
+		return "", "", false
+	}
+	fields := strings.Fields(msg[i+len(marker):])
+	if len(fields) == 0 {
+		return "", "", false
+	}
+	head := msg[:i]
+	if j := strings.LastIndex(head, ": "); j >= 0 {
+		head = head[j+2:]
+	}
+	return head, fields[0], true
 }
 
 func statusLine(pe *provider.Error) string {
