@@ -103,14 +103,9 @@ func killTree(sp *startedProc, _ <-chan struct{}) {
 // (except skip, which os/exec waits for) and reaps the ones re-parented to
 // this process, which nothing else would wait for.
 func sweepMarked(marker string, skip int) {
-	want := []byte(markerEnv + "=" + marker + "\x00")
 	self := os.Getpid()
-	for _, p := range scanProc() {
-		if p.pid == skip || p.pid == self || p.state == 'Z' {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
-		if err != nil || !bytes.Contains(append(env, 0), want) {
+	for _, p := range withEnv(markerEnv + "=" + marker) {
+		if p.pid == skip || p.pid == self {
 			continue
 		}
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
@@ -118,6 +113,23 @@ func sweepMarked(marker string, skip int) {
 			go reapAdopted(p.pid)
 		}
 	}
+}
+
+// withEnv lists the live (not zombie) processes whose environment holds
+// the exact entry NAME=value.
+func withEnv(entry string) []procInfo {
+	want := []byte(entry + "\x00")
+	var out []procInfo
+	for _, p := range scanProc() {
+		if p.state == 'Z' {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
+		if err == nil && bytes.Contains(append(env, 0), want) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // reapAdopted waits for a killed orphan that was re-parented here.

@@ -3,12 +3,9 @@
 package developer
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -28,16 +25,9 @@ var treeShapes = map[string]string{
 
 // markedPids are the live processes whose environment holds mark.
 func markedPids(mark string) []int {
-	want := []byte("ORPHAN_MARK=" + mark + "\x00")
 	var out []int
-	for _, p := range scanProc() {
-		if p.state == 'Z' {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/environ")
-		if err == nil && bytes.Contains(env, want) {
-			out = append(out, p.pid)
-		}
+	for _, p := range withEnv("ORPHAN_MARK=" + mark) {
+		out = append(out, p.pid)
 	}
 	return out
 }
