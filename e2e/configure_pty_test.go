@@ -233,3 +233,31 @@ func TestConfigureInAPlainTerminal(t *testing.T) {
 		t.Fatalf("secrets.yaml:\n%s", s)
 	}
 }
+
+// A key already in the environment is offered for saving (as goose does),
+// so editors started without the variable can use it.
+func TestConfigureInteractiveSavesAKeyFromTheEnvironment(t *testing.T) {
+	llm := providertest.Start(providertest.Google, providertest.NewScript(providertest.Turn{Text: []string{"ok"}}))
+	defer llm.Close()
+	llm.Script.SetModels("gemini-2.5-flash")
+	root, env := configureHome(t)
+	p := startPTY(t, append(env, "TERM=xterm-256color", "GOOGLE_API_KEY=g-from-env", "GOOGLE_HOST="+llm.URL), "configure")
+	p.expect("Which model provider should we use?")
+	p.send("/", "(google)", keyEnter)
+	p.expect("GOOGLE_API_KEY is set in the environment. Save it to the secret store?")
+	p.send(keyEnter) // yes is the default
+	p.expect("GOOGLE_HOST")
+	p.send(keyEnter) // keep the environment's host
+	p.expect("Select a model:")
+	p.send(keyEnter)
+	p.expect("Saved GOOSE_PROVIDER=google and GOOSE_MODEL=gemini-2.5-flash")
+	if code := p.wait(); code != 0 {
+		t.Fatalf("exit %d; screen:\n%s", code, p.screen())
+	}
+	if s := readConfigFile(t, root, "secrets.yaml"); s != "GITHUB_TOKEN: ghp-mine\nGOOGLE_API_KEY: g-from-env\n" {
+		t.Fatalf("secrets.yaml:\n%s", s)
+	}
+	if got := readConfigFile(t, root, "config.yaml"); strings.Contains(got, "GOOGLE_HOST") {
+		t.Fatalf("the environment's host was written:\n%s", got)
+	}
+}

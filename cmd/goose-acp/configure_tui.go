@@ -137,6 +137,17 @@ func (u *configureUI) askField(md provider.Metadata, f setup.Field, values map[s
 }
 
 func (u *configureUI) askSecret(md provider.Metadata, f setup.Field, values map[string]string) error {
+	if v := u.env.getenv(f.Name); f.Source == setup.SourceEnv && v != "" {
+		// As goose does: offer to store it, so an editor started without
+		// this variable can use the key too.
+		save := true
+		err := u.run(huh.NewConfirm().Title(fmt.Sprintf("%s is set in the environment. Save it to the secret store?", f.Name)).
+			Description("Editors usually start goose-acp without your shell's variables.").Value(&save))
+		if err == nil && save {
+			values[f.Name] = v
+		}
+		return err
+	}
 	if f.Source != setup.SourceNone {
 		keep := true
 		err := u.run(huh.NewConfirm().Title(fmt.Sprintf("%s is already set (%s). Keep it?", f.Name, f.Source)).
