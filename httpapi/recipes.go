@@ -10,7 +10,6 @@ import (
 	"unicode"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
-	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
 // savedRecipe is goosed's RecipeManifest: a library recipe with its
@@ -203,18 +202,11 @@ func (s *Server) scheduleRecipe(_ *http.Request, q recipeIDRequest) (reply, erro
 	if err != nil {
 		return reply{}, libraryError(err)
 	}
-	_, getErr := s.opts.Scheduler.Get(q.ID)
-	switch {
-	case q.CronSchedule == nil || *q.CronSchedule == "":
-		if getErr == nil {
-			err = s.opts.Scheduler.Delete(q.ID, true)
-		}
-	case getErr == nil:
-		err = s.opts.Scheduler.Update(q.ID, *q.CronSchedule)
-	default:
-		_, err = s.opts.Scheduler.Create(schedule.CreateRequest{ID: q.ID, RecipePath: rec.FilePath, Cron: *q.CronSchedule})
+	cron := ""
+	if q.CronSchedule != nil {
+		cron = *q.CronSchedule
 	}
-	if err != nil {
+	if err := s.opts.Scheduler.SetRecipeSchedule(q.ID, rec.FilePath, cron); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil

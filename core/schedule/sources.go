@@ -65,3 +65,21 @@ func (s *Scheduler) removeSource(j Job) {
 		os.Remove(filepath.Join(s.sourcesDir(), j.ID+".yaml"))
 	}
 }
+
+// SetRecipeSchedule gives a saved recipe file a schedule under id (a
+// library recipe's id): an empty cron removes the job if there is one, an
+// existing job gets the new cron, otherwise a job is created from the file.
+func (s *Scheduler) SetRecipeSchedule(id, recipePath, cronExpr string) error {
+	_, getErr := s.Get(id)
+	switch {
+	case cronExpr == "":
+		if getErr == nil {
+			return s.Delete(id, true)
+		}
+		return nil
+	case getErr == nil:
+		return s.Update(id, cronExpr)
+	}
+	_, err := s.Create(CreateRequest{ID: id, RecipePath: recipePath, Cron: cronExpr})
+	return err
+}

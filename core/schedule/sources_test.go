@@ -56,3 +56,40 @@ func TestCreateFromRecipeKeepsSource(t *testing.T) {
 		t.Fatalf("source kept after delete: %v", err)
 	}
 }
+
+func TestSetRecipeSchedule(t *testing.T) {
+	data := t.TempDir()
+	s, err := New(Options{DataDir: data, Runner: newFakeRunner()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	path := filepath.Join(t.TempDir(), "daily.yaml")
+	if err := os.WriteFile(path, []byte("title: D\ndescription: d\nprompt: p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetRecipeSchedule("abc", path, ""); err != nil {
+		t.Fatalf("detaching a recipe without a job: %v", err)
+	}
+	if err := s.SetRecipeSchedule("abc", path, "0 0 9 * * *"); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := s.Get("abc"); err != nil || j.Cron != "0 0 9 * * *" || *j.RecipeBaseDir != filepath.Dir(path) {
+		t.Fatalf("created %+v %v", j, err)
+	}
+	if err := s.SetRecipeSchedule("abc", path, "0 0 10 * * *"); err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := s.Get("abc"); j.Cron != "0 0 10 * * *" {
+		t.Fatalf("updated cron %q", j.Cron)
+	}
+	if err := s.SetRecipeSchedule("abc", path, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get("abc"); !errors.Is(err, ErrJobNotFound) {
+		t.Fatalf("after detach: %v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("detaching removed the library file: %v", err)
+	}
+}
