@@ -173,3 +173,19 @@ func TestConfigureBadFlags(t *testing.T) {
 		t.Fatalf("config.yaml changed:\n%s", got)
 	}
 }
+
+// A key that only the shell has is used for the test but not stored,
+// and configure says so.
+func TestConfigureNotesAKeyLeftInTheEnvironment(t *testing.T) {
+	llm := providertest.Start(providertest.OpenAI, providertest.NewScript(providertest.Turn{Text: []string{"ok"}}))
+	defer llm.Close()
+	root, env := configureHome(t)
+	code, _, stderr := runConfigure(t, append(env, "OPENAI_API_KEY=sk-shell"), "--provider", "openai", "--model", "gpt-4o", "--host", llm.URL)
+	want := "Note: OPENAI_API_KEY was read from this shell's environment and not stored; editors started without it will not see it (add --api-key-env OPENAI_API_KEY to store it).\n"
+	if code != 0 || stderr != want {
+		t.Fatalf("exit %d stderr %q", code, stderr)
+	}
+	if s := readConfigFile(t, root, "secrets.yaml"); s != "GITHUB_TOKEN: ghp-mine\n" {
+		t.Fatalf("secrets.yaml:\n%s", s)
+	}
+}

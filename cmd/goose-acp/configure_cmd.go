@@ -124,6 +124,11 @@ func configureFromFlags(env *environment, s *setup.Setup, f configureFlags) int 
 		return exitFailed
 	}
 	printSaved(env.stdout, c, saved)
+	if fields, err := s.Fields(c.Provider); err == nil {
+		if key := apiKeyField(fields); key != "" && c.Values[key] == "" && env.getenv(key) != "" {
+			fmt.Fprintf(env.stderr, "Note: %s was read from this shell's environment and not stored; editors started without it will not see it (add --api-key-env %s to store it).\n", key, key)
+		}
+	}
 	return exitOK
 }
 
