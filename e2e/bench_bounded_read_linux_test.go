@@ -137,3 +137,38 @@ func TestHostileResourceLinksAreAnswered(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLargeTextResourceLink: a 64 MiB text file linked; 1 MiB of it is
+// attached (then "[truncated]"), so the cost is one 1 MiB turn, not the
+// file's size. That turn is not cheap: token counting of the 1 MiB message
+// (tiktoken's regexp over every piece) dominates its time and peak RSS.
+func BenchmarkLargeTextResourceLink(b *testing.B) {
+	env := newAgentEnv(b)
+	a := spawnRaw(b, env)
+	defer a.stop()
+	a.call(b, "initialize", initParams)
+	work := b.TempDir()
+	big := filepath.Join(work, "big.log")
+	line := strings.Repeat("2026-01-01 12:00:00 INFO something happened here ", 2) + "\n"
+	if err := os.WriteFile(big, []byte(strings.Repeat(line, (64<<20)/len(line))), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	blocks := []acp.ContentBlock{{Type: "resource_link", Name: "big.log", URI: "file://" + big}}
+	var slowest time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		id := a.newSession(b, work)
+		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
+		b.StartTimer()
+		start := time.Now()
+		a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": blocks})
+		slowest = max(slowest, time.Since(start))
+		b.StopTimer()
+		a.call(b, "session/close", map[string]any{"sessionId": id})
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(slowest.Microseconds())/1000, "ms-slowest-answer")
+	if mb, ok := peakRSSMB(a.cmd.Process.Pid); ok {
+		b.ReportMetric(mb, "MiB-peak-RSS")
+	}
+}
