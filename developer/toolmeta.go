@@ -17,6 +17,7 @@ const (
 	KindEdit    = "edit"
 	KindExecute = "execute"
 	KindSearch  = "search"
+	KindFetch   = "fetch"
 	KindOther   = "other"
 )
 
@@ -51,6 +52,8 @@ var toolMetas = map[string]ToolMeta{
 	"tree":            {Kind: KindRead, Path: "path"},
 	"analyze":         {Kind: KindSearch, Path: "path"},
 	"read_image":      {Kind: KindRead},
+	"web_fetch":       {Kind: KindFetch},
+	"python":          {Kind: KindExecute},
 	"image_processor": {Kind: KindEdit, Path: "path"},
 	"list_windows":    {Kind: KindOther},
 	"screen_capture":  {Kind: KindOther},

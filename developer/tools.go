@@ -74,6 +74,7 @@ func (s *service) registerEditor(srv *mcp.Server) {
 		OutputSchema: json.RawMessage(shellOutputSchema), Annotations: annotations("Shell", false, true, false, true)}, s.handler(s.shellEditor))
 	addTool(srv, &mcp.Tool{Name: "tree", Description: treeDescription, InputSchema: json.RawMessage(treeSchema),
 		Annotations: annotations("Tree", true, false, true, false)}, s.handler(s.treeTool))
+	s.registerWebFetch(srv)
 	s.registerAnalyze(srv, Editor)
 	s.registerImages(srv, Editor)
 }
