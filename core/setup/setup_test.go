@@ -30,7 +30,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 }
 
-func (f *fixture) setup(t *testing.T) *Setup {
+func (f *fixture) setup(t testing.TB) *Setup {
 	t.Helper()
 	getenv := func(k string) string { return f.env[k] }
 	cfg, err := config.Open(config.Options{Paths: f.paths, Getenv: getenv, SystemFile: filepath.Join(f.paths.Config, "none.yaml")})
@@ -40,7 +40,7 @@ func (f *fixture) setup(t *testing.T) *Setup {
 	return New(Options{Config: cfg, Env: func(k string) (string, bool) { v, ok := f.env[k]; return v, ok }})
 }
 
-func (f *fixture) write(t *testing.T, name, content string) {
+func (f *fixture) write(t testing.TB, name, content string) {
 	t.Helper()
 	if err := os.MkdirAll(f.paths.Config, 0o755); err != nil {
 		t.Fatal(err)
