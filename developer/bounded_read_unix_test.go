@@ -35,6 +35,8 @@ func TestFileToolsRefuseNonRegularAndLinkedSecrets(t *testing.T) {
 		{"read", map[string]any{"path": "pipe"}, "Failed to read pipe: read " + fifo + ": '" + fifo + "' is a named pipe (FIFO), not a regular file; only regular files are read or written"},
 		{"read", map[string]any{"path": "pipe", "line": 1, "limit": 5}, "is a named pipe (FIFO), not a regular file"},
 		{"write", map[string]any{"path": "pipe", "content": "x"}, "is a named pipe (FIFO), not a regular file"},
+		{"read_image", map[string]any{"source": "pipe"}, "is a named pipe (FIFO), not a regular file"},
+		{"read_image", map[string]any{"source": "notes.txt"}, "it is a hard link to"},
 		{"read", map[string]any{"path": "/dev/zero"}, "Access to '/dev/zero' is refused: /dev is a pseudo-filesystem, never read or written"},
 		{"read", map[string]any{"path": "/proc/self/environ"}, "Access to '/proc/self/environ' is refused: /proc is a pseudo-filesystem"},
 		{"read", map[string]any{"path": "notes.txt"}, "is restricted by .gooseignore: it is a hard link to '" + filepath.Join(h.dir, ".env") + "'"},
@@ -69,5 +71,24 @@ func TestTreeSkipsFIFOs(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("tree blocked on a FIFO")
+	}
+}
+
+// The classic image_processor reads a FIFO as a refusal, not a hang.
+func TestImageProcessorRefusesFIFO(t *testing.T) {
+	h := newHarness(t, Options{Surface: Classic})
+	fifo := filepath.Join(h.dir, "shot.png")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := h.call(t, "image_processor", map[string]any{"path": fifo}); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "is a named pipe (FIFO), not a regular file") {
+			t.Fatalf("image_processor on a FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("image_processor blocked on a FIFO")
 	}
 }
