@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,5 +129,36 @@ func TestRunUnconfiguredSaysWhatToDo(t *testing.T) {
 	r := runGoose(t, env, t.TempDir(), "", "-t", "hi")
 	if r.code != 1 || !strings.HasSuffix("\n"+r.stderr, "\nError: "+unconfiguredReason+"\n") || strings.Contains(r.stderr, "Error: no provider configured") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// --log-level and --log-file override run's default (a log file in the
+// state directory, warnings only on stderr).
+func TestRunLogFlagsOverride(t *testing.T) {
+	env := newAgentEnv(t, textTurn("one"), textTurn("two"))
+	delete(env.Vars, "GOOSE_LOG_LEVEL")
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(binary, args...)
+		cmd.Env, cmd.Dir = env.environ(), t.TempDir()
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errOut.String())
+		}
+		return out.String(), errOut.String()
+	}
+	if _, stderr := run("--log-level", "info", "run", "-t", "x"); !strings.Contains(stderr, "INFO") {
+		t.Fatalf("--log-level info: no INFO on stderr: %q", stderr)
+	}
+	logFile := filepath.Join(t.TempDir(), "run.log")
+	if _, stderr := run("--log-file", logFile, "run", "-t", "x"); stderr != "" {
+		t.Fatalf("--log-file: stderr %q", stderr)
+	}
+	if b, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(b), `"level":"info"`) {
+		t.Fatalf("--log-file: %v %s", err, b)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(env.Root, "state", "logs", "cli", "*", "*.log")); len(logs) != 0 {
+		t.Fatalf("a default log file was written too: %v", logs)
 	}
 }
