@@ -56,14 +56,14 @@ type fileIO struct {
 	sessionID         string
 	canRead, canWrite bool
 	local             developer.FileIO
-	policy            *pathpolicy.Policy // nil: the caller checked
+	policy            func() *pathpolicy.Policy // nil: the caller checked
 }
 
 func (f *fileIO) check(path string) error {
 	if f.policy == nil {
 		return nil
 	}
-	return f.policy.Check(filepath.Clean(path), path)
+	return f.policy().Check(filepath.Clean(path), path)
 }
 
 var _ developer.FileIO = (*fileIO)(nil)

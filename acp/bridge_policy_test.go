@@ -27,7 +27,9 @@ func TestDelegatedFSChecksThePolicyFirst(t *testing.T) {
 	os.WriteFile(filepath.Join(wd, ".env"), []byte("K=v"), 0o600)
 	peer := &recordingPeer{}
 	f := &fileIO{peer: peer, sessionID: "s", canRead: true, canWrite: true,
-		policy: pathpolicy.New(pathpolicy.Options{WorkingDir: wd, Roots: []string{t.TempDir()}, ConfigDir: t.TempDir()})}
+		policy: func() *pathpolicy.Policy {
+			return pathpolicy.New(pathpolicy.Options{WorkingDir: wd, Roots: []string{t.TempDir()}, ConfigDir: t.TempDir()})
+		}}
 	ctx := context.Background()
 	if _, err := f.ReadTextFile(ctx, filepath.Join(wd, ".env"), 0, 0); !errors.Is(err, pathpolicy.ErrIgnored) {
 		t.Errorf("read .env: %v", err)
@@ -40,5 +42,28 @@ func TestDelegatedFSChecksThePolicyFirst(t *testing.T) {
 	}
 	if _, err := f.ReadTextFile(ctx, filepath.Join(wd, "main.go"), 0, 0); err != nil || len(peer.calls) != 1 || peer.calls[0] != "fs/read_text_file" {
 		t.Fatalf("allowed read: %v %v", err, peer.calls)
+	}
+}
+
+// The delegation's policy follows the session's cwd after
+// _goose/working_dir/update, not the cwd the developer server started in.
+func TestDelegatedFSPolicyFollowsTheWorkingDir(t *testing.T) {
+	first, moved, root := t.TempDir(), t.TempDir(), t.TempDir()
+	s := &Server{sessions: map[string]*acpSession{}}
+	pol := s.sessionPolicy("s1", first, []string{root})
+	if got := pol().WorkingDir(); got != first {
+		t.Fatalf("before tracking: %s", got)
+	}
+	as := &acpSession{id: "s1", cwd: first}
+	as.setRoots([]string{root})
+	s.register(as)
+	as.mu.Lock()
+	as.cwd = moved
+	as.mu.Unlock()
+	if err := pol().Check(filepath.Join(moved, "a.go"), "a.go"); err != nil || pol().WorkingDir() != moved {
+		t.Fatalf("after the move: %v (wd %s)", err, pol().WorkingDir())
+	}
+	if err := pol().Check(filepath.Join(first, "a.go"), "a.go"); !errors.Is(err, pathpolicy.ErrOutsideRoots) {
+		t.Fatalf("the old cwd is no longer a root: %v", err)
 	}
 }

@@ -69,6 +69,18 @@ func (s *Server) pathPolicy(as *acpSession) *pathpolicy.Policy {
 	return pathpolicy.New(pathpolicy.Options{WorkingDir: cwd, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
 }
 
+// sessionPolicy is the policy of a session's fs/* delegation: it follows
+// the session's current cwd (_goose/working_dir/update moves it), and
+// until the session is tracked, the cwd and roots it is created with.
+func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolicy.Policy {
+	return func() *pathpolicy.Policy {
+		if as, err := s.lookup(id); err == nil {
+			return s.pathPolicy(as)
+		}
+		return pathpolicy.New(pathpolicy.Options{WorkingDir: cwd, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
+	}
+}
+
 // linkReader is the editor's fs/read_text_file, or nil when it offers none.
 func (s *Server) linkReader(as *acpSession) attach.Reader {
 	if !s.caps.FS.ReadTextFile {

@@ -2,13 +2,11 @@ package acp
 
 import (
 	"context"
-	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
-	"github.com/goose-acp/goose-acp/core/pathpolicy"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -109,7 +107,7 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 				FileIO: &fileIO{
 					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
 					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,
-					policy: pathpolicy.New(pathpolicy.Options{WorkingDir: env.WorkingDir, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)}),
+					policy: s.sessionPolicy(env.SessionID, env.WorkingDir, roots),
 				},
 			}
 			if c.Terminal {
