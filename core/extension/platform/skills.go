@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Skills is goose's skills platform extension (load_skill).
@@ -220,7 +220,7 @@ func readSkillFile(dir, path string) (string, error) {
 			return "", errOutsideSkill
 		}
 	}
-	f, err := os.Open(real)
+	f, _, err := pathpolicy.OpenRegular(real) // a FIFO would block os.Open
 	if err != nil {
 		return "", err
 	}

@@ -3,10 +3,10 @@ package platform
 import (
 	"context"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 // Tom ("top of mind") adds user text to every turn's info message.
@@ -43,7 +43,7 @@ func clip(s string) string {
 }
 
 func readClipped(path string) string {
-	f, err := os.Open(path)
+	f, _, err := pathpolicy.OpenRegular(path) // a FIFO would block os.Open
 	if err != nil {
 		return ""
 	}
