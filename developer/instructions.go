@@ -9,6 +9,9 @@ import (
 // follows goose's developer server (working dir, OS, shell, tool
 // guidance); the editor text follows goose's platform extension.
 func (s *service) instructions() string {
+	if s.python {
+		return pythonInstructions
+	}
 	if s.opts.Surface == Editor {
 		return editorInstructions()
 	}

@@ -62,6 +62,11 @@ type Options struct {
 	ShellTimeout time.Duration
 	// Stats receives shell counters and latency (nil → kept internally).
 	Stats *ShellStats
+	// Config looks a goose setting up as goose does: the environment
+	// variable, else config.yaml (nil → Getenv only). The editor surface
+	// reads GOOSE_DEVELOPER_MODE (python_session: one `python` tool, see
+	// python_tool.go) and the GOOSE_PYTHON_SESSION_* keys through it.
+	Config func(key string) (any, bool)
 }
 
 // service is the shared implementation behind both surfaces.
@@ -80,6 +85,10 @@ type service struct {
 	callIndex atomic.Uint64
 	// allowAddr overrides read_image's SSRF rule in tests (nil = publicAddr).
 	allowAddr func(netip.Addr) bool
+	// python is set in GOOSE_DEVELOPER_MODE=python_session; py holds its
+	// per-session kernels.
+	python bool
+	py     pySessions
 }
 
 func newService(opts Options) *service {
@@ -109,6 +118,7 @@ func newService(opts Options) *service {
 	if s.stats == nil {
 		s.stats = &ShellStats{}
 	}
+	s.python = opts.Surface == Editor && s.pythonMode()
 	s.paths = newPathPolicy(opts.Getenv, opts.AllowedRoots)
 	s.ignores = newIgnoreCache(configDir(opts.ConfigDir, opts.Getenv))
 	return s
@@ -132,6 +142,9 @@ func newServerWithService(opts Options) (*mcp.Server, *service) {
 	impl := &mcp.Implementation{Name: "goose-developer", Version: Version}
 	if opts.Surface == Editor {
 		impl = &mcp.Implementation{Name: "developer", Title: "Developer", Version: "1.0.0"}
+	}
+	if s.python {
+		impl.Title = "Developer (Python session)"
 	}
 	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: s.instructions(),

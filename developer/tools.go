@@ -64,6 +64,13 @@ func (s *service) registerClassic(srv *mcp.Server) {
 }
 
 func (s *service) registerEditor(srv *mcp.Server) {
+	if s.python {
+		// goose's developer offers only `python` in this mode; analyze is
+		// its own extension there, so it stays.
+		s.registerPython(srv)
+		s.registerAnalyze(srv, Editor)
+		return
+	}
 	addTool(srv, &mcp.Tool{Name: "read", Description: readDescription, InputSchema: json.RawMessage(readSchema),
 		Annotations: annotations("Read", true, false, false, false)}, s.handler(s.readTool))
 	addTool(srv, &mcp.Tool{Name: "write", Description: writeDescription, InputSchema: json.RawMessage(writeSchema),

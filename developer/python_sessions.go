@@ -1,0 +1,157 @@
+package developer
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pySessions holds one kernel slot per agent session (the call's
+// agent-session-id). A kernel ends when its MCP connection closes (the
+// session's developer extension goes away), after pyIdleTTL without a
+// cell, when it dies, or with the agent (the shell's process machinery).
+type pySessions struct {
+	mu      sync.Mutex
+	slots   map[string]*pySlot
+	watched map[*mcp.ServerSession]bool
+	// Test overrides (0 = goose's values).
+	cellTimeout, idleTTL time.Duration
+}
+
+// pySlot is one session's kernel; mu is held for a whole cell, so cells
+// of one session run one at a time.
+type pySlot struct {
+	mu     sync.Mutex
+	k      *kernel
+	dir    string // the kernel's working directory
+	reset  bool   // the next cell reports pyResetNotice
+	idle   *time.Timer
+	used   time.Time
+	closed bool
+}
+
+func (p *pySessions) ttl() time.Duration {
+	if p.idleTTL > 0 {
+		return p.idleTTL
+	}
+	return pyIdleTTL
+}
+
+// slot returns the session's slot, and the first time a connection is
+// seen, arranges for its kernels to end with it.
+func (p *pySessions) slot(id string, ss *mcp.ServerSession) *pySlot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.slots == nil {
+		p.slots, p.watched = map[string]*pySlot{}, map[*mcp.ServerSession]bool{}
+	}
+	if ss != nil && !p.watched[ss] {
+		p.watched[ss] = true
+		go func() {
+			_ = ss.Wait()
+			p.closeAll()
+		}()
+	}
+	sl := p.slots[id]
+	if sl == nil {
+		sl = &pySlot{}
+		p.slots[id] = sl
+	}
+	return sl
+}
+
+// closeAll kills every kernel; later calls start afresh.
+func (p *pySessions) closeAll() {
+	p.mu.Lock()
+	slots := p.slots
+	p.slots, p.watched = nil, nil
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sl := range slots {
+		wg.Go(func() {
+			sl.mu.Lock()
+			defer sl.mu.Unlock()
+			sl.closed = true
+			sl.stop()
+		})
+	}
+	wg.Wait()
+}
+
+// stop kills the kernel (caller holds mu).
+func (sl *pySlot) stop() {
+	if sl.idle != nil {
+		sl.idle.Stop()
+	}
+	if sl.k != nil {
+		sl.k.kill()
+		sl.k = nil
+	}
+}
+
+// armIdle schedules the idle shutdown (caller holds mu). A timer, not a
+// reaper goroutine: nothing runs while sessions sit idle.
+func (sl *pySlot) armIdle(ttl time.Duration) {
+	sl.used = time.Now()
+	if sl.idle != nil {
+		sl.idle.Stop()
+	}
+	sl.idle = time.AfterFunc(ttl, func() {
+		if !sl.mu.TryLock() {
+			return // a cell is running; it re-arms the timer
+		}
+		defer sl.mu.Unlock()
+		if sl.k != nil && time.Since(sl.used) >= ttl {
+			sl.k.kill()
+			sl.k = nil
+			// goose restores a snapshot here; we keep none, so the next
+			// cell must tell the model its variables are gone.
+			sl.reset = true
+		}
+	})
+}
+
+// run executes one cell in the session's kernel, starting it on first use.
+func (p *pySessions) run(ctx context.Context, s *service, cc callContext, code string) (pyCellOutput, error) {
+	sl := p.slot(cc.sessionID, cc.session)
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	if sl.closed {
+		return pyCellOutput{}, errors.New("the session no longer exists")
+	}
+	if sl.idle != nil {
+		sl.idle.Stop()
+	}
+	defer sl.armIdle(p.ttl())
+	if sl.k == nil {
+		spec, err := s.kernelSpecFor(cc)
+		if err != nil {
+			return pyCellOutput{}, err
+		}
+		if sl.k, err = startKernel(spec); err != nil {
+			return pyCellOutput{}, err
+		}
+		sl.dir = cc.workingDir
+	} else if cc.workingDir != sl.dir {
+		// The session's working dir changed: follow it before the cell, as
+		// goose's update_working_dir does.
+		if r, err := sl.k.simple(map[string]any{"op": "chdir", "dir": cc.workingDir}, pyChdirTimeout); err != nil || !r.OK {
+			s.log.Warn("python session could not change directory", "dir", cc.workingDir, "err", err)
+		} else {
+			sl.dir = cc.workingDir
+		}
+	}
+	out, err := sl.k.exec(ctx, code, s.cellTimeout())
+	if err != nil {
+		sl.k.kill()
+		sl.k = nil
+		sl.reset = true
+		return pyCellOutput{}, errors.New(err.Error() + "\n" + pyResetNotice)
+	}
+	reset := sl.reset
+	sl.reset = false
+	return pyCellOutput{pyOutcome: out, reset: reset}, nil
+}
