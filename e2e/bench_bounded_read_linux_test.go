@@ -72,16 +72,21 @@ func linkBlocks(links map[string]string) []acp.ContentBlock {
 }
 
 func BenchmarkBoundedResourceLink(b *testing.B) {
+	work := b.TempDir()
+	benchLinkTurns(b, work, linkBlocks(hostileLinks(b, work)))
+}
+
+// benchLinkTurns spawns an agent and measures one prompt with blocks per
+// op, each in a fresh session (the measure is one prompt's reads, not a
+// conversation growing by an attachment per turn). It reports the slowest
+// answer and the agent's peak RSS.
+func benchLinkTurns(b *testing.B, work string, blocks []acp.ContentBlock) {
 	env := newAgentEnv(b)
 	a := spawnRaw(b, env)
 	defer a.stop()
 	a.call(b, "initialize", initParams)
-	work := b.TempDir()
-	blocks := linkBlocks(hostileLinks(b, work))
 	var slowest time.Duration
 	for b.Loop() {
-		// A fresh session per op: the measure is one prompt's reads, not
-		// a conversation growing by a 1 MiB attachment per turn.
 		b.StopTimer()
 		id := a.newSession(b, work)
 		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
@@ -143,32 +148,11 @@ func TestHostileResourceLinksAreAnswered(t *testing.T) {
 // file's size. That turn is not cheap: token counting of the 1 MiB message
 // (tiktoken's regexp over every piece) dominates its time and peak RSS.
 func BenchmarkLargeTextResourceLink(b *testing.B) {
-	env := newAgentEnv(b)
-	a := spawnRaw(b, env)
-	defer a.stop()
-	a.call(b, "initialize", initParams)
 	work := b.TempDir()
 	big := filepath.Join(work, "big.log")
 	line := strings.Repeat("2026-01-01 12:00:00 INFO something happened here ", 2) + "\n"
 	if err := os.WriteFile(big, []byte(strings.Repeat(line, (64<<20)/len(line))), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	blocks := []acp.ContentBlock{{Type: "resource_link", Name: "big.log", URI: "file://" + big}}
-	var slowest time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		id := a.newSession(b, work)
-		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
-		b.StartTimer()
-		start := time.Now()
-		a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": blocks})
-		slowest = max(slowest, time.Since(start))
-		b.StopTimer()
-		a.call(b, "session/close", map[string]any{"sessionId": id})
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(slowest.Microseconds())/1000, "ms-slowest-answer")
-	if mb, ok := peakRSSMB(a.cmd.Process.Pid); ok {
-		b.ReportMetric(mb, "MiB-peak-RSS")
-	}
+	benchLinkTurns(b, work, []acp.ContentBlock{{Type: "resource_link", Name: "big.log", URI: "file://" + big}})
 }
