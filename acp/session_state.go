@@ -103,6 +103,7 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 				WorkingDir:   env.WorkingDir,
 				AllowedRoots: roots,
 				Logger:       env.Logger,
+				Config:       env.Config,
 				Emitter:      &emitter{s: s, sessionID: env.SessionID},
 				FileIO: &fileIO{
 					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,

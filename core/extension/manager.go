@@ -106,6 +106,10 @@ type Env struct {
 	// Manager is set for platform extensions, which may inspect or change
 	// the session's extensions.
 	Manager *Manager
+	// Config looks a goose setting up (environment variable, else
+	// config.yaml); nil when the host gave none. The developer extension
+	// reads GOOSE_DEVELOPER_MODE through it.
+	Config func(key string) (any, bool)
 }
 
 // BuiltinFactory builds an in-process MCP server (e.g. "developer").
@@ -132,6 +136,8 @@ type Options struct {
 	// Getenv and Secret resolve ${VAR} substitutions and env_keys.
 	Getenv func(string) string
 	Secret func(key string) (string, bool)
+	// Config is handed to builtins and platform extensions as Env.Config.
+	Config func(key string) (any, bool)
 	Hooks  Hooks
 	Logger *slog.Logger
 	// ClientName/Version identify us to servers (default "goose").
