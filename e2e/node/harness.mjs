@@ -170,7 +170,9 @@ const wanted = process.argv.slice(2);
 await app.connectWith({ readable, writable }, async (agent) => {
   await agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    // auth.terminal and Zed's _meta["terminal-auth"] make the agent list
+    // its terminal sign-in method too, so both shapes are schema-checked.
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true }, _meta: { "terminal-auth": true } },
     clientInfo: { name: "goose-acp-node-harness", version: "1.0.0" },
   });
   const ctx = {};
