@@ -28,7 +28,9 @@ func MarshalExport(s Session) ([]byte, error) {
 func UnmarshalExport(data []byte) (Session, error) {
 	var aux struct {
 		Session
-		Description *string `json:"description"`
+		Description      *string      `json:"description"`
+		Usage            *exportUsage `json:"usage"`
+		AccumulatedUsage *exportUsage `json:"accumulated_usage"`
 	}
 	if err := json.Unmarshal(data, &aux); err != nil {
 		return Session{}, fmt.Errorf("%w: %v", ErrInvalidImport, err)
@@ -37,6 +39,9 @@ func UnmarshalExport(data []byte) (Session, error) {
 	if s.Name == "" && aux.Description != nil {
 		s.Name = *aux.Description
 	}
+	aux.Usage.fill(&s.TotalTokens, &s.InputTokens, &s.OutputTokens, &s.CacheReadTokens, &s.CacheWriteTokens)
+	aux.AccumulatedUsage.fill(&s.AccumulatedTotalTokens, &s.AccumulatedInputTokens, &s.AccumulatedOutputTokens,
+		&s.AccumulatedCacheReadTokens, &s.AccumulatedCacheWriteTokens)
 	for i, m := range s.Conversation {
 		if err := ValidateMessage(m); err != nil {
 			return Session{}, fmt.Errorf("%w: message %d: %v", ErrInvalidImport, i, err)
@@ -55,4 +60,30 @@ func ValidateMessage(m conversation.Message) error {
 		return fmt.Errorf("%w: role %q is neither user nor assistant", ErrInvalidMessage, m.Role)
 	}
 	return nil
+}
+
+// exportUsage is goose 1.54's Usage object: its export nests the token
+// counters under "usage" and "accumulated_usage" instead of goosed 1.33's
+// flat fields.
+type exportUsage struct {
+	Input      *int `json:"input_tokens"`
+	Output     *int `json:"output_tokens"`
+	Total      *int `json:"total_tokens"`
+	CacheRead  *int `json:"cache_read_input_tokens"`
+	CacheWrite *int `json:"cache_write_input_tokens"`
+}
+
+// fill sets each flat counter the export left out from u.
+func (u *exportUsage) fill(total, input, output, cacheRead, cacheWrite **int) {
+	if u == nil {
+		return
+	}
+	for _, p := range []struct{ dst, src **int }{
+		{total, &u.Total}, {input, &u.Input}, {output, &u.Output},
+		{cacheRead, &u.CacheRead}, {cacheWrite, &u.CacheWrite},
+	} {
+		if *p.dst == nil {
+			*p.dst = *p.src
+		}
+	}
 }

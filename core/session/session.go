@@ -42,11 +42,36 @@ type Session struct {
 	Recipe                  json.RawMessage        `json:"recipe"`
 	UserRecipeValues        map[string]string      `json:"user_recipe_values"`
 	Conversation            []conversation.Message `json:"conversation"`
-	MessageCount            int                    `json:"message_count"`
-	ProviderName            *string                `json:"provider_name"`
-	ModelConfig             *model.Config          `json:"model_config"`
-	GooseMode               string                 `json:"goose_mode"`
-	ThreadID                *string                `json:"thread_id"`
+	// MessageCount counts the user-visible messages, as goose 1.54 does.
+	MessageCount int           `json:"message_count"`
+	ProviderName *string       `json:"provider_name"`
+	ModelConfig  *model.Config `json:"model_config"`
+	GooseMode    string        `json:"goose_mode"`
+	// ThreadID is goosed 1.33's thread_id (schema v10); a sessions.db
+	// created at v17 has no such column and reads it as null.
+	ThreadID *string `json:"thread_id"`
+
+	// The fields below come from schema v12..v17 (goose 1.54). goosed 1.33's
+	// Session JSON has none of them, so they are omitted while unset and
+	// the REST face keeps its shape.
+
+	// CacheReadTokens and CacheWriteTokens are the latest call's prompt-cache
+	// counts (v14); the Accumulated forms are their running sums.
+	CacheReadTokens             *int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens            *int `json:"cache_write_tokens,omitempty"`
+	AccumulatedCacheReadTokens  *int `json:"accumulated_cache_read_tokens,omitempty"`
+	AccumulatedCacheWriteTokens *int `json:"accumulated_cache_write_tokens,omitempty"`
+	// AccumulatedCost is the session's running cost in dollars (v13).
+	AccumulatedCost *float64 `json:"accumulated_cost,omitempty"`
+	// LastMessageAt is not a column: the newest message's created time
+	// (milliseconds read as seconds), nil without messages.
+	LastMessageAt *time.Time `json:"last_message_at,omitempty"`
+	// ArchivedAt is when the session was archived (v12); nil if it is not.
+	ArchivedAt *time.Time `json:"archived_at,omitempty"`
+	// ProjectID groups sessions under a Desktop project (v12).
+	ProjectID *string `json:"project_id,omitempty"`
+	// ParentSessionID is the delegating session of a sub_agent (v15).
+	ParentSessionID *string `json:"parent_session_id,omitempty"`
 }
 
 // ExtensionData maps "<extension>.<version>" keys (e.g. "todo.v0",
@@ -57,6 +82,29 @@ type ExtensionData map[string]json.RawMessage
 type TokenCounts struct {
 	Total, Input, Output                                  *int
 	AccumulatedTotal, AccumulatedInput, AccumulatedOutput *int
+	// Prompt-cache counters (schema v14).
+	CacheRead, CacheWrite                       *int
+	AccumulatedCacheRead, AccumulatedCacheWrite *int
+}
+
+// CostSource says where a usage record's cost came from (usage_ledger's
+// cost_source).
+type CostSource string
+
+const (
+	CostProviderReported CostSource = "provider_reported"
+	CostEstimated        CostSource = "estimated"
+)
+
+// UsageRecord is one provider call's usage: a usage_ledger row (v15).
+type UsageRecord struct {
+	Model                 string
+	Input, Output, Total  *int
+	CacheRead, CacheWrite *int
+	Cost                  *float64
+	CostSource            CostSource
+	// IsCompaction marks a compaction (summary) call.
+	IsCompaction bool
 }
 
 // Update is a partial update of a session's metadata; nil fields are left
@@ -75,6 +123,19 @@ type Update struct {
 	UserRecipeValues map[string]string
 	// ExtensionData replaces the whole map when non-nil.
 	ExtensionData ExtensionData
+	// AccumulatedCost sets accumulated_cost.
+	AccumulatedCost *float64
+	// ArchivedAt archives the session at that time; a zero time unarchives.
+	ArchivedAt *time.Time
+	// ProjectID sets project_id; "" clears it.
+	ProjectID *string
+	// ParentSessionID sets parent_session_id; "" clears it.
+	ParentSessionID *string
+	// Usage, when set, appends one usage_ledger row in the same
+	// transaction, as goose's record_usage_metrics does per provider call
+	// (first carrying forward accumulated usage the ledger does not hold
+	// yet). It changes no sessions column by itself.
+	Usage *UsageRecord
 }
 
 // NewSession is what Create needs.

@@ -34,8 +34,9 @@ type Store interface {
 	// Create makes a session with goose's next "YYYYMMDD_N" id for the
 	// current UTC day; SessionType defaults to user, goose_mode to "auto".
 	Create(ctx context.Context, s NewSession) (Session, error)
-	// Get returns the session; withMessages fills Conversation (never nil
-	// then) and sets MessageCount to its length.
+	// Get returns the session with its user-visible message count and
+	// LastMessageAt; withMessages fills Conversation (never nil then) and
+	// computes both from it, as goose does.
 	Get(ctx context.Context, id string, withMessages bool) (Session, error)
 	// List pages sessions by updated_at DESC, id DESC, with MessageCount.
 	List(ctx context.Context, opts ListOptions) (Page, error)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
 // TimestampLayout is how goose's SQLite CURRENT_TIMESTAMP and datetime('now')
@@ -38,3 +40,30 @@ func ParseTimestamp(s string) (time.Time, error) {
 // Second truncates t to what a sessions.db timestamp can hold, so stores
 // that never touch SQLite report the same times.
 func Second(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
+// MillisecondThreshold is goose's MILLISECOND_TIMESTAMP_THRESHOLD: a
+// message created_timestamp above it is in milliseconds.
+const MillisecondThreshold = 10_000_000_000
+
+// MessageTime reads a message's created_timestamp (seconds, or
+// milliseconds above MillisecondThreshold) as goose computes last_message_at.
+func MessageTime(created int64) time.Time {
+	if created > MillisecondThreshold {
+		created /= 1000
+	}
+	return time.Unix(created, 0).UTC()
+}
+
+// ConversationStats are what goose derives from a loaded conversation: the
+// user-visible message count and the newest message's time (nil if none).
+func ConversationStats(msgs []conversation.Message) (count int, last *time.Time) {
+	for _, m := range msgs {
+		if m.Metadata.UserVisible {
+			count++
+		}
+		if t := MessageTime(m.Created); last == nil || t.After(*last) {
+			last = &t
+		}
+	}
+	return count, last
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Column is one sessions.db column an Update sets; Value is what is bound
@@ -47,6 +48,9 @@ func UpdateColumns(u Update) ([]Column, error) {
 			{"accumulated_total_tokens", t.AccumulatedTotal},
 			{"accumulated_input_tokens", t.AccumulatedInput},
 			{"accumulated_output_tokens", t.AccumulatedOutput},
+			{"cache_read_tokens", t.CacheRead}, {"cache_write_tokens", t.CacheWrite},
+			{"accumulated_cache_read_tokens", t.AccumulatedCacheRead},
+			{"accumulated_cache_write_tokens", t.AccumulatedCacheWrite},
 		} {
 			if c.v != nil {
 				add(c.name, int64(*c.v))
@@ -83,8 +87,35 @@ func UpdateColumns(u Update) ([]Column, error) {
 	if u.GooseMode != nil {
 		add("goose_mode", *u.GooseMode)
 	}
-	return cols, nil
+	return append(cols, newerColumns(u)...), nil
 }
+
+// newerColumns lists the schema v12..v15 columns u sets.
+func newerColumns(u Update) []Column {
+	var cols []Column
+	if u.AccumulatedCost != nil {
+		cols = append(cols, Column{"accumulated_cost", *u.AccumulatedCost})
+	}
+	if u.ArchivedAt != nil {
+		var v any
+		if !u.ArchivedAt.IsZero() {
+			v = FormatChrono(*u.ArchivedAt)
+		}
+		cols = append(cols, Column{"archived_at", v})
+	}
+	if u.ProjectID != nil {
+		cols = append(cols, Column{"project_id", emptyToNull(*u.ProjectID)})
+	}
+	if u.ParentSessionID != nil {
+		cols = append(cols, Column{"parent_session_id", emptyToNull(*u.ParentSessionID)})
+	}
+	return cols
+}
+
+// FormatChrono renders t as goose binds a chrono DateTime<Utc> through sqlx
+// (RFC 3339 with a "+00:00" offset), at the second precision sessions.db
+// keeps: how goose 1.54 writes archived_at.
+func FormatChrono(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05+00:00") }
 
 // compactRecipe returns the recipe text to store, or nil (NULL) for a JSON
 // null.
@@ -153,6 +184,30 @@ func applyColumn(s *Session, c Column) error {
 		s.AccumulatedInputTokens = intPtr()
 	case "accumulated_output_tokens":
 		s.AccumulatedOutputTokens = intPtr()
+	case "cache_read_tokens":
+		s.CacheReadTokens = intPtr()
+	case "cache_write_tokens":
+		s.CacheWriteTokens = intPtr()
+	case "accumulated_cache_read_tokens":
+		s.AccumulatedCacheReadTokens = intPtr()
+	case "accumulated_cache_write_tokens":
+		s.AccumulatedCacheWriteTokens = intPtr()
+	case "accumulated_cost":
+		v := c.Value.(float64)
+		s.AccumulatedCost = &v
+	case "archived_at":
+		s.ArchivedAt = nil
+		if c.Value != nil {
+			t, err := ParseTimestamp(str)
+			if err != nil {
+				return err
+			}
+			s.ArchivedAt = &t
+		}
+	case "project_id":
+		s.ProjectID = strPtr()
+	case "parent_session_id":
+		s.ParentSessionID = strPtr()
 	case "recipe_json":
 		s.Recipe = nil
 		if c.Value != nil {
@@ -175,7 +230,9 @@ func applyColumn(s *Session, c Column) error {
 
 // CopyUpdate is the Update that gives a fresh session s's metadata: what
 // Fork and Import carry over besides name, working dir and type (ids,
-// timestamps, counts and thread are the new session's own).
+// timestamps, counts, thread, archive state and parent are the new
+// session's own; the project, cost and cache counters carry over, as
+// goose's copy_session and import_session keep them).
 func CopyUpdate(s Session) Update {
 	u := Update{
 		UserSetName:   &s.UserSetName,
@@ -184,12 +241,16 @@ func CopyUpdate(s Session) Update {
 			Total: s.TotalTokens, Input: s.InputTokens, Output: s.OutputTokens,
 			AccumulatedTotal: s.AccumulatedTotalTokens, AccumulatedInput: s.AccumulatedInputTokens,
 			AccumulatedOutput: s.AccumulatedOutputTokens,
+			CacheRead:         s.CacheReadTokens, CacheWrite: s.CacheWriteTokens,
+			AccumulatedCacheRead: s.AccumulatedCacheReadTokens, AccumulatedCacheWrite: s.AccumulatedCacheWriteTokens,
 		},
 		ScheduleID:       s.ScheduleID,
 		Recipe:           s.Recipe,
 		UserRecipeValues: s.UserRecipeValues,
 		ProviderName:     s.ProviderName,
 		ModelConfig:      s.ModelConfig,
+		AccumulatedCost:  s.AccumulatedCost,
+		ProjectID:        s.ProjectID,
 	}
 	if s.GooseMode != "" {
 		u.GooseMode = &s.GooseMode

@@ -27,6 +27,8 @@ type Store struct {
 type record struct {
 	meta     session.Session // without Conversation and MessageCount
 	messages []row
+	// ledger is the session's usage_ledger rows.
+	ledger []ledgerRow
 }
 
 type row struct {
@@ -74,12 +76,37 @@ func (s *Store) create(ns session.NewSession) *record {
 // view copies a record out, reading messages back as the SQLite store does.
 func (s *Store) view(rec *record, withMessages bool) session.Session {
 	out := cloneMeta(rec.meta)
-	out.MessageCount = len(rec.messages)
 	if withMessages {
 		out.Conversation = decodeAll(rec.messages)
-		out.MessageCount = len(out.Conversation)
+		out.MessageCount, out.LastMessageAt = session.ConversationStats(out.Conversation)
+		return out
+	}
+	// Like sessions.db's count: every stored row, whatever its role, that
+	// is user-visible; the newest of all rows.
+	for _, r := range rec.messages {
+		if r.visible() {
+			out.MessageCount++
+		}
+		if t := session.MessageTime(r.Created); out.LastMessageAt == nil || t.After(*out.LastMessageAt) {
+			out.LastMessageAt = &t
+		}
 	}
 	return out
+}
+
+// visible reads the row's metadata as goose's user_visible_message_sql
+// does: a missing flag or metadata that is not JSON counts as visible.
+func (r row) visible() bool {
+	if r.MetadataJSON == nil {
+		return true
+	}
+	var md struct {
+		UserVisible *bool `json:"userVisible"`
+	}
+	if err := json.Unmarshal([]byte(*r.MetadataJSON), &md); err != nil || md.UserVisible == nil {
+		return true
+	}
+	return *md.UserVisible
 }
 
 // cloneMeta deep-copies a session through JSON, so callers never share maps

@@ -76,15 +76,17 @@ func (s *Store) Update(_ context.Context, id string, u session.Update) error {
 	if !ok {
 		return fmt.Errorf("update session: %w", notFound(id))
 	}
-	if len(cols) == 0 {
-		return nil
-	}
 	meta := cloneMeta(rec.meta)
 	if err := session.ApplyColumns(&meta, cols); err != nil {
 		return fmt.Errorf("update session %s: %w", id, err)
 	}
-	meta.UpdatedAt = s.stamp()
-	rec.meta = meta
+	if u.Usage != nil { // against the counters as they were
+		rec.recordUsage(s.now().Unix(), *u.Usage)
+	}
+	if len(cols) > 0 {
+		meta.UpdatedAt = s.stamp()
+		rec.meta = meta
+	}
 	return nil
 }
 

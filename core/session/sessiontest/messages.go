@@ -37,8 +37,12 @@ func testAppendAndLoad(t *testing.T, st session.Store, clock *Clock) {
 	got := get(t, st, s.ID, true)
 	// goose orders by created_timestamp, then insertion.
 	wantTexts(t, "conversation", got.Conversation, "older", "first", "second")
-	if got.MessageCount != 3 {
-		t.Errorf("message_count %d, want 3", got.MessageCount)
+	// goose 1.54 counts user-visible messages only.
+	if got.MessageCount != 2 {
+		t.Errorf("message_count %d, want 2", got.MessageCount)
+	}
+	if want := time.Unix(200, 0).UTC(); got.LastMessageAt == nil || !got.LastMessageAt.Equal(want) {
+		t.Errorf("last_message_at %v, want %v", got.LastMessageAt, want)
 	}
 	if !got.UpdatedAt.Equal(Start.Add(10 * time.Second).Truncate(time.Second)) {
 		t.Errorf("updated_at %v not touched by append", got.UpdatedAt)
@@ -54,8 +58,9 @@ func testAppendAndLoad(t *testing.T, st session.Store, clock *Clock) {
 	}
 	wantJSON(t, "tool request message content", got.Conversation[2].Content,
 		`[{"type":"text","text":"second"},{"type":"toolRequest","id":"call_1","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"ls"}}}}]`)
-	if meta := get(t, st, s.ID, false); meta.MessageCount != 3 || meta.Conversation != nil {
-		t.Errorf("Get without messages: count %d conversation %v", meta.MessageCount, meta.Conversation)
+	if meta := get(t, st, s.ID, false); meta.MessageCount != 2 || meta.Conversation != nil ||
+		meta.LastMessageAt == nil || !meta.LastMessageAt.Equal(*got.LastMessageAt) {
+		t.Errorf("Get without messages: count %d last %v conversation %v", meta.MessageCount, meta.LastMessageAt, meta.Conversation)
 	}
 }
 

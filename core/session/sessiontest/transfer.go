@@ -20,8 +20,10 @@ func exportFixture(t *testing.T, st session.Store, clock *Clock) session.Session
 	s := create(t, st, session.NewSession{WorkingDir: "/work/project", Name: "Fix the <build>"})
 	update(t, st, s.ID, session.Update{
 		UserSetName: ptr(true), ProviderName: ptr("anthropic"),
-		Tokens:        &session.TokenCounts{Total: ptr(1200), Input: ptr(1000), Output: ptr(200), AccumulatedTotal: ptr(5000)},
-		ExtensionData: session.ExtensionData{"enabled_extensions.v0": []byte(`{"extensions":[]}`)},
+		Tokens: &session.TokenCounts{Total: ptr(1200), Input: ptr(1000), Output: ptr(200), AccumulatedTotal: ptr(5000),
+			CacheRead: ptr(300), CacheWrite: ptr(40), AccumulatedCacheRead: ptr(900), AccumulatedCacheWrite: ptr(120)},
+		ExtensionData:   session.ExtensionData{"enabled_extensions.v0": []byte(`{"extensions":[]}`)},
+		AccumulatedCost: ptr(0.0425), ProjectID: ptr("proj-7"),
 	})
 	clock.Advance(time.Minute)
 	appendMsg(t, st, s.ID, conversation.UserText(1741064827, "why does `go build` fail?").WithID("m1"))

@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TestRowsAsGooseWritesThem(t *testing.T) {
 	var row string
 	err = db.QueryRow(`SELECT id || '|' || name || '|' || description || '|' || user_set_name || '|' || session_type
 		|| '|' || working_dir || '|' || created_at || '|' || updated_at || '|' || extension_data || '|' || goose_mode
-		|| '|' || typeof(total_tokens) || '|' || typeof(thread_id) FROM sessions`).Scan(&row)
+		|| '|' || typeof(total_tokens) || '|' || typeof(parent_delegation) FROM sessions`).Scan(&row)
 	if want := "20250304_1|n||0|user|/w|2025-03-04 05:06:07|2025-03-04 05:06:07|{}|auto|null|null"; err != nil || row != want {
 		t.Errorf("session row %q (%v), want %q", row, err, want)
 	}
@@ -114,20 +115,34 @@ func TestListOrdersBothTimestampForms(t *testing.T) {
 	}
 }
 
-func TestNewerSchemaStillOpens(t *testing.T) {
+// TestNewerSchemaRefused: a file from a goose newer than 1.54 (schema v18)
+// is refused with an error naming both versions and left untouched.
+func TestNewerSchemaRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.db")
-	openStore(t, path, nil).Close()
-	if _, err := rawDB(t, path).Exec(`INSERT INTO schema_version (version) VALUES (12)`); err != nil {
+	st := openStore(t, path, fixedNow)
+	if _, err := st.Create(context.Background(), session.NewSession{WorkingDir: "/w"}); err != nil {
 		t.Fatal(err)
 	}
-	var logs bytes.Buffer
-	st, err := sqlite.Open(context.Background(), path, sqlite.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatalf("open v12 file: %v", err)
-	}
 	st.Close()
-	if !strings.Contains(logs.String(), "newer") {
-		t.Errorf("no warning for a newer schema: %q", logs.String())
+	db := rawDB(t, path)
+	if _, err := db.Exec(`INSERT INTO schema_version (version) VALUES (18)`); err != nil {
+		t.Fatal(err)
+	}
+	before := schemaOf(t, db)
+	_, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if !errors.Is(err, sqlite.ErrSchemaTooNew) {
+		t.Fatalf("open v18 file: %v, want ErrSchemaTooNew", err)
+	}
+	for _, want := range []string{"schema v18", "up to v17", "goose 1.54", "goose-acp release that supports schema v18", path} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	var versions, sessions int
+	db.QueryRow(`SELECT COUNT(*) FROM schema_version`).Scan(&versions)
+	db.QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&sessions)
+	if versions != 2 || sessions != 1 || schemaOf(t, db) != before {
+		t.Errorf("refused file changed: %d version rows, %d sessions", versions, sessions)
 	}
 }
 

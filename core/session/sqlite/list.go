@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -37,8 +38,7 @@ func (s *Store) list(ctx context.Context, opts session.ListOptions, ids []string
 	}
 	// The inner query picks the page; message counts are computed only for
 	// the rows on it.
-	query := `SELECT ` + strings.ReplaceAll(sessionColumns, "s.", "p.") + `,
-		(SELECT COUNT(*) FROM messages m WHERE m.session_id = p.id), p.sort_key
+	query := `SELECT ` + strings.ReplaceAll(s.cols, "s.", "p.") + `, ` + statsSQL("p") + `, p.sort_key
 	FROM (SELECT s.*, ` + sortKeySQL + ` AS sort_key FROM sessions s
 		WHERE ` + where + `
 		ORDER BY sort_key DESC, s.id DESC ` + limit + `) p
@@ -53,12 +53,13 @@ func (s *Store) list(ctx context.Context, opts session.ListOptions, ids []string
 	for rows.Next() {
 		var r sessionRow
 		var count int
+		var last sql.NullInt64
 		var key string
-		if err := rows.Scan(append(r.dest(), &count, &key)...); err != nil {
+		if err := rows.Scan(append(r.dest(), &count, &last, &key)...); err != nil {
 			return session.Page{}, err
 		}
 		sess := r.session(s.log)
-		sess.MessageCount = count
+		sess.MessageCount, sess.LastMessageAt = count, lastMessageAt(last)
 		out.Sessions = append(out.Sessions, sess)
 		keys = append(keys, key)
 	}

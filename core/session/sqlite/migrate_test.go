@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/session/sqlite"
 )
 
 // column is one column of goose's fresh-create DDL and the schema version
@@ -44,6 +46,15 @@ var fixtureSessions = []column{
 	{6, "model_config_json TEXT"},
 	{8, "goose_mode TEXT NOT NULL DEFAULT 'auto'"},
 	{10, "thread_id TEXT"},
+	// Files created at v10/v11 and migrated on: ALTER appends these.
+	{12, "archived_at TIMESTAMP"},
+	{12, "project_id TEXT"},
+	{13, "accumulated_cost REAL"},
+	{14, "cache_read_tokens INTEGER"},
+	{14, "cache_write_tokens INTEGER"},
+	{14, "accumulated_cache_read_tokens INTEGER"},
+	{14, "accumulated_cache_write_tokens INTEGER"},
+	{15, "parent_session_id TEXT"},
 }
 
 var fixtureMessages = []column{
@@ -73,6 +84,21 @@ var fixtureExtra = []column{
 		content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL, metadata_json TEXT DEFAULT '{}')`},
 	{10, "CREATE INDEX idx_thread_messages_thread ON thread_messages(thread_id)"},
 	{10, "CREATE INDEX idx_thread_messages_message_id ON thread_messages(message_id)"},
+	{11, `CREATE TABLE provider_inventory_entries (inventory_key TEXT PRIMARY KEY, provider_id TEXT NOT NULL,
+		provider_family TEXT NOT NULL, last_updated_at TEXT, last_refresh_attempt_at TEXT, last_refresh_error TEXT,
+		created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)`},
+	{11, `CREATE TABLE provider_inventory_models (inventory_key TEXT NOT NULL
+		REFERENCES provider_inventory_entries(inventory_key) ON DELETE CASCADE, ordinal INTEGER NOT NULL,
+		model_id TEXT NOT NULL, name TEXT NOT NULL, family TEXT, context_limit INTEGER, reasoning BOOLEAN,
+		recommended BOOLEAN, PRIMARY KEY (inventory_key, ordinal))`},
+	{11, "CREATE INDEX idx_provider_inventory_provider_id ON provider_inventory_entries(provider_id)"},
+	{15, "CREATE INDEX idx_sessions_parent ON sessions(parent_session_id)"},
+	{15, `CREATE TABLE usage_ledger (id INTEGER PRIMARY KEY AUTOINCREMENT,
+		session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, created_timestamp INTEGER NOT NULL,
+		model TEXT, input_tokens INTEGER, output_tokens INTEGER, total_tokens INTEGER, cache_read_tokens INTEGER,
+		cache_write_tokens INTEGER, cost REAL, cost_source TEXT, is_compaction INTEGER DEFAULT 0)`},
+	{15, "CREATE INDEX idx_usage_ledger_session ON usage_ledger(session_id)"},
+	{16, "CREATE INDEX idx_messages_session_created ON messages(session_id, created_timestamp, id)"},
 }
 
 // fixtureDDL is what goose's create_schema at version v wrote; v 0 is the
@@ -114,6 +140,18 @@ func seedFixture(t *testing.T, db *sql.DB, v int) {
 	for _, stmt := range fixtureDDL(v) {
 		exec(stmt)
 	}
+	seedRows(t, db, v)
+}
+
+// seedRows writes goose-shaped rows with only the columns version v had.
+func seedRows(t *testing.T, db *sql.DB, v int) {
+	t.Helper()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("v%d: %s: %v", v, q, err)
+		}
+	}
 	// Session 1: legacy description only, RFC 3339 timestamps (sqlx import).
 	exec(`INSERT INTO sessions (id, description, working_dir, created_at, updated_at, total_tokens)
 		VALUES ('20240101_1', 'old description', '/proj', '2024-01-01T10:00:00+00:00', '2024-01-01T10:30:00+00:00', 42)`)
@@ -149,25 +187,86 @@ func nullIfEmpty(s string) any {
 }
 
 // TestMigratesEveryVersion builds a sessions.db from goose's DDL at every
-// earlier version, opens it, and checks the schema reached v11 with the
-// data intact.
+// earlier version, opens it, and checks the schema reached v17 with the
+// data intact and the same tables, columns and indexes as a goose v11 file
+// migrated to v17.
 func TestMigratesEveryVersion(t *testing.T) {
-	freshPath := filepath.Join(t.TempDir(), "fresh.db")
-	openStore(t, freshPath, nil).Close()
-	fresh := rawDB(t, freshPath)
-	for v := 0; v < 11; v++ {
+	refPath := filepath.Join(t.TempDir(), "v11.db")
+	seedDDLFile(t, rawDB(t, refPath), "schema_v11.sql", 11)
+	openStore(t, refPath, nil).Close()
+	ref := rawDB(t, refPath)
+	for v := 0; v < sqlite.SchemaVersion; v++ {
 		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "sessions.db")
 			seedFixture(t, rawDB(t, path), v)
 			st := openStore(t, path, func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
 			db := rawDB(t, path)
 			checkVersions(t, db, v)
-			checkSameShape(t, db, fresh)
+			checkSameShape(t, db, ref)
 			checkMigratedData(t, st, v)
 			st.Close()
 			openStore(t, path, nil).Close() // opening again must not migrate again
 			checkVersions(t, db, v)
 		})
+	}
+}
+
+// TestMigratesV11ToV17Exactly: a goose v11 file (its create_schema DDL)
+// gets exactly the shape sessions-db-v17.md describes: version rows
+// 11..17, the nine new sessions columns appended in migration order,
+// usage_ledger and the three new indexes, the v11 thread tables kept.
+func TestMigratesV11ToV17Exactly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	seedDDLFile(t, rawDB(t, path), "schema_v11.sql", 11)
+	seedRows(t, rawDB(t, path), 11)
+	st := openStore(t, path, func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
+	defer st.Close()
+	db := rawDB(t, path)
+	checkVersions(t, db, 11)
+	if got, want := normalizeDDL(schemaOf(t, db)), ddlFile(t, "schema_v11_migrated_v17.sql"); !slices.Equal(got, want) {
+		t.Errorf("migrated schema:\n got %q\nwant %q", got, want)
+	}
+	wantCols := strings.Fields(`id name description user_set_name session_type working_dir created_at updated_at
+		extension_data total_tokens input_tokens output_tokens accumulated_total_tokens accumulated_input_tokens
+		accumulated_output_tokens schedule_id recipe_json user_recipe_values_json provider_name model_config_json
+		goose_mode thread_id archived_at project_id accumulated_cost cache_read_tokens cache_write_tokens
+		accumulated_cache_read_tokens accumulated_cache_write_tokens parent_session_id parent_delegation`)
+	if got := queryStrings(t, db, `SELECT name FROM pragma_table_info('sessions')`); !slices.Equal(got, wantCols) {
+		t.Errorf("sessions columns %q, want %q", got, wantCols)
+	}
+	checkMigratedData(t, st, 11)
+}
+
+// TestMigrationV17Guard: a file that already has parent_delegation while
+// recording v16 (goose's own tests demote a fresh schema so) migrates;
+// goose's unguarded v17 ALTER would fail on it with "duplicate column".
+func TestMigrationV17Guard(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	db := rawDB(t, path)
+	seedFixture(t, db, 16)
+	if _, err := db.Exec(`ALTER TABLE sessions ADD COLUMN parent_delegation TEXT`); err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, path, nil)
+	defer st.Close()
+	checkVersions(t, db, 16)
+	if n := len(queryStrings(t, db, `SELECT name FROM pragma_table_info('sessions') WHERE name = 'parent_delegation'`)); n != 1 {
+		t.Errorf("%d parent_delegation columns", n)
+	}
+}
+
+// seedDDLFile creates a file from a testdata DDL file and records version v.
+func seedDDLFile(t *testing.T, db *sql.DB, name string, v int) {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(string(b)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if _, err := db.Exec(`INSERT INTO schema_version (version) VALUES (?)`, v); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -185,7 +284,7 @@ func checkVersions(t *testing.T, db *sql.DB, v int) {
 		got = append(got, n)
 	}
 	var want []int
-	for n := max(v, 1); n <= 11; n++ {
+	for n := max(v, 1); n <= sqlite.SchemaVersion; n++ {
 		want = append(want, n)
 	}
 	if !slices.Equal(got, want) {
@@ -194,7 +293,7 @@ func checkVersions(t *testing.T, db *sql.DB, v int) {
 }
 
 // checkSameShape compares tables, columns and indexes by name and type with
-// a fresh v11 file (ALTER TABLE appends columns, so order may differ).
+// a reference file (ALTER TABLE appends columns, so order may differ).
 func checkSameShape(t *testing.T, db, fresh *sql.DB) {
 	t.Helper()
 	shape := func(db *sql.DB) []string {
@@ -215,7 +314,7 @@ func checkSameShape(t *testing.T, db, fresh *sql.DB) {
 		return out
 	}
 	if got, want := shape(db), shape(fresh); !slices.Equal(got, want) {
-		t.Errorf("migrated shape differs from fresh v11:\n got %q\nwant %q", got, want)
+		t.Errorf("migrated shape differs from a migrated goose v11 file:\n got %q\nwant %q", got, want)
 	}
 }
 

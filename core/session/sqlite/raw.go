@@ -30,7 +30,7 @@ func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (
 	}
 	// A read transaction has nothing to keep; ending it releases the snapshot.
 	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
-	out, err := s.get(ctx, conn, id, false)
+	out, err := s.getRow(ctx, conn, id, false)
 	if err != nil {
 		return session.Session{}, err
 	}
@@ -38,7 +38,8 @@ func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (
 	if err != nil {
 		return session.Session{}, err
 	}
-	out.Conversation, out.MessageCount = conv, len(conv)
+	out.Conversation = conv
+	out.MessageCount, out.LastMessageAt = session.ConversationStats(conv)
 	return out, nil
 }
 

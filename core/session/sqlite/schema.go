@@ -1,17 +1,22 @@
 package sqlite
 
-// SchemaVersion is goose's CURRENT_SCHEMA_VERSION this store writes.
-const SchemaVersion = 11
+// SchemaVersion is goose's CURRENT_SCHEMA_VERSION this store writes (goose
+// 1.54, session_manager.rs at 017176d).
+const SchemaVersion = 17
 
-// freshSchema is goose's v11 DDL (goosed-http.md §4.2), run in order on a
-// new database. SQLite keeps each statement's text in sqlite_master, so the
-// text is kept close to goose's own.
-var freshSchema = []string{
-	`CREATE TABLE schema_version (
+// schemaVersionDDL and freshVersionRow open goose's create_schema: the
+// version table, then its one row, before any other table.
+const schemaVersionDDL = `CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY,
     applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP
-)`,
-	`CREATE TABLE sessions (
+)`
+
+// freshSchema is the rest of goose's v17 create_schema, in the order goose
+// runs it. SQLite keeps each statement's text in sqlite_master, so the text
+// is goose's own. v17 no longer creates sessions.thread_id, threads or
+// thread_messages (migration 10 still adds them to older files).
+var freshSchema = []string{
+	`CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL DEFAULT '',
     description TEXT NOT NULL DEFAULT '',
@@ -24,18 +29,26 @@ var freshSchema = []string{
     total_tokens INTEGER,
     input_tokens INTEGER,
     output_tokens INTEGER,
+    cache_read_tokens INTEGER,
+    cache_write_tokens INTEGER,
     accumulated_total_tokens INTEGER,
     accumulated_input_tokens INTEGER,
     accumulated_output_tokens INTEGER,
+    accumulated_cache_read_tokens INTEGER,
+    accumulated_cache_write_tokens INTEGER,
+    accumulated_cost REAL,
     schedule_id TEXT,
     recipe_json TEXT,
     user_recipe_values_json TEXT,
     provider_name TEXT,
     model_config_json TEXT,
     goose_mode TEXT NOT NULL DEFAULT 'auto',
-    thread_id TEXT
+    archived_at TIMESTAMP,
+    project_id TEXT,
+    parent_session_id TEXT,
+    parent_delegation TEXT
 )`,
-	`CREATE TABLE messages (
+	`CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     message_id TEXT,
     session_id TEXT NOT NULL REFERENCES sessions(id),
@@ -46,21 +59,44 @@ var freshSchema = []string{
     tokens INTEGER,
     metadata_json TEXT
 )`,
-	`CREATE INDEX idx_messages_session ON messages(session_id)`,
-	`CREATE INDEX idx_messages_timestamp ON messages(timestamp)`,
-	`CREATE INDEX idx_messages_message_id ON messages(message_id)`,
-	`CREATE INDEX idx_sessions_updated ON sessions(updated_at DESC)`,
-	`CREATE INDEX idx_sessions_type ON sessions(session_type)`,
-	`CREATE INDEX idx_sessions_thread ON sessions(thread_id)`,
-	threadsDDL,
-	threadMessagesDDL,
-	`CREATE INDEX idx_thread_messages_thread ON thread_messages(thread_id)`,
-	`CREATE INDEX idx_thread_messages_message_id ON thread_messages(message_id)`,
-	inventoryEntriesDDL,
-	inventoryModelsDDL,
-	inventoryIndexDDL,
+	usageLedgerDDL,
+	`CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id)`,
+	`CREATE INDEX IF NOT EXISTS idx_messages_timestamp ON messages(timestamp)`,
+	`CREATE INDEX IF NOT EXISTS idx_messages_message_id ON messages(message_id)`,
+	messagesSessionCreatedIndex,
+	`CREATE INDEX IF NOT EXISTS idx_sessions_updated ON sessions(updated_at DESC)`,
+	`CREATE INDEX IF NOT EXISTS idx_sessions_type ON sessions(session_type)`,
+	sessionsParentIndex,
+	usageLedgerIndex,
+	ifNotExists(inventoryEntriesDDL),
+	ifNotExists(inventoryModelsDDL),
+	ifNotExists(inventoryIndexDDL),
 }
 
+// usageLedgerDDL is the per-provider-call usage and cost ledger (v15).
+const usageLedgerDDL = `CREATE TABLE IF NOT EXISTS usage_ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    created_timestamp INTEGER NOT NULL,
+    model TEXT,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    total_tokens INTEGER,
+    cache_read_tokens INTEGER,
+    cache_write_tokens INTEGER,
+    cost REAL,
+    cost_source TEXT,
+    is_compaction INTEGER DEFAULT 0
+)`
+
+const (
+	usageLedgerIndex            = `CREATE INDEX IF NOT EXISTS idx_usage_ledger_session ON usage_ledger(session_id)`
+	sessionsParentIndex         = `CREATE INDEX IF NOT EXISTS idx_sessions_parent ON sessions(parent_session_id)`
+	messagesSessionCreatedIndex = `CREATE INDEX IF NOT EXISTS idx_messages_session_created ON messages(session_id, created_timestamp, id)`
+)
+
+// threadsDDL and threadMessagesDDL are migration 10's tables (schema
+// v10..v11 also created them fresh).
 const threadsDDL = `CREATE TABLE threads (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL DEFAULT 'New Chat',

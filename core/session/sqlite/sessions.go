@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,11 +65,51 @@ func (s *Store) Get(ctx context.Context, id string, withMessages bool) (session.
 }
 
 func (s *Store) get(ctx context.Context, q querier, id string, withMessages bool) (session.Session, error) {
+	out, err := s.getRow(ctx, q, id, !withMessages)
+	if err != nil || !withMessages {
+		return out, err
+	}
+	conv, err := s.conversation(ctx, q, id)
+	if err != nil {
+		return session.Session{}, err
+	}
+	out.Conversation = conv
+	out.MessageCount, out.LastMessageAt = session.ConversationStats(conv)
+	return out, nil
+}
+
+// statsSQL computes, for the session row alias a, what goose reads with a
+// session when it does not load the messages: the user-visible message
+// count (metadata that is not JSON counts as visible, as it reads) and the
+// newest created_timestamp, milliseconds read as seconds.
+func statsSQL(a string) string {
+	return `(SELECT COUNT(*) FROM messages m WHERE m.session_id = ` + a + `.id AND ` + visibleSQL + `),
+	(SELECT MAX(CASE WHEN m.created_timestamp > ` + strconv.Itoa(session.MillisecondThreshold) +
+		` THEN m.created_timestamp / 1000 ELSE m.created_timestamp END) FROM messages m WHERE m.session_id = ` + a + `.id)`
+}
+
+// visibleSQL is goose's user_visible_message_sql. The four metadata texts
+// goose and EncodeMessage write are matched as text first, so counting a
+// long conversation parses almost no JSON.
+const visibleSQL = `CASE m.metadata_json
+	WHEN '{"userVisible":true,"agentVisible":true}' THEN 1
+	WHEN '{"userVisible":true,"agentVisible":false}' THEN 1
+	WHEN '{"userVisible":false,"agentVisible":true}' THEN 0
+	WHEN '{"userVisible":false,"agentVisible":false}' THEN 0
+	ELSE NOT json_valid(m.metadata_json) OR COALESCE(json_extract(m.metadata_json, '$.userVisible'), 1) != 0 END`
+
+// getRow reads one session row; withStats also fills MessageCount and
+// LastMessageAt from the messages table.
+func (s *Store) getRow(ctx context.Context, q querier, id string, withStats bool) (session.Session, error) {
+	stats := "0, NULL"
+	if withStats {
+		stats = statsSQL("s")
+	}
 	var r sessionRow
 	var count int
-	err := q.QueryRowContext(ctx, `SELECT `+sessionColumns+`,
-		(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)
-		FROM sessions s WHERE s.id = ?`, id).Scan(append(r.dest(), &count)...)
+	var last sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT `+s.cols+`, `+stats+` FROM sessions s WHERE s.id = ?`, id).
+		Scan(append(r.dest(), &count, &last)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return session.Session{}, notFound(id)
 	}
@@ -76,16 +117,16 @@ func (s *Store) get(ctx context.Context, q querier, id string, withMessages bool
 		return session.Session{}, err
 	}
 	out := r.session(s.log)
-	out.MessageCount = count
-	if withMessages {
-		conv, err := s.conversation(ctx, q, id)
-		if err != nil {
-			return session.Session{}, err
-		}
-		out.Conversation = conv
-		out.MessageCount = len(conv)
-	}
+	out.MessageCount, out.LastMessageAt = count, lastMessageAt(last)
 	return out, nil
+}
+
+func lastMessageAt(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := session.MessageTime(v.Int64)
+	return &t
 }
 
 // Update applies the non-nil fields of u and touches updated_at. An empty
@@ -96,6 +137,14 @@ func (s *Store) Update(ctx context.Context, id string, u session.Update) error {
 		return fmt.Errorf("update session %s: %w", id, err)
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		if u.Usage != nil {
+			if err := requireSession(ctx, tx, id); err != nil {
+				return err
+			}
+			if err := s.recordUsage(ctx, tx, id, *u.Usage); err != nil {
+				return err
+			}
+		}
 		if len(set) == 0 {
 			return requireSession(ctx, tx, id)
 		}
@@ -131,14 +180,17 @@ func requireSession(ctx context.Context, q querier, id string) error {
 	return err
 }
 
-// Delete removes the session and its messages (messages first: foreign
-// keys are enforced, as in goose).
+// Delete removes the session, its messages and its usage ledger rows (in
+// goose's order: foreign keys are enforced, as in goose).
 func (s *Store) Delete(ctx context.Context, id string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM usage_ledger WHERE session_id = ?`, id); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)

@@ -35,6 +35,8 @@ type Store struct {
 	db  *sql.DB
 	now func() time.Time
 	log *slog.Logger
+	// cols is sessionColumns for this file (with or without thread_id).
+	cols string
 }
 
 var _ session.Store = (*Store)(nil)
@@ -44,7 +46,7 @@ var _ session.Store = (*Store)(nil)
 const foldFunc = "goose_acp_fold"
 
 // Open opens (creating if needed) the sessions.db at path, creating the
-// schema or migrating it to v11. goose keeps it at <data>/sessions/sessions.db.
+// schema or migrating it to v17. goose keeps it at <data>/sessions/sessions.db.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -70,6 +72,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	db.SetMaxIdleConns(opts.MaxOpenConns)
 	s := &Store{db: db, now: opts.Now, log: opts.Logger}
 	created, err := s.initSchema(ctx)
+	if err == nil {
+		err = s.readColumns(ctx)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
@@ -114,22 +119,31 @@ func registerFunctions(c *sqlite3.Conn) error {
 }
 
 // initSchema creates or migrates the schema and reports whether the file
-// was new.
+// was new. A schema newer than SchemaVersion is refused (ErrSchemaTooNew)
+// and left as it is.
 func (s *Store) initSchema(ctx context.Context) (bool, error) {
 	var created bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		found, fresh, err := ensureSchema(ctx, tx, s.stamp())
-		if err != nil {
-			return err
-		}
+		_, fresh, err := ensureSchema(ctx, tx, s.stamp())
 		created = fresh
-		if found > SchemaVersion {
-			s.log.Warn("sessions.db schema is newer than this build; using it as is",
-				"found", found, "supported", SchemaVersion)
-		}
-		return nil
+		return err
 	})
 	return created, err
+}
+
+// readColumns fills cols: thread_id exists only in files that went through
+// migration 10 (goose's v17 create_schema has none).
+func (s *Store) readColumns(ctx context.Context) error {
+	thread, err := hasColumn(ctx, s.db, "sessions", "thread_id")
+	if err != nil {
+		return err
+	}
+	col := "NULL"
+	if thread {
+		col = "s.thread_id"
+	}
+	s.cols = fmt.Sprintf(sessionColumns, col)
+	return nil
 }
 
 // Close closes the database.
