@@ -156,3 +156,31 @@ func BenchmarkLargeTextResourceLink(b *testing.B) {
 	}
 	benchLinkTurns(b, work, []acp.ContentBlock{{Type: "resource_link", Name: "big.log", URI: "file://" + big}})
 }
+
+// BenchmarkLargePromptRSS: one 31 MB text prompt to the spawned binary
+// (sqlite store, mock OpenAI server); reports the agent's peak RSS growth
+// over its RSS before the prompt, as a multiple of the prompt's size. The
+// in-process split between the ACP face and core is BenchmarkLargePromptPeakHeap in acp/.
+func BenchmarkLargePromptRSS(b *testing.B) {
+	const size = 31 << 20
+	text := strings.Repeat("0123456789abcdef", size/16)
+	var worst float64
+	for b.Loop() {
+		b.StopTimer()
+		env := newAgentEnv(b)
+		a := spawnRaw(b, env)
+		a.call(b, "initialize", initParams)
+		id := a.newSession(b, b.TempDir())
+		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
+		before, _ := peakRSSMB(a.cmd.Process.Pid)
+		b.StartTimer()
+		a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": []acp.ContentBlock{{Type: "text", Text: text}}})
+		b.StopTimer()
+		if peak, ok := peakRSSMB(a.cmd.Process.Pid); ok {
+			worst = max(worst, (peak-before)*(1<<20)/size)
+		}
+		a.stop()
+		b.StartTimer()
+	}
+	b.ReportMetric(worst, "peak-RSS-growth-x")
+}
