@@ -1,0 +1,169 @@
+//go:build !windows
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/acp"
+)
+
+// requestView is what a test reads from one LLM request: the tool names
+// offered and the text of each tool result sent back.
+type requestView struct {
+	tools   []string
+	results []string
+}
+
+func viewRequest(t *testing.T, body []byte) requestView {
+	t.Helper()
+	var b struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		t.Fatal(err)
+	}
+	var v requestView
+	for _, tool := range b.Tools {
+		v.tools = append(v.tools, tool.Function.Name)
+	}
+	for _, m := range b.Messages {
+		if m.Role != "tool" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(m.Content, &s) != nil {
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(m.Content, &parts)
+			for _, p := range parts {
+				s += p.Text
+			}
+		}
+		v.results = append(v.results, s)
+	}
+	return v
+}
+
+func (c *acpClient) toolKind(sessionID, toolCallID string) string {
+	for _, u := range c.toolUpdates(sessionID, toolCallID) {
+		if u.SessionUpdate == acp.UpdateToolCall {
+			return u.Kind
+		}
+	}
+	return ""
+}
+
+// TestPythonSessionModeOverACP: GOOSE_DEVELOPER_MODE: python_session in
+// config.yaml gives the model developer__python instead of the developer
+// tools; the interpreter keeps its state across turns and is gone once the
+// agent is killed.
+func TestPythonSessionModeOverACP(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	env := newAgentEnv(t,
+		toolCallTurn("c1", "developer__python", map[string]string{"code": "x = 6 * 7\nx"}),
+		textTurn("x is 42"),
+		toolCallTurn("c2", "developer__python", map[string]string{"code": "import os\nprint(os.getpid())\nx + 1"}),
+		textTurn("x+1 is 43"),
+	)
+	env.writeConfig(t, "GOOSE_DEVELOPER_MODE: python_session\n")
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(t.TempDir())
+	if r := c.prompt(sess.SessionID, "compute x"); r.StopReason != "end_turn" {
+		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
+	}
+	if r := c.prompt(sess.SessionID, "and x+1"); r.StopReason != "end_turn" {
+		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
+	}
+	reqs := env.LLM.Requests()
+	first := viewRequest(t, reqs[0].Body)
+	if !slices.Contains(first.tools, "developer__python") || slices.Contains(first.tools, "developer__shell") || slices.Contains(first.tools, "developer__write") {
+		t.Fatalf("python_session tools: %v", first.tools)
+	}
+	if got := viewRequest(t, reqs[1].Body).results; len(got) != 1 || got[0] != "=> 42" {
+		t.Fatalf("first cell result %q", got)
+	}
+	last := viewRequest(t, reqs[3].Body).results
+	pidText, value, ok := strings.Cut(last[len(last)-1], "\n")
+	pid, err := strconv.Atoi(pidText)
+	if !ok || err != nil || value != "=> 43" {
+		t.Fatalf("second cell result %q (state not kept?)", last)
+	}
+	if k := c.toolKind(sess.SessionID, "c1"); k != "execute" {
+		t.Errorf("python tool call kind %q, want execute", k)
+	}
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatalf("python process %d not running during the session", pid)
+	}
+	_ = c.cmd.Process.Kill() // no cleanup runs: the supervisor's parent-death signal must end it
+	c.close()
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("python process %d outlived the killed agent", pid)
+		}
+	}
+}
+
+// TestWebFetchOverACP: web_fetch is a developer tool of kind fetch; its
+// body reaches the model, and an unreachable host is goose's error text.
+func TestWebFetchOverACP(t *testing.T) {
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "hello from the web")
+	}))
+	defer web.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	env := newAgentEnv(t,
+		toolCallTurn("w1", "developer__web_fetch", map[string]string{"url": web.URL + "/page"}),
+		toolCallTurn("w2", "developer__web_fetch", map[string]string{"url": dead}),
+		textTurn("fetched"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(t.TempDir())
+	if r := c.prompt(sess.SessionID, "fetch it"); r.StopReason != "end_turn" {
+		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
+	}
+	reqs := env.LLM.Requests()
+	if tools := viewRequest(t, reqs[0].Body).tools; !slices.Contains(tools, "developer__web_fetch") || !slices.Contains(tools, "developer__read_image") {
+		t.Fatalf("default developer tools: %v", tools)
+	}
+	results := viewRequest(t, reqs[2].Body).results
+	if len(results) != 2 || results[0] != "hello from the web" ||
+		!strings.HasPrefix(results[1], "Failed to fetch URL: error sending request for url ("+dead+"): ") {
+		t.Fatalf("tool results %q", results)
+	}
+	if k := c.toolKind(sess.SessionID, "w1"); k != "fetch" {
+		t.Errorf("web_fetch kind %q, want fetch", k)
+	}
+	if s := c.finalStatus(sess.SessionID, "w2"); s != "failed" {
+		t.Errorf("unreachable fetch status %q, want failed", s)
+	}
+}
