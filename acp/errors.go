@@ -10,6 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/setup"
+	"github.com/goose-acp/goose-acp/core/unavailable"
 )
 
 // ACP error codes beyond JSON-RPC's own.
@@ -43,6 +44,9 @@ func toRPCError(err error) *jsonrpc2.Error {
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
 		return rpcErr
+	}
+	if f, ok := unavailable.FeatureOf(err); ok {
+		return unavailableError(f, "")
 	}
 	code, message := codeFor(err)
 	e := &jsonrpc2.Error{Code: code, Message: message}

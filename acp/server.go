@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -202,6 +203,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
+	maps.Copy(table, unstableUnavailableMethods())
 	// The handshake needs nothing Open builds.
 	table["initialize"] = typed(s.initialize)
 	table["authenticate"] = typed(s.authenticate)

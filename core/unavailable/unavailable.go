@@ -1,0 +1,46 @@
+package unavailable
+
+import "errors"
+
+// Feature is one goose feature goose-acp does not have.
+type Feature struct {
+	// Name is how users know the feature ("Dictation").
+	Name string
+	// Why says what it needs that goose-acp does not ship, so a user
+	// knows it is by design and where to get it.
+	Why string
+}
+
+// ErrUnavailable is wrapped by every Feature.Error.
+var ErrUnavailable = errors.New("not available in goose-acp")
+
+// Message is "<Name> is not available in goose-acp: <Why>".
+func (f Feature) Message() string {
+	return f.Name + " is " + ErrUnavailable.Error() + ": " + f.Why
+}
+
+// Error is f's Message as an error wrapping ErrUnavailable.
+func (f Feature) Error() error { return &featureError{f} }
+
+type featureError struct{ f Feature }
+
+func (e *featureError) Error() string { return e.f.Message() }
+func (e *featureError) Unwrap() error { return ErrUnavailable }
+
+// FeatureOf returns the feature behind err, if it wraps a Feature.Error.
+func FeatureOf(err error) (Feature, bool) {
+	var fe *featureError
+	if errors.As(err, &fe) {
+		return fe.f, true
+	}
+	return Feature{}, false
+}
+
+// The features. Texts are user-facing: they end up in Desktop's error toasts.
+var (
+	Dictation = Feature{"Dictation", "goose-acp ships no speech-to-text providers or local " +
+		"Whisper models; type your message, or use goose Desktop with goose itself for voice input"}
+	LocalInference = Feature{"Local inference", "goose-acp does not embed llama.cpp or download models; " +
+		"run a local server such as Ollama and configure it as a provider"}
+	LiveVoice = Feature{"Live voice", "goose-acp has no realtime audio provider"}
+)
