@@ -3,7 +3,11 @@
 package developer
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,5 +234,58 @@ func TestPythonConfiguredInterpreterMissing(t *testing.T) {
 	got, isErr := h.cell(t, "s", "1")
 	if !isErr || !strings.HasPrefix(got, "failed to start the python session with `/nonexistent/python9`: ") {
 		t.Fatalf("%v %q", isErr, got)
+	}
+}
+
+// TestPythonToolsListGolden pins what a client sees in python_session
+// mode (regenerate with -update and review the diff).
+func TestPythonToolsListGolden(t *testing.T) {
+	h := newHarness(t, Options{Surface: Editor, Getenv: func(k string) string {
+		if k == devModeKey {
+			return "python_session"
+		}
+		return ""
+	}})
+	res, err := h.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res.Tools); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tools_python.json", "\x00", out.String())
+}
+
+// TestPythonViewImage: view_image() attaches the picture through
+// read_image; a missing one is reported in the result, not as a failure.
+func TestPythonViewImage(t *testing.T) {
+	needPython(t)
+	h := pyHarness(t, nil)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 4, 3))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.dir, "a.png"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.callMeta(t, "python", map[string]any{"code": "view_image('a.png')\nview_image('gone.png')"}, mcp.Meta{MetaSessionID: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := texts(res)
+	var images int
+	for _, c := range res.Content {
+		if _, ok := c.(*mcp.ImageContent); ok {
+			images++
+		}
+	}
+	if res.IsError || images != 1 || len(got) != 3 || got[0] != "(cell completed with no output)" ||
+		!strings.HasPrefix(got[1], "Loaded image from "+filepath.Join(h.dir, "a.png")+" (") ||
+		!strings.HasPrefix(got[2], "[view_image could not load "+filepath.Join(h.dir, "gone.png")+": ") {
+		t.Fatalf("error=%v images=%d texts=%q", res.IsError, images, got)
 	}
 }
