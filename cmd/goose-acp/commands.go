@@ -15,6 +15,7 @@ func commands() map[string]command {
 		},
 		"mcp":       runMCP,
 		"agent":     runAgent,
+		"serve":     runServe,
 		"run":       runHeadless,
 		"configure": runConfigure,
 	}
