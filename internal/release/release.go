@@ -101,6 +101,7 @@ func buildTarget(ctx context.Context, o *Options, work string, t Target) (Artifa
 	entries := []entry{
 		{name: t.Exe(), src: bin.path, mode: 0o755},
 		{name: "README.md", src: filepath.Join(o.Root, "README.md"), mode: 0o644},
+		{name: "LICENSE", src: filepath.Join(o.Root, "LICENSE"), mode: 0o644},
 	}
 	if err := writeArchive(path, entries, o.MTime); err != nil {
 		return Artifact{}, fmt.Errorf("release: archive for %s: %w", t.Platform, err)

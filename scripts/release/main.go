@@ -38,7 +38,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cgo := fs.Bool("cgo", true, "build with cgo (and so analyze) where a C compiler for the target is on PATH")
 	platforms := fs.String("platforms", "", "comma-separated registry platforms to build (default all: "+allPlatforms()+")")
 	url := fs.String("download-url", release.DefaultDownloadURL, "archive URL template for agent.json ({version}, {archive})")
-	license := fs.String("license", "", "SPDX license id for agent.json (left out when empty)")
+	license := fs.String("license", "Apache-2.0", "SPDX license id for agent.json (the repository's LICENSE; left out when empty)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
