@@ -45,6 +45,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"ImportRejects", testImportRejects},
 		{"Insights", testInsights},
 		{"Concurrent", testConcurrent},
+		{"NewerFields", testNewerFields},
+		{"LastMessageAt", testLastMessageAt},
+		{"UsageUpdate", testUsageUpdate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

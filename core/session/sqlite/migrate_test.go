@@ -265,7 +265,7 @@ func seedDDLFile(t *testing.T, db *sql.DB, name string, v int) {
 	if _, err := db.Exec(string(b)); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if _, err := db.Exec(`INSERT INTO schema_version (version) VALUES (?)`, v); err != nil {
+	if _, err := db.Exec(`INSERT OR IGNORE INTO schema_version (version) VALUES (?)`, v); err != nil {
 		t.Fatal(err)
 	}
 }
