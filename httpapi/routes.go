@@ -1,6 +1,10 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/goose-acp/goose-acp/acp/acphttp"
+)
 
 // route is one mounted operation.
 type route struct {
@@ -20,6 +24,8 @@ func (s *Server) routes() []route {
 		{"GET", "/diagnostics/{session_id}", 0, http.HandlerFunc(s.diagnostics)},
 		{"POST", "/telemetry/event", 0, withBody(s, s.telemetryEvent)},
 		{"GET", "/acp", 0, http.HandlerFunc(s.acpWebSocket)},
+		{"POST", "/acp", acphttp.MaxMessageBytes, http.HandlerFunc(s.acpWebSocket)},
+		{"DELETE", "/acp", 0, http.HandlerFunc(s.acpWebSocket)},
 	}
 	for _, group := range [][]route{s.sessionRoutes(), s.chatRoutes(), s.agentRoutes(), s.configRoutes(),
 		s.providerRoutes(), s.recipeRoutes(), s.scheduleRoutes(), s.promptRoutes()} {

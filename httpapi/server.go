@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goose-acp/goose-acp/acp/acphttp"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -75,6 +76,9 @@ type Server struct {
 
 	busMu sync.Mutex
 	buses map[string]*eventBus
+
+	// acp serves /acp (nil without Options.ACP).
+	acp *acphttp.Handler
 }
 
 // New returns a Server with every route mounted.
@@ -94,6 +98,9 @@ func New(opts Options) *Server {
 	opts = withStores(opts)
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: map[string]*eventBus{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if opts.ACP != nil {
+		s.acp = acphttp.New(acphttp.Options{Serve: opts.ACP, Logger: opts.Logger})
+	}
 	for _, r := range s.routes() {
 		s.mux.Handle(r.method+" "+r.path, limitBody(r.limit, r.handler))
 	}
@@ -117,6 +124,9 @@ func (s *Server) Close() error {
 	}
 	s.busMu.Unlock()
 	s.turns.Wait()
+	if s.acp != nil {
+		_ = s.acp.Close()
+	}
 	return nil
 }
 
