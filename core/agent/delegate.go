@@ -24,9 +24,9 @@ const MaxParallelDelegates = 4
 // DelegateSessionName is the name goose gives a delegated session.
 const DelegateSessionName = "Delegated task"
 
-// SubagentParentKey is the extension_data key recording a subagent's
-// parent session (goose 1.54 keeps it in a parent_session_id column,
-// which this schema does not have yet).
+// SubagentParentKey is the extension_data key where subagents delegated
+// before sessions.db v17 recorded their parent; the parent now lives in the
+// parent_session_id column, as in goose 1.54, and the key is only read.
 const SubagentParentKey = "subagent.v0"
 
 // summaryResponseSchema is the final output goose forces on delegates.
@@ -186,22 +186,19 @@ func (a *Agent) startDelegate(ctx context.Context, parent *sessionState, p platf
 
 type delegateChild struct{ id, task string }
 
-// linkParent records the parent session id in the child's extension data.
+// linkParent records the parent in the child's parent_session_id, as
+// goose's delegate does.
 func (a *Agent) linkParent(ctx context.Context, sess *session.Session, parentID string) error {
-	data := session.ExtensionData{}
-	for k, v := range sess.ExtensionData {
-		data[k] = v
-	}
-	raw, err := json.Marshal(map[string]string{"parent_session_id": parentID})
-	if err != nil {
-		return err
-	}
-	data[SubagentParentKey] = raw
-	return a.opts.Store.Update(ctx, sess.ID, session.Update{ExtensionData: data})
+	return a.opts.Store.Update(ctx, sess.ID, session.Update{ParentSessionID: &parentID})
 }
 
-// ParentSessionID returns the parent of a delegated session, if any.
+// ParentSessionID returns the parent of a delegated session, if any: the
+// parent_session_id column, else the extension_data key children delegated
+// before the column existed carry.
 func ParentSessionID(s session.Session) string {
+	if s.ParentSessionID != nil {
+		return *s.ParentSessionID
+	}
 	var v struct {
 		ParentSessionID string `json:"parent_session_id"`
 	}

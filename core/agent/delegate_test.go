@@ -142,6 +142,9 @@ func TestDelegateAdHocRunsASubagentAndTheParentReadsItsSummary(t *testing.T) {
 	if ParentSessionID(child) != d.id || child.Name != DelegateSessionName || child.GooseMode != "auto" {
 		t.Fatalf("child = parent %q name %q mode %q", ParentSessionID(child), child.Name, child.GooseMode)
 	}
+	if child.ParentSessionID == nil || *child.ParentSessionID != d.id || child.ExtensionData[SubagentParentKey] != nil {
+		t.Fatalf("parent not in parent_session_id: %v, extension data %v", child.ParentSessionID, child.ExtensionData)
+	}
 	if _, err := d.a.session(child.ID); err == nil {
 		t.Fatal("the subagent session is still loaded after it finished")
 	}

@@ -102,8 +102,8 @@
 // Summon's delegate (delegate*.go) runs in the loop rather than through
 // the extension's MCP call: a sub_agent child session in Auto mode with a
 // forced {summary} final output, goose's provider/model/extension/turn
-// precedence, its parent recorded under extension_data "subagent.v0",
-// progress posted as notifications of the delegate call, at most
+// precedence, its parent recorded in parent_session_id (children from
+// before schema v17 carry it in extension_data "subagent.v0"), progress posted as notifications of the delegate call, at most
 // MaxParallelDelegates at once; the parent's cancellation ends it and the
 // child is always unloaded. Skills are also slash commands (skillcmd.go).
 package agent

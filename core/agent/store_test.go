@@ -121,6 +121,9 @@ func (m *memStore) Update(_ context.Context, id string, u session.Update) error 
 	if u.ExtensionData != nil {
 		s.ExtensionData = u.ExtensionData
 	}
+	if u.ParentSessionID != nil {
+		s.ParentSessionID = u.ParentSessionID
+	}
 	if t := u.Tokens; t != nil {
 		s.TotalTokens, s.InputTokens, s.OutputTokens = t.Total, t.Input, t.Output
 		s.AccumulatedTotalTokens, s.AccumulatedInputTokens, s.AccumulatedOutputTokens = t.AccumulatedTotal, t.AccumulatedInput, t.AccumulatedOutput
