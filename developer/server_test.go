@@ -167,7 +167,7 @@ func TestEditorSurfaceToolsAndAnnotations(t *testing.T) {
 			t.Fatalf("tree should be read-only: %+v", tl.Annotations)
 		}
 	}
-	if got := toolNames(t, h); got != "analyze,edit,read,read_image,shell,tree,write" {
+	if got := toolNames(t, h); got != "analyze,edit,read,read_image,shell,tree,web_fetch,write" {
 		t.Fatalf("editor tools = %s", got)
 	}
 }

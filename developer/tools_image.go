@@ -18,10 +18,15 @@ import (
 
 const imageProcessorSchema = `{"type":"object","required":["path"],"properties":{"path":{"type":"string","description":"Absolute path to the image file to process"}}}`
 
+// readImageSchema is goose's ImageReadParams/CropParams schema
+// (developer/image.rs, block/goose d23d340e = aaif-goose 13d5), inlined.
 const readImageSchema = `{"type":"object","required":["source"],"properties":{
 "source":{"type":"string","description":"Local file path or http(s) URL of the image to load."},
-"crop":{"type":["object","null"],"description":"Crop rectangle in pixels measured from the top-left corner; use to zoom in","required":["x","y","width","height"],
-"properties":{"x":{"type":"integer","minimum":0},"y":{"type":"integer","minimum":0},"width":{"type":"integer","minimum":0},"height":{"type":"integer","minimum":0}}}}}`
+"crop":{"type":["object","null"],"description":"Optional crop rectangle in pixels. Coordinates are measured from the top-left corner.\nuse to zoom in and get more details.","default":null,"required":["x","y","width","height"],
+"properties":{"x":{"type":"integer","format":"uint32","minimum":0,"description":"Left edge of the crop rectangle in pixels."},
+"y":{"type":"integer","format":"uint32","minimum":0,"description":"Top edge of the crop rectangle in pixels."},
+"width":{"type":"integer","format":"uint32","minimum":0,"description":"Width of the crop rectangle in pixels."},
+"height":{"type":"integer","format":"uint32","minimum":0,"description":"Height of the crop rectangle in pixels."}}}}}`
 
 const readImageDescription = "Read an image from a local file path or http(s) URL and return it as image content for the model to inspect. Supports png, jpeg, gif, and webp."
 
