@@ -65,7 +65,13 @@ func OriginAllowed(origin string) bool {
 		return true
 	}
 	ip := net.ParseIP(host)
-	return ip != nil && (ip.Equal(net.IPv6loopback) || (ip.To4() != nil && ip.IsLoopback()))
+	if ip == nil {
+		return false
+	}
+	if strings.Contains(host, ":") { // an IPv6 literal: only ::1 (not ::ffff:127.0.0.1)
+		return ip.Equal(net.IPv6loopback)
+	}
+	return ip.IsLoopback()
 }
 
 // isWebSocketUpgrade is goose's test for an upgrade: GET with a Connection
