@@ -125,7 +125,7 @@ func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 	cmd := exec.Command(spec.python, script)
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
-	prepareCmd(cmd, shellSpec{}, "")
+	preparePythonCmd(cmd)
 	w, err := newProcWatch(cmd)
 	if err != nil {
 		return nil, err

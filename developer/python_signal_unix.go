@@ -2,7 +2,14 @@
 
 package developer
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
+
+// preparePythonCmd starts the interpreter in its own process group, as
+// shells are, so killTree reaches everything it leaves in the group.
+func preparePythonCmd(cmd *exec.Cmd) { prepareCmd(cmd, shellSpec{}, "") }
 
 // interrupt sends SIGINT to the interpreter alone (not its group: on Linux
 // the group holds the supervisor, which ends everything on SIGINT); the
