@@ -123,7 +123,9 @@ func (a *Agent) recordCompaction(ctx context.Context, s *sessionState, conv []co
 	tok.AccumulatedTotal = addInt(tok.AccumulatedTotal, cost)
 	s.tokens = tok
 	s.mu.Unlock()
-	if err := a.opts.Store.Update(ctx, s.id, session.Update{Tokens: &tok}); err != nil {
+	ledger := &session.UsageRecord{Model: u.Model, Input: u.Usage.InputTokens, Output: u.Usage.OutputTokens,
+		Total: cost, IsCompaction: true}
+	if err := a.opts.Store.Update(ctx, s.id, session.Update{Tokens: &tok, Usage: ledger}); err != nil {
 		a.log.Warn("saving token counts failed", "session", s.id, "error", err)
 	}
 }

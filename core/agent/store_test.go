@@ -18,6 +18,7 @@ type memStore struct {
 	mu       sync.Mutex
 	next     int
 	sessions map[string]*session.Session
+	usage    []session.UsageRecord // Update's usage_ledger rows, in order
 }
 
 func newMemStore() *memStore { return &memStore{sessions: map[string]*session.Session{}} }
@@ -123,6 +124,9 @@ func (m *memStore) Update(_ context.Context, id string, u session.Update) error 
 	}
 	if u.ParentSessionID != nil {
 		s.ParentSessionID = u.ParentSessionID
+	}
+	if u.Usage != nil {
+		m.usage = append(m.usage, *u.Usage)
 	}
 	if t := u.Tokens; t != nil {
 		s.TotalTokens, s.InputTokens, s.OutputTokens = t.Total, t.Input, t.Output

@@ -112,7 +112,8 @@ func (t *turn) withoutFrontendRequests(m conversation.Message) conversation.Mess
 }
 
 // recordUsage updates the session counters as goose does: current =
-// the latest call, accumulated = running sums.
+// the latest call, accumulated = running sums, and one usage_ledger row
+// per provider call.
 func (t *turn) recordUsage(u provider.ProviderUsage) {
 	t.modelChange(u)
 	s := t.s
@@ -125,7 +126,8 @@ func (t *turn) recordUsage(u provider.ProviderUsage) {
 	s.tokens = tok
 	limit := s.model.Limit()
 	s.mu.Unlock()
-	if err := t.a.opts.Store.Update(context.WithoutCancel(t.ctx), s.id, session.Update{Tokens: &tok}); err != nil {
+	ledger := &session.UsageRecord{Model: u.Model, Input: u.Usage.InputTokens, Output: u.Usage.OutputTokens, Total: u.Usage.TotalTokens}
+	if err := t.a.opts.Store.Update(context.WithoutCancel(t.ctx), s.id, session.Update{Tokens: &tok, Usage: ledger}); err != nil {
 		t.a.log.Warn("saving token counts failed", "session", s.id, "error", err)
 	}
 	total := 0
