@@ -10,15 +10,21 @@ import (
 )
 
 // pySessions holds one kernel slot per agent session (the call's
-// agent-session-id). A kernel ends when its MCP connection closes (the
-// session's developer extension goes away), after pyIdleTTL without a
-// cell, when it dies, or with the agent (the shell's process machinery).
+// agent-session-id) and MCP connection. A kernel ends when its connection
+// closes (the session's developer extension goes away), after pyIdleTTL
+// without a cell, when it dies, or with the agent (the shell's process
+// machinery).
 type pySessions struct {
 	mu      sync.Mutex
-	slots   map[string]*pySlot
+	slots   map[pyKey]*pySlot
 	watched map[*mcp.ServerSession]bool
 	// Test overrides (0 = goose's values).
 	cellTimeout, idleTTL time.Duration
+}
+
+type pyKey struct {
+	conn *mcp.ServerSession // nil for calls without one (unit tests)
+	id   string
 }
 
 // pySlot is one session's kernel; mu is held for a whole cell, so cells
@@ -46,28 +52,35 @@ func (p *pySessions) slot(id string, ss *mcp.ServerSession) *pySlot {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.slots == nil {
-		p.slots, p.watched = map[string]*pySlot{}, map[*mcp.ServerSession]bool{}
+		p.slots, p.watched = map[pyKey]*pySlot{}, map[*mcp.ServerSession]bool{}
 	}
 	if ss != nil && !p.watched[ss] {
 		p.watched[ss] = true
 		go func() {
 			_ = ss.Wait()
-			p.closeAll()
+			p.closeConn(ss)
 		}()
 	}
-	sl := p.slots[id]
+	key := pyKey{ss, id}
+	sl := p.slots[key]
 	if sl == nil {
 		sl = &pySlot{}
-		p.slots[id] = sl
+		p.slots[key] = sl
 	}
 	return sl
 }
 
-// closeAll kills every kernel; later calls start afresh.
-func (p *pySessions) closeAll() {
+// closeConn kills the kernels of one connection.
+func (p *pySessions) closeConn(ss *mcp.ServerSession) {
 	p.mu.Lock()
-	slots := p.slots
-	p.slots, p.watched = nil, nil
+	var slots []*pySlot
+	for key, sl := range p.slots {
+		if key.conn == ss {
+			slots = append(slots, sl)
+			delete(p.slots, key)
+		}
+	}
+	delete(p.watched, ss)
 	p.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, sl := range slots {
