@@ -1,6 +1,11 @@
 package memory
 
-import "github.com/goose-acp/goose-acp/core/session"
+import (
+	"context"
+	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/session"
+)
 
 // carriedForward is the cost_source of goose's reconciliation row.
 const carriedForward session.CostSource = "carried_forward"
@@ -52,6 +57,59 @@ func excess(acc *int, sum int) *int {
 }
 
 func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+var _ session.UsageTotaler = (*Store)(nil)
+
+// UsageTotals sums the usage of a session and its subagent tree, as the
+// sessions.db store does.
+func (s *Store) UsageTotals(_ context.Context, id string) (session.UsageTotals, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[id]; !ok {
+		return session.UsageTotals{}, fmt.Errorf("usage totals: %w", notFound(id))
+	}
+	tree := map[string]bool{id: true}
+	for grown := true; grown; { // until no session joins the tree
+		grown = false
+		for sid, rec := range s.sessions {
+			if p := rec.meta.ParentSessionID; !tree[sid] && p != nil && tree[*p] {
+				tree[sid], grown = true, true
+			}
+		}
+	}
+	var members []session.SessionUsage
+	for sid := range tree {
+		members = append(members, s.sessions[sid].usage())
+	}
+	return session.SumUsage(members), nil
+}
+
+// usage is the record's accumulated columns and ledger sums.
+func (rec *record) usage() session.SessionUsage {
+	m := rec.meta
+	out := session.SessionUsage{
+		Accumulated: [5]int{deref(m.AccumulatedInputTokens), deref(m.AccumulatedOutputTokens),
+			deref(m.AccumulatedTotalTokens), deref(m.AccumulatedCacheReadTokens), deref(m.AccumulatedCacheWriteTokens)},
+		AccumulatedCost: m.AccumulatedCost,
+	}
+	for _, r := range rec.ledger {
+		for i, v := range []*int{r.Input, r.Output, r.Total, r.CacheRead, r.CacheWrite} {
+			out.Ledger[i] += deref(v)
+		}
+		if r.Cost != nil {
+			c := deref64(out.LedgerCost) + *r.Cost
+			out.LedgerCost = &c
+		}
+	}
+	return out
+}
+
+func deref64(p *float64) float64 {
 	if p == nil {
 		return 0
 	}

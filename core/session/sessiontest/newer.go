@@ -95,3 +95,44 @@ func testUsageUpdate(t *testing.T, st session.Store, clock *Clock) {
 	err := st.Update(context.Background(), "20250304_99", session.Update{Usage: &session.UsageRecord{Model: "m"}})
 	wantErr(t, "usage update of an unknown session", err, session.ErrNotFound)
 }
+
+// testUsageTotals: goose's usage totals sum a session's subagent tree,
+// each member counting the larger of its accumulated columns and its
+// ledger (so spend from before the ledger counts once).
+func testUsageTotals(t *testing.T, st session.Store, _ *Clock) {
+	ut, ok := st.(session.UsageTotaler)
+	if !ok {
+		t.Fatalf("%T keeps no usage ledger", st)
+	}
+	sub := func(parent string) string {
+		s := create(t, st, session.NewSession{WorkingDir: "/w", SessionType: session.TypeSubAgent})
+		update(t, st, s.ID, session.Update{ParentSessionID: &parent})
+		return s.ID
+	}
+	root := create(t, st, session.NewSession{WorkingDir: "/w"}).ID
+	update(t, st, root, session.Update{AccumulatedCost: ptr(0.5),
+		Tokens: &session.TokenCounts{AccumulatedInput: ptr(100), AccumulatedOutput: ptr(10), AccumulatedTotal: ptr(110)}})
+	child := sub(root)
+	update(t, st, child, session.Update{Usage: &session.UsageRecord{Model: "m", Input: ptr(20), Output: ptr(2),
+		Total: ptr(22), CacheRead: ptr(4), Cost: ptr(0.25), CostSource: session.CostProviderReported}})
+	grandchild := sub(child)
+	update(t, st, grandchild, session.Update{Tokens: &session.TokenCounts{AccumulatedInput: ptr(5)},
+		Usage: &session.UsageRecord{Model: "m", Input: ptr(7)}})
+	other := create(t, st, session.NewSession{WorkingDir: "/w"}).ID
+	update(t, st, other, session.Update{Usage: &session.UsageRecord{Model: "m", Input: ptr(1000), Cost: ptr(9.0)}})
+
+	ctx := context.Background()
+	for id, want := range map[string]string{
+		root:       `{"Input":127,"Output":12,"Total":132,"CacheRead":4,"CacheWrite":0,"Cost":0.75}`,
+		child:      `{"Input":27,"Output":2,"Total":22,"CacheRead":4,"CacheWrite":0,"Cost":0.25}`,
+		grandchild: `{"Input":7,"Output":0,"Total":0,"CacheRead":0,"CacheWrite":0,"Cost":null}`,
+	} {
+		got, err := ut.UsageTotals(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantJSON(t, "usage totals of "+id, got, want)
+	}
+	_, err := ut.UsageTotals(ctx, "20250304_99")
+	wantErr(t, "usage totals of an unknown session", err, session.ErrNotFound)
+}

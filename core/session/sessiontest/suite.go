@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"NewerFields", testNewerFields},
 		{"LastMessageAt", testLastMessageAt},
 		{"UsageUpdate", testUsageUpdate},
+		{"UsageTotals", testUsageTotals},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -90,3 +90,62 @@ func floatArg(p *float64) any {
 	}
 	return *p
 }
+
+var _ session.UsageTotaler = (*Store)(nil)
+
+// usageTreeSQL is goose's get_session_usage_totals query: the session and
+// its subagents (recursively), each with its accumulated columns and its
+// ledger sums.
+const usageTreeSQL = `WITH RECURSIVE tree(id) AS (
+	SELECT id FROM sessions WHERE id = ?
+	UNION
+	SELECT s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id
+)
+SELECT
+	s.accumulated_input_tokens, s.accumulated_output_tokens, s.accumulated_total_tokens,
+	s.accumulated_cache_read_tokens, s.accumulated_cache_write_tokens, s.accumulated_cost,
+	SUM(u.input_tokens), SUM(u.output_tokens), SUM(u.total_tokens),
+	SUM(u.cache_read_tokens), SUM(u.cache_write_tokens), SUM(u.cost)
+FROM sessions s
+LEFT JOIN usage_ledger u ON u.session_id = s.id
+WHERE s.id IN (SELECT id FROM tree)
+GROUP BY s.id`
+
+// UsageTotals sums the usage of a session and its subagent tree.
+func (s *Store) UsageTotals(ctx context.Context, id string) (session.UsageTotals, error) {
+	rows, err := s.db.QueryContext(ctx, usageTreeSQL, id)
+	if err != nil {
+		return session.UsageTotals{}, fmt.Errorf("usage totals: %w", err)
+	}
+	defer rows.Close()
+	var members []session.SessionUsage
+	for rows.Next() {
+		var acc, led [5]sql.NullInt64
+		var accCost, ledCost sql.NullFloat64
+		dest := []any{&acc[0], &acc[1], &acc[2], &acc[3], &acc[4], &accCost,
+			&led[0], &led[1], &led[2], &led[3], &led[4], &ledCost}
+		if err := rows.Scan(dest...); err != nil {
+			return session.UsageTotals{}, fmt.Errorf("usage totals: %w", err)
+		}
+		var m session.SessionUsage
+		for i := range acc {
+			m.Accumulated[i], m.Ledger[i] = int(acc[i].Int64), int(led[i].Int64)
+		}
+		m.AccumulatedCost, m.LedgerCost = nullFloat(accCost), nullFloat(ledCost)
+		members = append(members, m)
+	}
+	if err := rows.Err(); err != nil {
+		return session.UsageTotals{}, fmt.Errorf("usage totals: %w", err)
+	}
+	if len(members) == 0 {
+		return session.UsageTotals{}, fmt.Errorf("usage totals: %w", notFound(id))
+	}
+	return session.SumUsage(members), nil
+}
+
+func nullFloat(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	return &v.Float64
+}
