@@ -5,7 +5,6 @@ package developer
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/png"
 	"os"
@@ -22,7 +21,7 @@ import (
 
 // pyHarness is an editor-surface server in python_session mode; env
 // overrides the test environment (PATH, interpreter…).
-func pyHarness(t *testing.T, env map[string]string) *harness {
+func pyHarness(t testing.TB, env map[string]string) *harness {
 	t.Helper()
 	home := t.TempDir()
 	return newHarness(t, Options{Surface: Editor, Getenv: func(k string) string {
@@ -246,18 +245,7 @@ func TestPythonToolsListGolden(t *testing.T) {
 		}
 		return ""
 	}})
-	res, err := h.cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res.Tools); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "tools_python.json", "\x00", out.String())
+	golden(t, "tools_python.json", "\x00", string(encodeToolsList(t, h)))
 }
 
 // TestPythonViewImage: view_image() attaches the picture through

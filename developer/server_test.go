@@ -45,7 +45,7 @@ type harness struct {
 	dir string
 }
 
-func newHarness(t *testing.T, opts Options) *harness {
+func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
 	if opts.WorkingDir == "" {
 		opts.WorkingDir = t.TempDir()

@@ -13,12 +13,17 @@ import (
 // _meta, indented, in the server's (name) order.
 func toolsList(t *testing.T, surface Surface) []byte {
 	t.Helper()
-	h := newHarness(t, Options{Surface: surface, Getenv: func(k string) string {
+	return encodeToolsList(t, newHarness(t, Options{Surface: surface, Getenv: func(k string) string {
 		if k == "SHELL" {
 			return "/bin/bash"
 		}
 		return ""
-	}})
+	}}))
+}
+
+// encodeToolsList is h's tools/list answer, indented, HTML left unescaped.
+func encodeToolsList(t *testing.T, h *harness) []byte {
+	t.Helper()
 	res, err := h.cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
