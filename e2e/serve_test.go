@@ -316,4 +316,3 @@ func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
 	}
 	terminate(t, c)
 }
-
