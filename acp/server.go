@@ -24,6 +24,9 @@ type Options struct {
 	Store agent.SessionReader
 	// Config backs the _goose/config/* methods; nil disables them.
 	Config ConfigStore
+	// Settings backs the _goose/unstable config, extension, provider,
+	// defaults, preference and prompt methods (acp/unstable_*.go).
+	Settings Settings
 	// Providers lists the providers for the provider config option.
 	Providers func() []provider.Metadata
 	// DefaultProvider and DefaultModel are GOOSE_PROVIDER / GOOSE_MODEL.
@@ -133,6 +136,7 @@ func withDefaults(opts Options) Options {
 	if opts.LocalFiles == nil {
 		opts.LocalFiles = developer.LocalFileIO{}
 	}
+	opts.Settings = opts.Settings.withDefaults(opts.Logger)
 	return opts
 }
 
@@ -200,6 +204,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		"_goose/config/extensions":  typed(s.configExtensions),
 		"_goose/providers/list":     typed(s.providersList),
 	}
+	maps.Copy(table, s.unstableConfigMethods())
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}

@@ -60,6 +60,7 @@ func (rt *runtime) acpOptions() acp.Options {
 		Agent:           rt.agent,
 		Store:           rt.store,
 		Config:          acpConfig{rt.cfg},
+		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup},
 		Providers:       rt.providers.list,
 		DefaultProvider: rt.stringSetting("GOOSE_PROVIDER"),
 		DefaultModel:    rt.stringSetting("GOOSE_MODEL"),

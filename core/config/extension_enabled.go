@@ -1,0 +1,25 @@
+package config
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// SetExtensionEnabled sets extensions.<key>.enabled in the user file and
+// keeps the rest of the entry as it is; a key that is not configured is
+// ErrNotFound (goose's set_extension_enabled answers false).
+func (c *Config) SetExtensionEnabled(key string, enabled bool) error {
+	entry, err := c.Extension(key)
+	if err != nil {
+		return err
+	}
+	entry.Enabled = enabled
+	node, err := valueNode(entry)
+	if err != nil {
+		return fmt.Errorf("config: extension %s: %w", key, err)
+	}
+	return c.edit(func(root *yaml.Node) {
+		setKey(extensionsMap(root), key, node)
+	})
+}
