@@ -57,13 +57,17 @@ func MessageTime(created int64) time.Time {
 // ConversationStats are what goose derives from a loaded conversation: the
 // user-visible message count and the newest message's time (nil if none).
 func ConversationStats(msgs []conversation.Message) (count int, last *time.Time) {
+	var newest time.Time
 	for _, m := range msgs {
 		if m.Metadata.UserVisible {
 			count++
 		}
-		if t := MessageTime(m.Created); last == nil || t.After(*last) {
-			last = &t
+		if t := MessageTime(m.Created); t.After(newest) || newest.IsZero() {
+			newest = t
 		}
+	}
+	if len(msgs) > 0 {
+		last = &newest
 	}
 	return count, last
 }
