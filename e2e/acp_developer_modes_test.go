@@ -87,6 +87,8 @@ func TestPythonSessionModeOverACP(t *testing.T) {
 		textTurn("x is 42"),
 		toolCallTurn("c2", "developer__python", map[string]string{"code": "import os\nprint(os.getpid())\nx + 1"}),
 		textTurn("x+1 is 43"),
+		toolCallTurn("c3", "developer__python", map[string]string{"code": "import os\nos.getpid()"}),
+		textTurn("other session"),
 	)
 	env.writeConfig(t, "GOOSE_DEVELOPER_MODE: python_session\n")
 	c := startAgent(t, env)
@@ -118,11 +120,31 @@ func TestPythonSessionModeOverACP(t *testing.T) {
 	if syscall.Kill(pid, 0) != nil {
 		t.Fatalf("python process %d not running during the session", pid)
 	}
+	// A second session has its own interpreter, which outlives the first
+	// session's close but not a SIGKILLed agent.
+	other := c.newSession(t.TempDir())
+	if r := c.prompt(other.SessionID, "pid"); r.StopReason != "end_turn" {
+		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
+	}
+	otherPID, err := strconv.Atoi(strings.TrimPrefix(viewRequest(t, env.LLM.Requests()[5].Body).results[0], "=> "))
+	if err != nil || otherPID == pid {
+		t.Fatalf("second session's interpreter: %v %d", err, otherPID)
+	}
+	c.call("session/close", acp.SessionIDRequest{SessionID: sess.SessionID}, nil)
+	pythonGone(t, pid, "its session's close")
+	if syscall.Kill(otherPID, 0) != nil {
+		t.Fatal("closing one session ended another session's interpreter")
+	}
 	_ = c.cmd.Process.Kill() // no cleanup runs: the supervisor's parent-death signal must end it
 	c.close()
+	pythonGone(t, otherPID, "the killed agent")
+}
+
+func pythonGone(t *testing.T, pid int, what string) {
+	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("python process %d outlived the killed agent", pid)
+			t.Fatalf("python process %d outlived %s", pid, what)
 		}
 	}
 }
