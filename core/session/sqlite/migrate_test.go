@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -272,20 +273,10 @@ func seedDDLFile(t *testing.T, db *sql.DB, name string, v int) {
 
 func checkVersions(t *testing.T, db *sql.DB, v int) {
 	t.Helper()
-	var got []int
-	rows, err := db.Query(`SELECT version FROM schema_version ORDER BY version`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var n int
-		rows.Scan(&n)
-		got = append(got, n)
-	}
-	var want []int
+	got := queryStrings(t, db, `SELECT version FROM schema_version ORDER BY version`)
+	var want []string
 	for n := max(v, 1); n <= sqlite.SchemaVersion; n++ {
-		want = append(want, n)
+		want = append(want, strconv.Itoa(n))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("schema_version rows %v, want %v", got, want)
