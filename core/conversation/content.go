@@ -213,8 +213,12 @@ func SystemNotification(kind NotificationType, msg string) Content {
 	return Content{Type: TypeSystemNotification, SystemNotification: &SystemNotificationContent{NotificationType: kind, Msg: msg}}
 }
 
-// MarshalJSON writes the variant's fields with "type" first.
+// MarshalJSON writes the variant's fields with "type" first. A bare text
+// item is quoted straight into a buffer of its exact size.
 func (c Content) MarshalJSON() ([]byte, error) {
+	if text, ok := c.plainText(); ok {
+		return plainTextJSON(text), nil
+	}
 	v, err := c.variant()
 	if err != nil {
 		return nil, err

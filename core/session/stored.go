@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/google/uuid"
 
@@ -30,11 +31,7 @@ func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, err
 	if err := ValidateMessage(m); err != nil {
 		return StoredMessage{}, err
 	}
-	content := m.Content
-	if content == nil {
-		content = []conversation.Content{}
-	}
-	contentJSON, err := marshalNoEscape(content)
+	contentJSON, err := conversation.MarshalContents(m.Content)
 	if err != nil {
 		return StoredMessage{}, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
 	}
@@ -47,9 +44,13 @@ func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, err
 		id = "msg_" + sessionID + "_" + uuid.NewString()
 	}
 	md := string(metadataJSON)
-	return StoredMessage{MessageID: id, Role: string(m.Role), ContentJSON: string(contentJSON),
+	return StoredMessage{MessageID: id, Role: string(m.Role), ContentJSON: ownedString(contentJSON),
 		Created: m.Created, MetadataJSON: &md}, nil
 }
+
+// ownedString returns b as a string without copying it: a 31 MB prompt's
+// row must not exist twice. b is never used again after the call.
+func ownedString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // Decode reads a row back. ok is false for rows goose skips: roles other
 // than user and assistant. A content_json that does not parse is an error

@@ -1,0 +1,138 @@
+package conversation
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// quoteCorpus is every single byte, the escapes, invalid and truncated
+// UTF-8, the separators serde leaves raw, HTML characters, and seeded
+// random byte strings.
+func quoteCorpus() []string {
+	out := []string{"", "plain", `he said "hi" \ bye`, "<a href='x'>&amp;</a>",
+		"line\u2028sep\u2029para", "\b\f\n\r\t\x00\x1f\x7f", "emoji 😀 ünïcödé 中文",
+		"\xff\xfe", "\xe2\x80", "a\xe2\x80\xa8b", "\xed\xa0\x80", "\\u2028", "\U0010FFFF"}
+	for b := range 256 {
+		out = append(out, string([]byte{byte(b)}), "x"+string([]byte{byte(b)})+"y")
+	}
+	r := rand.New(rand.NewPCG(16, 4))
+	for range 500 {
+		buf := make([]byte, r.IntN(64))
+		for i := range buf {
+			buf[i] = byte(r.IntN(256))
+		}
+		out = append(out, string(buf))
+	}
+	return out
+}
+
+// referenceItem is a text item encoded the general way: the variant with
+// Marshal, "type" spliced in front.
+func referenceItem(t testing.TB, c Content) []byte {
+	body, err := Marshal(c.Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return withType(c.Type, body)
+}
+
+func TestAppendQuotedIsMarshal(t *testing.T) {
+	for _, s := range quoteCorpus() {
+		want, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendQuoted(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("appendQuoted(%q) = %s, Marshal wrote %s", s, got, want)
+		}
+		if n := quotedLen(s); n != len(want) {
+			t.Errorf("quotedLen(%q) = %d, want %d", s, n, len(want))
+		}
+	}
+}
+
+func FuzzAppendQuoted(f *testing.F) {
+	for _, s := range quoteCorpus()[:20] {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := Marshal(s)
+		if got := appendQuoted(nil, s); !bytes.Equal(got, want) || quotedLen(s) != len(want) {
+			t.Fatalf("%q: got %s (len %d), want %s", s, got, quotedLen(s), want)
+		}
+	})
+}
+
+// TestMarshalContentsIsMarshal: the one-buffer encoding of a content list
+// is byte for byte the list Marshal writes, for bare texts, texts with
+// annotations or _meta, other variants, and the empty list.
+func TestMarshalContentsIsMarshal(t *testing.T) {
+	var lists [][]Content
+	for _, s := range quoteCorpus() {
+		lists = append(lists, []Content{Text(s)}, []Content{Text(s), Text("second"), Image("aGk=", "image/png")})
+	}
+	annotated := Text("with <annotations>")
+	annotated.Text.Annotations = json.RawMessage(`{"audience":["user"],"priority":0.5}`)
+	meta := Text("with meta\u2028")
+	meta.Text.Meta = map[string]any{"k": "v<&>"}
+	lists = append(lists, nil, []Content{}, []Content{annotated, meta},
+		[]Content{ToolRequestContent("call_1", "developer__shell", map[string]any{"command": "ls <x>"}), Text("tail")})
+	for _, g := range goldenContents {
+		lists = append(lists, []Content{g.value, Text("after")})
+	}
+	for _, cs := range lists {
+		want, err := Marshal(cs)
+		if cs == nil {
+			want, err = Marshal([]Content{}) // nil is written as goose's []
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := MarshalContents(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("MarshalContents = %s\nMarshal wrote   %s", got, want)
+		}
+		if len(got) != cap(got) {
+			t.Errorf("MarshalContents allocated %d bytes for %d", cap(got), len(got))
+		}
+	}
+}
+
+// TestTextItemFastPathIsGeneralPath: a bare text item's MarshalJSON (the
+// fast path) writes what the general variant path writes, through Marshal
+// and through plain json.Marshal (which re-escapes HTML and separators).
+func TestTextItemFastPathIsGeneralPath(t *testing.T) {
+	for _, s := range quoteCorpus() {
+		c := Text(s)
+		got, err := c.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceItem(t, c); !bytes.Equal(got, want) {
+			t.Errorf("text %q: fast path %s, general path %s", s, got, want)
+		}
+		plain, _ := json.Marshal(c)
+		wantPlain, _ := json.Marshal(json.RawMessage(referenceItem(t, c)))
+		if !bytes.Equal(plain, wantPlain) {
+			t.Errorf("json.Marshal(text %q) = %s, want %s", s, plain, wantPlain)
+		}
+	}
+}
+
+// BenchmarkMarshalContentsHuge encodes one 31 MB text item: one
+// allocation of the final size (Marshal makes several copies).
+func BenchmarkMarshalContentsHuge(b *testing.B) {
+	cs := []Content{Text(strings.Repeat("0123456789abcdef", (31<<20)/16))}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := MarshalContents(cs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

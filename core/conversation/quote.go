@@ -1,0 +1,83 @@
+package conversation
+
+import "unicode/utf8"
+
+// Huge texts (a 31 MB prompt, a large tool result) are encoded straight
+// into one buffer of the exact final size: Marshal's path (the encoder's
+// growing buffer, the separator copy, the "type" splice and the caller's
+// compaction) held four to five copies of the text at once.
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted appends s as a JSON string literal with exactly the bytes
+// Marshal(s) writes: encoding/json's escapes without HTML escaping,
+// invalid UTF-8 as \ufffd, and U+2028/U+2029 left raw as serde_json does.
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// quotedLen is len(appendQuoted(nil, s)), computed without building it.
+func quotedLen(s string) int {
+	n := 2 + len(s)
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b >= 0x20 && b != '"' && b != '\\':
+			case b == '\\', b == '"', b == '\b', b == '\f', b == '\n', b == '\r', b == '\t':
+				n++
+			default:
+				n += 5
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			n += 5 // one byte becomes the six of \ufffd
+		}
+		i += size
+	}
+	return n
+}
