@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
+)
+
+// desktopReference is the Goose Desktop ACP contract (acp-meta.json,
+// acp-schema.json) in the project's shared reference pack.
+const desktopReference = "../../shared/reference/goose-desktop-acp"
+
+// TestDesktopSDKOverWebSocket runs e2e/desktop/harness.mjs: goose-acp serve
+// started and driven as Goose Desktop 1.54 does, through
+// @agentclientprotocol/sdk 1.5.0's WebSocket client; every _goose/unstable/*
+// answer is validated with ajv against acp-schema.json and every standard
+// frame with the SDK's zod schemas.
+func TestDesktopSDKOverWebSocket(t *testing.T) {
+	ref, err := filepath.Abs(desktopReference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ref, "acp-schema.json")); err != nil {
+		t.Skipf("shared reference %s not present outside the project workspace", ref)
+	}
+	dir := npmtest.Install(t, "desktop")
+	env := newAgentEnv(t,
+		providertest.Turn{Text: []string{"Hello ", "from goose"}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_perm", Name: "developer__shell", Arguments: `{"command":"echo hi"}`}}},
+		textTurn("ran it"),
+		textTurn("still here"),
+	)
+	// Permission requests come only in approve/smart modes.
+	env.Vars["GOOSE_MODE"] = "approve"
+	work := t.TempDir()
+	cmd := exec.Command("node", "harness.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work, "ACP_REFERENCE="+ref)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	t.Logf("desktop harness:\n%s", out)
+	if err != nil {
+		t.Fatalf("desktop harness failed: %v\nstderr:\n%s", err, stderr.String())
+	}
+	var report struct {
+		Frames      int               `json:"frames"`
+		Violations  []json.RawMessage `json:"violations"`
+		Implemented []string          `json:"implemented"`
+		Missing     []string          `json:"missing"`
+		Errors      []string          `json:"errors"`
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 8<<20)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "{") {
+			_ = json.Unmarshal(sc.Bytes(), &report)
+		}
+	}
+	if report.Frames == 0 || len(report.Violations) != 0 {
+		t.Fatalf("frames=%d violations=%s", report.Frames, report.Violations)
+	}
+	t.Logf("startup methods validated: %v", report.Implemented)
+	if len(report.Missing) > 0 {
+		t.Logf("startup methods not implemented yet (-32601): %v", report.Missing)
+	}
+	if len(report.Errors) > 0 {
+		t.Logf("startup methods answering an error: %v", report.Errors)
+	}
+	// The tool turn ran the shell after the user allowed it.
+	var sawToolResult bool
+	for _, r := range env.LLM.Requests() {
+		sawToolResult = sawToolResult || bytes.Contains(r.Body, []byte("call_perm"))
+	}
+	if !sawToolResult {
+		t.Errorf("the model never got the shell tool's result")
+	}
+}
