@@ -205,6 +205,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		"_goose/providers/list":     typed(s.providersList),
 	}
 	maps.Copy(table, s.unstableConfigMethods())
+	maps.Copy(table, s.unstablePrefsMethods())
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
