@@ -206,6 +206,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	}
 	maps.Copy(table, s.unstableConfigMethods())
 	maps.Copy(table, s.unstablePrefsMethods())
+	maps.Copy(table, s.unstablePromptMethods())
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
