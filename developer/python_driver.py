@@ -11,8 +11,10 @@ version it needs instead of dying with a SyntaxError.
 """
 
 import ast
+import importlib
 import json
 import os
+import pickle
 import reprlib
 import signal
 import subprocess
@@ -39,6 +41,11 @@ TRUNCATED = (
 LISTING_ENTRIES = 50
 LISTING_CHARS = 1200
 HERE = os.path.abspath(__file__)
+# Where the namespace is snapshotted after every cell, so a restarted
+# driver (after an idle shutdown or a crash) gets its variables back.
+STATE_PATH = os.environ.get("GOOSE_PYTHON_SESSION_STATE_PATH", "")
+STATE_VALUE_CAP = 8 * 1024 * 1024
+STATE_TOTAL_CAP = 64 * 1024 * 1024
 
 # Process groups of sh() commands still running; a SIGTERM teardown kills
 # them, since each runs in its own session and would otherwise survive.
@@ -345,6 +352,102 @@ def listing():
     return s
 
 
+class _Overflow(Exception):
+    pass
+
+
+class _CappedBytes(object):
+    """A pickle target that gives up past cap bytes, so an oversized value
+    is skipped without its whole pickle ever being held."""
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.size = 0
+        self.parts = []
+
+    def write(self, data):
+        self.size += len(data)
+        if self.size > self.cap:
+            raise _Overflow()
+        self.parts.append(bytes(data))
+        return len(data)
+
+
+def _pickled(value, cap):
+    sink = _CappedBytes(cap)
+    try:
+        pickle.dump(value, sink, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return None
+    return b"".join(sink.parts)
+
+
+def save_state():
+    """Best effort: picklable variables within the caps, largest dropped
+    first until the whole fits; modules by name. Written atomically."""
+    if not STATE_PATH:
+        return
+    names, keep, sizes, modules = [], {}, {}, {}
+    for k, v in list(NS.items()):
+        if k in OWN:
+            continue
+        names.append(k)
+        if isinstance(v, type(sys)):
+            modules[k] = v.__name__
+            continue
+        blob = _pickled(v, STATE_VALUE_CAP)
+        if blob is not None:
+            keep[k] = v
+            sizes[k] = len(blob)
+    # One graph, so values shared between variables stay shared.
+    graph = _pickled(keep, STATE_TOTAL_CAP)
+    while graph is None and keep:
+        del keep[max(keep, key=lambda n: sizes.get(n, 0))]
+        graph = _pickled(keep, STATE_TOTAL_CAP)
+    if graph is None:
+        return
+    tmp = "{}.{}.tmp".format(STATE_PATH, os.getpid())
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump({"python": list(sys.version_info[:2]), "names": names, "graph": graph, "modules": modules}, f)
+        os.replace(tmp, STATE_PATH)
+    except Exception:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def restore_state():
+    """Loads the snapshot into NS; returns (restored, dropped) names."""
+    if not STATE_PATH or not os.path.exists(STATE_PATH):
+        return [], []
+    try:
+        with open(STATE_PATH, "rb") as f:
+            state = pickle.load(f)
+        names = list(state.get("names", []))
+    except Exception:
+        return [], []
+    try:
+        if list(state.get("python", [])) != list(sys.version_info[:2]):
+            return [], names
+        values = pickle.loads(state["graph"]) if state.get("graph") else {}
+    except Exception:
+        return [], names
+    restored = []
+    for k, v in values.items():
+        NS[k] = v
+        restored.append(k)
+    for alias, name in state.get("modules", {}).items():
+        try:
+            NS[alias] = importlib.import_module(name)
+        except Exception:
+            continue
+        restored.append(alias)
+    return restored, [n for n in names if n not in restored]
+
+
 def reply(out, rid, body):
     body["id"] = rid
     for key in ("stdout", "stderr", "value", "error"):
@@ -378,7 +481,9 @@ def main():
         signal.signal(signal.SIGTERM, _on_term)
     # Like a REPL: cells import from the current directory, not from here.
     sys.path[0] = ""
-    reply(out, 0, {"ok": True, "ready": True, "python": found, "pid": os.getpid()})
+    restored, dropped = restore_state()
+    reply(out, 0, {"ok": True, "ready": True, "python": found, "pid": os.getpid(),
+                   "restored": restored, "dropped": dropped})
     while True:
         try:
             line = sys.stdin.readline()
@@ -393,7 +498,12 @@ def main():
         rid, op = req.get("id", -1), req.get("op")
         try:
             if op == "exec":
-                reply(out, rid, run_cell(req.get("code", "")))
+                result = run_cell(req.get("code", ""))
+                try:
+                    save_state()
+                except BaseException:
+                    pass
+                reply(out, rid, result)
             elif op == "ns":
                 reply(out, rid, {"ok": True, "ns": listing()})
             elif op == "chdir":

@@ -45,6 +45,10 @@ type pyResponse struct {
 	PID        int       `json:"pid"`
 	Images     []pyImage `json:"images"`
 	ImagesOver int       `json:"images_dropped"`
+	// Restored and Dropped (ready reply): the snapshot's variables that
+	// came back, and those that could not.
+	Restored []string `json:"restored"`
+	Dropped  []string `json:"dropped"`
 }
 
 // pyImage is a view_image() request the host loads after the cell.
@@ -71,13 +75,17 @@ type kernel struct {
 	tailMu  sync.Mutex
 	tail    []byte
 	stopped sync.Once
+	// restoreNotice is goose's report of a snapshot restore ("" if none).
+	restoreNotice string
 }
 
-// kernelSpec is how to start one.
+// kernelSpec is how to start one. statePath, when set, is the snapshot
+// file the driver restores from at start and rewrites after every cell.
 type kernelSpec struct {
-	python string
-	dir    string
-	env    []string
+	python    string
+	dir       string
+	env       []string
+	statePath string
 }
 
 // startKernel runs the driver under the shell's process machinery (its
@@ -118,13 +126,32 @@ func startKernel(spec kernelSpec) (*kernel, error) {
 		return nil, fmt.Errorf("the python session failed to start: %s", msg)
 	}
 	k.pid = ready.PID
+	k.restoreNotice = restoreNotice(ready.Restored, ready.Dropped)
 	return k, nil
+}
+
+// restoreNotice is goose's text for a kernel that restored a snapshot.
+func restoreNotice(restored, dropped []string) string {
+	if len(restored) == 0 && len(dropped) == 0 {
+		return ""
+	}
+	n := "[python session restored from a previous process"
+	if len(restored) > 0 {
+		n += "; available again: " + strings.Join(restored, ", ")
+	}
+	if len(dropped) > 0 {
+		n += "; not restored (too large, not picklable, or no longer importable): " + strings.Join(dropped, ", ")
+	}
+	return n + "]"
 }
 
 func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 	cmd := exec.Command(spec.python, script)
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
+	if spec.statePath != "" {
+		cmd.Env = append(cmd.Env, "GOOSE_PYTHON_SESSION_STATE_PATH="+spec.statePath)
+	}
 	preparePythonCmd(cmd)
 	w, err := newProcWatch(cmd)
 	if err != nil {

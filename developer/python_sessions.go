@@ -3,6 +3,8 @@ package developer
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -37,6 +39,9 @@ type pySlot struct {
 	idle   *time.Timer
 	used   time.Time
 	closed bool
+	// stateDir holds the session's snapshot while the connection lives
+	// (in-process only: a restarted agent starts empty).
+	stateDir string
 }
 
 func (p *pySessions) ttl() time.Duration {
@@ -89,6 +94,9 @@ func (p *pySessions) closeConn(ss *mcp.ServerSession) {
 			defer sl.mu.Unlock()
 			sl.closed = true
 			sl.stop()
+			if sl.stateDir != "" {
+				os.RemoveAll(sl.stateDir)
+			}
 		})
 	}
 	wg.Wait()
@@ -120,9 +128,9 @@ func (sl *pySlot) armIdle(ttl time.Duration) {
 		if sl.k != nil && time.Since(sl.used) >= ttl {
 			sl.k.kill()
 			sl.k = nil
-			// goose restores a snapshot here; we keep none, so the next
-			// cell must tell the model its variables are gone.
-			sl.reset = true
+			// The next cell restores the snapshot and says so; without
+			// one it must say the variables are gone.
+			sl.reset = sl.stateDir == ""
 		}
 	})
 }
@@ -139,15 +147,17 @@ func (p *pySessions) run(ctx context.Context, s *service, cc callContext, code s
 		sl.idle.Stop()
 	}
 	defer sl.armIdle(p.ttl())
+	restore := ""
 	if sl.k == nil {
 		spec, err := s.kernelSpecFor(cc)
 		if err != nil {
 			return pyCellOutput{}, err
 		}
+		spec.statePath = sl.statePath(s)
 		if sl.k, err = startKernel(spec); err != nil {
 			return pyCellOutput{}, err
 		}
-		sl.dir = cc.workingDir
+		sl.dir, restore = cc.workingDir, sl.k.restoreNotice
 	} else if cc.workingDir != sl.dir {
 		// The session's working dir changed: follow it before the cell, as
 		// goose's update_working_dir does.
@@ -166,5 +176,19 @@ func (p *pySessions) run(ctx context.Context, s *service, cc callContext, code s
 	}
 	reset := sl.reset
 	sl.reset = false
-	return pyCellOutput{pyOutcome: out, reset: reset}, nil
+	return pyCellOutput{pyOutcome: out, reset: reset, restore: restore}, nil
+}
+
+// statePath is the slot's snapshot file, its owner-only directory made on
+// first use; "" (no snapshots) when it cannot be made.
+func (sl *pySlot) statePath(s *service) string {
+	if sl.stateDir == "" {
+		dir, err := os.MkdirTemp("", "goose-python-state-")
+		if err != nil {
+			s.log.Warn("python session snapshots disabled", "err", err)
+			return ""
+		}
+		sl.stateDir = dir
+	}
+	return filepath.Join(sl.stateDir, "session.pkl")
 }

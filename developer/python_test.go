@@ -181,24 +181,52 @@ func (h *harness) kernelPID(t *testing.T, sid string) int {
 	return pid
 }
 
+// TestPythonIdleShutdown: an idle kernel is stopped; the next cell starts
+// a new one that restores the snapshot and says what came back.
 func TestPythonIdleShutdown(t *testing.T) {
 	needPython(t)
 	h := pyHarness(t, nil)
 	h.svc.py.idleTTL = 300 * time.Millisecond
-	h.wantCell(t, "s", "z = 1", "(cell completed with no output)", false)
+	h.wantCell(t, "s", "z = 1\ngen = (i for i in range(3))", "(cell completed with no output)", false)
 	pidGone(t, h.kernelPID(t, "s"))
-	got, isErr := h.cell(t, "s", "z")
-	if !isErr || !strings.HasPrefix(got, pyResetNotice+"\nTraceback") || !strings.HasSuffix(got, "NameError: name 'z' is not defined") {
-		t.Fatalf("after idle shutdown: %v %q", isErr, got)
-	}
+	h.wantCell(t, "s", "z", "[python session restored from a previous process; available again: z, os; not restored (too large, not picklable, or no longer importable): gen]\n=> 1", false)
+	h.wantCell(t, "s", "z + 1", "=> 2", false)
+}
+
+// TestPythonCrashRestarts: a cell that kills the interpreter is an error
+// with goose's restart notice; the next cell runs in a new interpreter
+// restored from the last snapshot.
+func TestPythonCrashRestarts(t *testing.T) {
+	needPython(t)
+	h := pyHarness(t, nil)
+	h.wantCell(t, "s", "w = [1, 2]", "(cell completed with no output)", false)
+	h.wantCell(t, "s", "import os\nos._exit(3)", "the python session died while executing a cell\n"+pyResetNotice, true)
+	h.wantCell(t, "s", "w", "[python session restored from a previous process; available again: w]\n=> [1, 2]", false)
 }
 
 func TestPythonKernelEndsWithConnection(t *testing.T) {
 	needPython(t)
 	h := pyHarness(t, nil)
 	pid := h.kernelPID(t, "s")
+	var stateDirs []string
+	h.svc.py.mu.Lock()
+	for _, sl := range h.svc.py.slots {
+		stateDirs = append(stateDirs, sl.stateDir)
+	}
+	h.svc.py.mu.Unlock()
+	if len(stateDirs) != 1 || stateDirs[0] == "" {
+		t.Fatalf("state dirs %q", stateDirs)
+	}
 	h.cs.Close()
 	pidGone(t, pid)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(stateDirs[0]); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("snapshot dir %s outlived the connection", stateDirs[0])
+		}
+	}
 }
 
 func TestPythonMissingInterpreter(t *testing.T) {

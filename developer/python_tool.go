@@ -226,14 +226,19 @@ func contentTexts(cs []mcp.Content) []string {
 // pyCellOutput is a finished cell plus the notices owed to the model.
 type pyCellOutput struct {
 	pyOutcome
-	reset bool
+	reset   bool
+	restore string
 }
 
 // formatOutcome is goose's format_outcome.
 func formatOutcome(o pyCellOutput) string {
 	var parts []string
-	if o.reset {
+	// A restore brings the variables back, so it replaces the reset notice.
+	if o.reset && o.restore == "" {
 		parts = append(parts, pyResetNotice)
+	}
+	if o.restore != "" {
+		parts = append(parts, o.restore)
 	}
 	r := o.resp
 	if strings.TrimSpace(r.Stdout) != "" {
