@@ -39,6 +39,7 @@ func listMeta(ss session.Session) Meta {
 	if p := agent.ParentSessionID(ss); p != "" {
 		m["parentSessionId"] = p
 	}
+	desktopMeta(m, ss)
 	return m
 }
 

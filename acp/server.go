@@ -204,6 +204,8 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		"_goose/config/extensions":  typed(s.configExtensions),
 		"_goose/providers/list":     typed(s.providersList),
 	}
+	maps.Copy(table, s.unstableSessionMethods())
+	maps.Copy(table, s.unstableToolMethods())
 	maps.Copy(table, s.unstableConfigMethods())
 	maps.Copy(table, s.unstablePrefsMethods())
 	maps.Copy(table, s.unstablePromptMethods())

@@ -57,6 +57,10 @@ var UnstableUnavailable = []UnavailableMethod{
 		}},
 	{Method: "_goose/unstable/session/live-voice/start", Feature: unavailable.LiveVoice},
 	{Method: "_goose/unstable/session/live-voice/stop", Feature: unavailable.LiveVoice},
+	{Method: "_goose/unstable/session/share/nostr", Feature: nostrFeature},
+	{Method: "_goose/unstable/apps/export", Feature: appsFeature},
+	{Method: "_goose/unstable/apps/import", Feature: appsFeature},
+	{Method: "_goose/unstable/apps/delete", Feature: appsFeature},
 }
 
 // unstableUnavailableMethods answers the table's methods.

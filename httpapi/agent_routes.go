@@ -206,13 +206,7 @@ func errNoAgent(err error) error {
 }
 
 // schemaParams lists the property names of a JSON schema, sorted.
-func schemaParams(schema json.RawMessage) []string {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	_ = json.Unmarshal(schema, &s)
-	return append([]string{}, sortedKeys(s.Properties)...)
-}
+func schemaParams(schema json.RawMessage) []string { return agent.ParameterNames(schema) }
 
 type addExtensionRequest struct {
 	SessionID string                  `json:"session_id"`

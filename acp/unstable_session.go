@@ -1,0 +1,281 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/unavailable"
+)
+
+// Goose Desktop's session methods (_goose/unstable/session/*): each is
+// decode → core/agent session operation → encode; the wire types follow
+// goose's acp-schema.json (camelCase).
+
+func (s *Server) unstableSessionMethods() map[string]RequestHandler {
+	const p = "_goose/unstable/session/"
+	return map[string]RequestHandler{
+		p + "info":                  typed(s.unstableSessionInfo),
+		p + "rename":                typed(s.unstableRename),
+		p + "archive":               typed(s.unstableArchive),
+		p + "unarchive":             typed(s.unstableUnarchive),
+		p + "project/update":        typed(s.unstableProjectUpdate),
+		p + "working-dir/update":    typed(s.unstableWorkingDir),
+		p + "conversation/truncate": typed(s.unstableTruncate),
+		p + "export":                typed(s.unstableExport),
+		p + "import":                typed(s.unstableImport),
+		p + "cost/aggregate":        typed(s.unstableCostAggregate),
+	}
+}
+
+type unstableSessionID struct {
+	SessionID string `json:"sessionId"`
+}
+
+// id is the trimmed session id; blank is invalid params, as in goose.
+func (r unstableSessionID) id() (string, error) {
+	id := strings.TrimSpace(r.SessionID)
+	if id == "" {
+		return "", invalidParams("sessionId cannot be empty")
+	}
+	return id, nil
+}
+
+type sessionInfoResponse struct {
+	Session SessionInfo `json:"session"`
+}
+
+func (s *Server) unstableSessionInfo(ctx context.Context, req unstableSessionID) (sessionInfoResponse, error) {
+	id, err := req.id()
+	if err != nil {
+		return sessionInfoResponse{}, err
+	}
+	ss, err := s.opts.Store.Get(ctx, id, false)
+	if err != nil {
+		return sessionInfoResponse{}, storeErr(err, id)
+	}
+	return sessionInfoResponse{Session: sessionInfo(ss)}, nil
+}
+
+// sessionInfo is a session as session/list and session/info show it.
+func sessionInfo(ss session.Session) SessionInfo {
+	return SessionInfo{SessionID: ss.ID, CWD: ss.WorkingDir, Title: ss.Name,
+		UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339), Meta: listMeta(ss)}
+}
+
+// desktopMeta adds what Goose Desktop's sidebar reads from SessionInfo._meta
+// (messageCount and userSetName are listMeta's): creation time, archive
+// and project state, the session's provider and model, whether it runs a
+// recipe. Absent values are null, as goose sends them.
+func desktopMeta(m Meta, ss session.Session) {
+	m["createdAt"] = ss.CreatedAt.UTC().Format(time.RFC3339)
+	m["archivedAt"] = nil
+	if ss.ArchivedAt != nil && !ss.ArchivedAt.IsZero() {
+		m["archivedAt"] = ss.ArchivedAt.UTC().Format(time.RFC3339)
+	}
+	m["projectId"] = nil
+	if ss.ProjectID != nil && *ss.ProjectID != "" {
+		m["projectId"] = *ss.ProjectID
+	}
+	m["providerId"] = nil
+	if ss.ProviderName != nil && *ss.ProviderName != "" {
+		m["providerId"] = *ss.ProviderName
+	}
+	m["modelId"] = nil
+	if ss.ModelConfig != nil && ss.ModelConfig.ModelName != "" {
+		m["modelId"] = ss.ModelConfig.ModelName
+	}
+	m["hasRecipe"] = len(ss.Recipe) > 0 && string(ss.Recipe) != "null"
+}
+
+type renameRequest struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
+}
+
+func (s *Server) unstableRename(ctx context.Context, req renameRequest) (struct{}, error) {
+	id, err := unstableSessionID{req.SessionID}.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	if err := s.opts.Agent.RenameSession(ctx, id, strings.TrimSpace(req.Title)); err != nil {
+		if errors.Is(err, agent.ErrInvalidSessionName) {
+			return struct{}{}, invalidParams("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
+		}
+		return struct{}{}, storeErr(err, id)
+	}
+	return struct{}{}, nil
+}
+
+// unstableArchive archives the session and forgets it on this connection:
+// goose unloads archived sessions too.
+func (s *Server) unstableArchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
+	id, err := req.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	s.dropSession(id)
+	return struct{}{}, storeErr(s.opts.Agent.ArchiveSession(ctx, id), id)
+}
+
+func (s *Server) unstableUnarchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
+	id, err := req.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, storeErr(s.opts.Agent.UnarchiveSession(ctx, id), id)
+}
+
+type projectUpdateRequest struct {
+	SessionID string  `json:"sessionId"`
+	ProjectID *string `json:"projectId"`
+}
+
+func (s *Server) unstableProjectUpdate(ctx context.Context, req projectUpdateRequest) (struct{}, error) {
+	id, err := unstableSessionID{req.SessionID}.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	project := ""
+	if req.ProjectID != nil {
+		project = strings.TrimSpace(*req.ProjectID)
+	}
+	return struct{}{}, storeErr(s.opts.Agent.SetSessionProject(ctx, id, project), id)
+}
+
+// unstableWorkingDir moves a session, loaded here or only stored, to an
+// existing absolute directory.
+func (s *Server) unstableWorkingDir(ctx context.Context, req workingDirRequest) (struct{}, error) {
+	id, err := unstableSessionID{req.SessionID}.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	dir := strings.TrimSpace(req.WorkingDir)
+	if dir == "" {
+		return struct{}{}, invalidParams("working directory cannot be empty")
+	}
+	if !filepath.IsAbs(dir) {
+		return struct{}{}, invalidParams("cwd must be an absolute path: %q", dir)
+	}
+	if err := s.opts.Agent.UpdateWorkingDir(ctx, id, dir); err != nil {
+		if errors.Is(err, agent.ErrNotADirectory) {
+			return struct{}{}, invalidParams("invalid directory path")
+		}
+		return struct{}{}, storeErr(err, id)
+	}
+	if as, err := s.lookup(id); err == nil {
+		as.mu.Lock()
+		as.cwd, as.translator.WorkingDir = dir, dir
+		as.mu.Unlock()
+	}
+	return struct{}{}, nil
+}
+
+type truncateRequest struct {
+	SessionID    string `json:"sessionId"`
+	TruncateFrom *int64 `json:"truncateFrom"`
+}
+
+// unstableTruncate drops the messages created at or after truncateFrom
+// (seconds, a message's created time).
+func (s *Server) unstableTruncate(ctx context.Context, req truncateRequest) (struct{}, error) {
+	id, err := unstableSessionID{req.SessionID}.id()
+	if err != nil {
+		return struct{}{}, err
+	}
+	if req.TruncateFrom == nil {
+		return struct{}{}, invalidParams("truncateFrom is required")
+	}
+	_, err = s.opts.Agent.ForkSession(ctx, id, agent.ForkOptions{TruncateAt: req.TruncateFrom})
+	return struct{}{}, storeErr(err, id)
+}
+
+type exportRequest struct {
+	SessionID string `json:"sessionId"`
+	Format    string `json:"format"`
+}
+
+type exportResponse struct {
+	Data string `json:"data"`
+}
+
+func (s *Server) unstableExport(ctx context.Context, req exportRequest) (exportResponse, error) {
+	id, err := unstableSessionID{req.SessionID}.id()
+	if err != nil {
+		return exportResponse{}, err
+	}
+	switch req.Format {
+	case "", "json":
+		data, err := s.opts.Store.Export(ctx, id)
+		return exportResponse{Data: string(data)}, storeErr(err, id)
+	case "markdown":
+		md, err := agent.ExportMarkdown(ctx, s.opts.Store, id)
+		return exportResponse{Data: md}, storeErr(err, id)
+	}
+	return exportResponse{}, invalidParams("unknown export format %q (json or markdown)", req.Format)
+}
+
+type unstableImportRequest struct {
+	Input  string `json:"input"`
+	Source string `json:"source"`
+}
+
+type importResponse struct {
+	SessionID    string  `json:"sessionId"`
+	Title        *string `json:"title"`
+	UpdatedAt    *string `json:"updatedAt"`
+	MessageCount int     `json:"messageCount"`
+}
+
+// nostrFeature is session sharing through Nostr relays.
+var nostrFeature = unavailable.Feature{Name: "Nostr session sharing",
+	Why: "goose-acp does not publish to or read from Nostr relays; share the JSON export instead"}
+
+func (s *Server) unstableImport(ctx context.Context, req unstableImportRequest) (importResponse, error) {
+	nostr := strings.HasPrefix(strings.TrimSpace(req.Input), "goose://sessions/nostr")
+	switch req.Source {
+	case "nostr":
+		return importResponse{}, nostrFeature.Error()
+	case "auto", "":
+		if nostr {
+			return importResponse{}, nostrFeature.Error()
+		}
+	case "json":
+	default:
+		return importResponse{}, invalidParams("unknown import source %q (auto, json or nostr)", req.Source)
+	}
+	sess, err := s.opts.Agent.ImportSession(ctx, []byte(req.Input))
+	if err != nil {
+		return importResponse{}, invalidParams("could not import session: %v", err)
+	}
+	updated := sess.UpdatedAt.UTC().Format(time.RFC3339)
+	return importResponse{SessionID: sess.ID, Title: &sess.Name, UpdatedAt: &updated, MessageCount: sess.MessageCount}, nil
+}
+
+type projectCostEntry struct {
+	WorkingDir       string   `json:"workingDir"`
+	TotalCost        *float64 `json:"totalCost"`
+	SessionCount     int      `json:"sessionCount"`
+	SessionsWithCost int      `json:"sessionsWithCost"`
+}
+
+type costAggregateResponse struct {
+	Projects []projectCostEntry `json:"projects"`
+}
+
+func (s *Server) unstableCostAggregate(ctx context.Context, _ struct{}) (costAggregateResponse, error) {
+	costs, err := agent.CostByWorkingDir(ctx, s.opts.Store)
+	if err != nil {
+		return costAggregateResponse{}, err
+	}
+	out := costAggregateResponse{Projects: make([]projectCostEntry, 0, len(costs))}
+	for _, c := range costs {
+		out.Projects = append(out.Projects, projectCostEntry{WorkingDir: c.WorkingDir, TotalCost: c.TotalCost,
+			SessionCount: c.SessionCount, SessionsWithCost: c.SessionsWithCost})
+	}
+	return out, nil
+}

@@ -1,0 +1,257 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/unavailable"
+)
+
+// Goose Desktop's per-session extension and tool methods, and its MCP
+// Apps methods (goose-acp keeps no apps: the list is truly empty, the
+// rest unavailable). Each is decode → core/agent → encode.
+
+func (s *Server) unstableToolMethods() map[string]RequestHandler {
+	const p = "_goose/unstable/"
+	return map[string]RequestHandler{
+		p + "session/extensions/add":    typed(s.unstableSessionExtAdd),
+		p + "session/extensions/remove": typed(s.unstableSessionExtRemove),
+		p + "session/extensions/list":   typed(s.unstableSessionExtList),
+		p + "tools/list":                typed(s.unstableToolsList),
+		p + "tools/permissions/set":     typed(s.unstableToolPermissions),
+		p + "tools/call":                typed(s.unstableToolCall),
+		p + "resources/read":            typed(s.unstableResourceRead),
+		p + "apps/list":                 typed(s.unstableAppsList),
+	}
+}
+
+// appsFeature: MCP Apps (ui:// resources saved as standalone apps).
+var appsFeature = unavailable.Feature{Name: "MCP Apps",
+	Why: "goose-acp keeps no app library; apps served by an extension still render through resources/read"}
+
+// loadedSession makes sure a stored session has live extensions, as
+// goose's get_session_agent does.
+func (s *Server) loadedSession(ctx context.Context, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", invalidParams("sessionId cannot be empty")
+	}
+	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
+		return "", storeErr(err, id)
+	}
+	return id, nil
+}
+
+type sessionExtAddRequest struct {
+	SessionID string         `json:"sessionId"`
+	Extension GooseExtension `json:"extension"`
+}
+
+func (s *Server) unstableSessionExtAdd(ctx context.Context, req sessionExtAddRequest) (struct{}, error) {
+	cfg, env, err := extensionFromWire(req.Extension)
+	if err != nil {
+		return struct{}{}, err
+	}
+	// A session extension's env values are the session's own: they go to
+	// the process, never to the secret store or config.yaml.
+	if len(env) > 0 {
+		cfg.Envs, cfg.EnvKeys = env, req.Extension.EnvKeys
+	}
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, s.opts.Agent.AddExtension(ctx, id, cfg)
+}
+
+type sessionExtRemoveRequest struct {
+	SessionID    string `json:"sessionId"`
+	ExtensionKey string `json:"extensionKey"`
+}
+
+func (s *Server) unstableSessionExtRemove(ctx context.Context, req sessionExtRemoveRequest) (struct{}, error) {
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	if err := s.opts.Agent.RemoveExtension(ctx, id, req.ExtensionKey); err != nil {
+		if errors.Is(err, agent.ErrUnknownExtension) {
+			return struct{}{}, invalidParams("%v", err)
+		}
+		return struct{}{}, err
+	}
+	return struct{}{}, nil
+}
+
+type sessionExtEntry struct {
+	Extension    GooseExtension `json:"extension"`
+	ExtensionKey string         `json:"extensionKey"`
+}
+
+type sessionExtListResponse struct {
+	Extensions []sessionExtEntry `json:"extensions"`
+}
+
+// unstableSessionExtList lists the session's extensions that have a wire
+// form (frontend and inline-Python ones have none in goose either).
+func (s *Server) unstableSessionExtList(ctx context.Context, req unstableSessionID) (sessionExtListResponse, error) {
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return sessionExtListResponse{}, err
+	}
+	infos, err := s.opts.Agent.Extensions(id)
+	if err != nil {
+		return sessionExtListResponse{}, err
+	}
+	out := sessionExtListResponse{Extensions: []sessionExtEntry{}}
+	for _, info := range infos {
+		if g, ok := extensionToWire(info.Config); ok {
+			out.Extensions = append(out.Extensions, sessionExtEntry{Extension: g, ExtensionKey: info.Key})
+		}
+	}
+	return out, nil
+}
+
+type toolsListRequest struct {
+	SessionID     string  `json:"sessionId"`
+	ExtensionName *string `json:"extensionName"`
+}
+
+type toolListItem struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  []string        `json:"parameters"`
+	Permission  *string         `json:"permission"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+type toolsListResponse struct {
+	Tools []toolListItem `json:"tools"`
+}
+
+func (s *Server) unstableToolsList(ctx context.Context, req toolsListRequest) (toolsListResponse, error) {
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return toolsListResponse{}, err
+	}
+	ext := ""
+	if req.ExtensionName != nil {
+		ext = *req.ExtensionName
+	}
+	tools, err := s.opts.Agent.ListTools(ctx, id, ext)
+	if err != nil {
+		return toolsListResponse{}, err
+	}
+	out := toolsListResponse{Tools: make([]toolListItem, 0, len(tools))}
+	for _, t := range tools {
+		item := toolListItem{Name: t.Name, Description: t.Description, Parameters: t.Parameters, InputSchema: t.InputSchema}
+		if len(item.InputSchema) == 0 {
+			item.InputSchema = json.RawMessage(`{}`)
+		}
+		if t.Permission != permission.LevelNone {
+			p := string(t.Permission)
+			item.Permission = &p
+		}
+		out.Tools = append(out.Tools, item)
+	}
+	return out, nil
+}
+
+type toolPermissionsRequest struct {
+	ToolPermissions []struct {
+		ToolName   string `json:"toolName"`
+		Permission string `json:"permission"`
+	} `json:"toolPermissions"`
+}
+
+// unstableToolPermissions writes every entry to permission.yaml; a bad
+// entry is refused before anything is written.
+func (s *Server) unstableToolPermissions(_ context.Context, req toolPermissionsRequest) (struct{}, error) {
+	for _, e := range req.ToolPermissions {
+		switch permission.Level(e.Permission) {
+		case permission.LevelAlwaysAllow, permission.LevelAskBefore, permission.LevelNeverAllow:
+		default:
+			return struct{}{}, invalidParams("unknown permission %q for %s (always_allow, ask_before or never_allow)", e.Permission, e.ToolName)
+		}
+		if strings.TrimSpace(e.ToolName) == "" {
+			return struct{}{}, invalidParams("toolName cannot be empty")
+		}
+	}
+	for _, e := range req.ToolPermissions {
+		if err := s.opts.Agent.SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
+			return struct{}{}, err
+		}
+	}
+	return struct{}{}, nil
+}
+
+type toolCallRequest struct {
+	SessionID     string          `json:"sessionId"`
+	ExtensionName string          `json:"extensionName"`
+	Name          string          `json:"name"`
+	Arguments     json.RawMessage `json:"arguments"`
+}
+
+type toolCallResponse struct {
+	Content           []json.RawMessage `json:"content"`
+	StructuredContent any               `json:"structuredContent,omitempty"`
+	IsError           bool              `json:"isError"`
+	Meta              map[string]any    `json:"_meta,omitempty"`
+}
+
+func (s *Server) unstableToolCall(ctx context.Context, req toolCallRequest) (toolCallResponse, error) {
+	var args map[string]any
+	if a := strings.TrimSpace(string(req.Arguments)); a != "" && a != "null" {
+		if err := json.Unmarshal(req.Arguments, &args); err != nil {
+			return toolCallResponse{}, invalidParams("tool arguments must be an object")
+		}
+	}
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return toolCallResponse{}, err
+	}
+	res, err := s.opts.Agent.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
+	switch {
+	case errors.Is(err, agent.ErrToolNotFound), errors.Is(err, agent.ErrAppToolNotAuto):
+		return toolCallResponse{}, invalidParams("%v", err)
+	case err != nil:
+		// The tool could not run at all: the app reads it as an error
+		// result, as a model would.
+		text, _ := json.Marshal(map[string]string{"type": "text", "text": err.Error()})
+		return toolCallResponse{Content: []json.RawMessage{text}, IsError: true}, nil
+	}
+	out := toolCallResponse{Content: []json.RawMessage{}, IsError: res.IsError, StructuredContent: res.StructuredContent, Meta: res.Meta}
+	for _, c := range res.Content {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return toolCallResponse{}, err
+		}
+		out.Content = append(out.Content, b)
+	}
+	return out, nil
+}
+
+func (s *Server) unstableResourceRead(ctx context.Context, req resourceReadRequest) (any, error) {
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.opts.Agent.ReadResource(ctx, id, req.ExtensionName, req.URI)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"result": res}, nil
+}
+
+type appsListResponse struct {
+	Apps []any `json:"apps"`
+}
+
+// unstableAppsList: goose-acp keeps no apps, so there are none to list.
+func (s *Server) unstableAppsList(context.Context, struct{}) (appsListResponse, error) {
+	return appsListResponse{Apps: []any{}}, nil
+}

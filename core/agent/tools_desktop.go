@@ -1,0 +1,127 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/permission"
+)
+
+// ListedTool is a session's tool as goose 1.54 lists it for Desktop: its
+// parameter names and the permission goose would apply.
+type ListedTool struct {
+	extension.Tool
+	Parameters []string
+	// Permission is LevelNone when goose would not ask (auto mode and no
+	// permission.yaml entry).
+	Permission permission.Level
+}
+
+// ListTools lists a loaded session's tools sorted by name (ext filters by
+// extension). The permission is the tool's permission.yaml user level,
+// else in smart_approve its smart level, in approve mode ask_before.
+func (a *Agent) ListTools(ctx context.Context, sessionID, ext string) ([]ListedTool, error) {
+	tools, err := a.Tools(ctx, sessionID, ext)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := a.Mode(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ListedTool, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: a.toolPermission(mode, t.Name)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func (a *Agent) toolPermission(mode permission.Mode, tool string) permission.Level {
+	if a.opts.Permissions != nil {
+		if l := a.opts.Permissions.User(tool); l != permission.LevelNone {
+			return l
+		}
+	}
+	switch mode {
+	case permission.ModeSmartApprove:
+		if a.opts.Permissions != nil {
+			return a.opts.Permissions.Smart(tool)
+		}
+	case permission.ModeApprove:
+		return permission.LevelAskBefore
+	}
+	return permission.LevelNone
+}
+
+// ErrNoPermissionStore: the agent was built without permission.yaml.
+var ErrNoPermissionStore = errors.New("tool permissions are not available (no permission store)")
+
+// SetToolPermission writes a tool's user level to permission.yaml.
+func (a *Agent) SetToolPermission(tool string, l permission.Level) error {
+	switch l {
+	case permission.LevelAlwaysAllow, permission.LevelAskBefore, permission.LevelNeverAllow:
+	default:
+		return fmt.Errorf("unknown permission level %q", l)
+	}
+	if a.opts.Permissions == nil {
+		return ErrNoPermissionStore
+	}
+	return a.opts.Permissions.SetUser(tool, l)
+}
+
+// ErrAppToolNotAuto: goose runs tools for app clients only in auto mode
+// (no approval can be asked outside a turn).
+var ErrAppToolNotAuto = errors.New("app tool calls require auto mode")
+
+// ErrToolNotFound: no tool of that name in that extension.
+var ErrToolNotFound = errors.New("tool not found")
+
+// CallAppTool runs one tool of a loaded session outside a turn, as a
+// client app asks (goose's dispatch_app_tool_call): only in auto mode,
+// only a tool the named extension owns. A tool failure is a result with
+// IsError, never an error.
+func (a *Agent) CallAppTool(ctx context.Context, sessionID, ext, name string, args map[string]any) (conversation.CallToolResult, error) {
+	tools, err := a.Tools(ctx, sessionID, ext)
+	if err != nil {
+		return conversation.CallToolResult{}, err
+	}
+	found := false
+	for _, t := range tools {
+		if t.Name == name || t.Name == t.Extension+"__"+name {
+			found, name = true, t.Name
+			break
+		}
+	}
+	if !found {
+		return conversation.CallToolResult{}, ErrToolNotFound
+	}
+	mode, err := a.Mode(sessionID)
+	if err != nil {
+		return conversation.CallToolResult{}, err
+	}
+	if mode != permission.ModeAuto {
+		return conversation.CallToolResult{}, ErrAppToolNotAuto
+	}
+	return a.CallTool(ctx, sessionID, name, args)
+}
+
+// ParameterNames lists the property names of a tool's JSON input schema,
+// sorted (goose's get_parameter_names).
+func ParameterNames(schema json.RawMessage) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	out := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
