@@ -76,6 +76,16 @@
 // processes carrying a shell's marker are reaped, since reaping others would
 // steal an os/exec Wait.
 //
+// The editor surface also has goose's web_fetch (webfetch.go: bounded reads,
+// large or binary bodies to a kept temp file). With GOOSE_DEVELOPER_MODE=
+// python_session (read through Options.Config) it offers goose's single
+// `python` tool instead of the file and shell tools (python_*.go): one
+// interpreter per session and connection running python_driver.py (JSON
+// lines on a private copy of stdout), started with the shell's process
+// machinery so it dies with the agent, interrupted with SIGINT on timeout
+// or cancel, snapshotted after every cell and stopped after 30 idle
+// minutes.
+//
 // Deliberate differences from goose: a shell's exit code is reported and a
 // non-zero exit is an error result (goose's MCP server drops it), and a
 // fuzzy str_replace rewrites only the matched bytes, never the whole file.
