@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -207,5 +209,25 @@ func TestTwoStoresShareOneFile(t *testing.T) {
 func TestDefaultPath(t *testing.T) {
 	if got, want := sqlite.DefaultPath(filepath.Join("data", "goose")), filepath.Join("data", "goose", "sessions", "sessions.db"); got != want {
 		t.Errorf("DefaultPath = %s, want %s", got, want)
+	}
+}
+
+// TestDirectoryOwnerOnly: like goose 1.54, opening makes the sessions
+// directory owner-only on unix, for a new file and an existing one.
+func TestDirectoryOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("unix permissions")
+	}
+	dir := filepath.Join(t.TempDir(), "sessions")
+	path := filepath.Join(dir, "sessions.db")
+	for _, step := range []string{"new", "existing"} {
+		openStore(t, path, nil).Close()
+		fi, err := os.Stat(dir)
+		if err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s file: directory mode %v (%v), want 0700", step, fi.Mode().Perm(), err)
+		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

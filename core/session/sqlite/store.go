@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -61,8 +62,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sessions db %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("sessions db %s: %w", abs, err)
+	}
+	if err := ownerOnly(filepath.Dir(abs)); err != nil {
+		// goose would stop here; a directory someone else owns is still usable.
+		opts.Logger.Warn("could not make the sessions directory owner-only", "dir", filepath.Dir(abs), "err", err)
 	}
 	db, err := driver.Open(dsn(abs), registerFunctions)
 	if err != nil {
@@ -180,6 +185,15 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// ownerOnly makes the database's directory owner-only on unix, as goose
+// 1.54 does on every open (conversations are private).
+func ownerOnly(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	return os.Chmod(dir, 0o700)
 }
 
 func notFound(id string) error { return fmt.Errorf("%w: %s", session.ErrNotFound, id) }
