@@ -1,8 +1,8 @@
 // Package sqlite is the session.Store kept in goose's own sessions.db: the
 // same tables, columns, indexes and schema_version rows as goose 1.54's
 // schema v17, migrations from every earlier version, WAL, a 30 s busy
-// timeout and BEGIN IMMEDIATE write transactions, so goose and goose-acp
-// can share one data directory. Like goose, a sessions.db created from
+// timeout, BEGIN IMMEDIATE write transactions and an owner-only directory,
+// so goose and goose-acp can share one data directory. Like goose, a sessions.db created from
 // nothing first imports the pre-1.10 <id>.jsonl session files beside it,
 // once.
 //
