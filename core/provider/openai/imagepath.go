@@ -20,13 +20,14 @@ func imageFromPath(text string, role conversation.Role) (contentPart, bool) {
 	if role != conversation.RoleUser {
 		return contentPart{}, false
 	}
-	for _, word := range strings.Fields(text) {
-		lower := strings.ToLower(word)
+	// Words are visited in place and their suffix compared without
+	// lowering the word: a 31 MB prompt is not copied to find none.
+	for word := range strings.FieldsSeq(text) {
 		mime := ""
 		switch {
-		case strings.HasSuffix(lower, ".png"):
+		case hasSuffixFold(word, ".png"):
 			mime = "image/png"
-		case strings.HasSuffix(lower, ".jpg"), strings.HasSuffix(lower, ".jpeg"):
+		case hasSuffixFold(word, ".jpg"), hasSuffixFold(word, ".jpeg"):
 			mime = "image/jpeg"
 		default:
 			continue
@@ -45,6 +46,26 @@ func imageFromPath(text string, role conversation.Role) (contentPart, bool) {
 		return imagePart(mime, base64.StdEncoding.EncodeToString(data)), true
 	}
 	return contentPart{}, false
+}
+
+// hasSuffixFold is strings.HasSuffix(strings.ToLower(s), suffix) for an
+// ASCII lower-case suffix (no non-ASCII letter lowers to '.', p, n, g, j
+// or e).
+func hasSuffixFold(s, suffix string) bool {
+	if len(s) < len(suffix) {
+		return false
+	}
+	tail := s[len(s)-len(suffix):]
+	for i := 0; i < len(suffix); i++ {
+		c := tail[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != suffix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isPNGOrJPEG(b []byte) bool {

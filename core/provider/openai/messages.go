@@ -63,7 +63,7 @@ func formatMessage(m conversation.Message) []wireMessage {
 		main.Content = strings.Join(texts, "\n")
 	}
 	if m.Role == conversation.RoleAssistant && len(main.ToolCalls) > 0 && main.Content == nil {
-		main.nullContent = true
+		main.Content = jsonNull{}
 	}
 	main.ReasoningContent = reasoning.String()
 	if main.Content != nil || len(main.ToolCalls) > 0 {
@@ -157,6 +157,6 @@ func mergeSplitToolCalls(ms []wireMessage) []wireMessage {
 }
 
 func isSplitCall(m wireMessage, reasoning string) bool {
-	empty := m.Content == nil || m.Content == ""
+	empty := m.Content == nil || m.Content == "" || m.Content == any(jsonNull{})
 	return m.Role == "assistant" && len(m.ToolCalls) > 0 && empty && m.ReasoningContent == reasoning
 }

@@ -21,29 +21,23 @@ const (
 )
 
 // wireMessage is one Chat Completions message. Content is a string, a
-// list of parts, or null; it is omitted when nil unless the assistant
-// message carries tool calls (strict servers need "content": null).
+// list of parts, or jsonNull; it is omitted when nil, and jsonNull (an
+// assistant message that only calls tools: strict servers need
+// "content": null) writes null.
 type wireMessage struct {
 	Role             string         `json:"role"`
 	Content          any            `json:"content,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
 	ToolCallID       string         `json:"tool_call_id,omitempty"`
-	nullContent      bool
 }
 
-func (m wireMessage) MarshalJSON() ([]byte, error) {
-	type plain wireMessage
-	if !m.nullContent || m.Content != nil {
-		return json.Marshal(plain(m))
-	}
-	return json.Marshal(struct {
-		Role             string         `json:"role"`
-		Content          any            `json:"content"`
-		ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
-		ReasoningContent string         `json:"reasoning_content,omitempty"`
-	}{m.Role, nil, m.ToolCalls, m.ReasoningContent})
-}
+// jsonNull is a content that is written as null. wireMessage has no
+// MarshalJSON of its own, so a huge text is encoded once, straight into
+// the request, not into a message's bytes that are then copied.
+type jsonNull struct{}
+
+func (jsonNull) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 type wireToolCall struct {
 	ID       string       `json:"id"`
