@@ -61,7 +61,7 @@ func (s *Store) insertCopy(src session.Session) (session.Session, error) {
 		return session.Session{}, err
 	}
 	rec := s.create(session.NewSession{WorkingDir: src.WorkingDir, Name: src.Name, SessionType: src.SessionType})
-	rows, err := encodeAll(rec.meta.ID, src.Conversation)
+	rows, err := encodeAll(rec.meta.ID, src.Conversation, nil)
 	if err == nil {
 		err = session.ApplyColumns(&rec.meta, cols)
 	}

@@ -28,7 +28,16 @@ func (s *Store) AppendMessage(_ context.Context, id string, m conversation.Messa
 
 // ReplaceConversation swaps in msgs; updated_at is left alone, as goose does.
 func (s *Store) ReplaceConversation(_ context.Context, id string, msgs []conversation.Message) error {
-	rows, err := encodeAll(id, msgs)
+	s.mu.Lock()
+	var old map[string]string
+	if rec, ok := s.sessions[id]; ok {
+		old = make(map[string]string, len(rec.messages))
+		for _, r := range rec.messages {
+			old[r.MessageID] = r.ContentJSON
+		}
+	}
+	s.mu.Unlock()
+	rows, err := encodeAll(id, msgs, old)
 	if err != nil {
 		return fmt.Errorf("replace conversation: %w", err)
 	}
@@ -42,12 +51,19 @@ func (s *Store) ReplaceConversation(_ context.Context, id string, msgs []convers
 	return nil
 }
 
-func encodeAll(id string, msgs []conversation.Message) ([]session.StoredMessage, error) {
+// encodeAll encodes msgs. A row whose content equals the stored content
+// of the message with the same id keeps the stored string (compaction
+// re-stores every old message with new metadata only), so a huge message
+// is not held twice.
+func encodeAll(id string, msgs []conversation.Message, old map[string]string) ([]session.StoredMessage, error) {
 	out := make([]session.StoredMessage, len(msgs))
 	for i, m := range msgs {
 		r, err := session.EncodeMessage(id, m)
 		if err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		if prev, ok := old[r.MessageID]; ok && prev == r.ContentJSON {
+			r.ContentJSON = prev
 		}
 		out[i] = r
 	}

@@ -45,21 +45,45 @@ func insertMessage(ctx context.Context, q querier, id string, row session.Stored
 // ReplaceConversation deletes the session's messages and stores msgs in
 // their place, as goose does (updated_at is left alone, also as goose).
 func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error {
-	rows, err := encodeAll(id, msgs)
-	if err != nil {
-		return fmt.Errorf("replace conversation: %w", err)
+	for i, m := range msgs { // bad input is refused before the transaction
+		if err := session.ValidateMessage(m); err != nil {
+			return fmt.Errorf("replace conversation: message %d: %w", i, err)
+		}
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		return insertMessages(ctx, tx, id, rows)
+		return encodeAndInsert(ctx, tx, id, msgs)
 	})
 	if err != nil {
 		return fmt.Errorf("replace conversation: %w", err)
+	}
+	return nil
+}
+
+// encodeAndInsert encodes each message just before its insert, so only
+// one encoded row is alive at a time (a compacted conversation holds a
+// huge prompt twice: the old message and its replay); an encoding error
+// rolls the whole replacement back.
+func encodeAndInsert(ctx context.Context, tx *sql.Tx, id string, msgs []conversation.Message) error {
+	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, m := range msgs {
+		row, err := session.EncodeMessage(id, m)
+		if err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+		_, err = stmt.ExecContext(ctx, row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
