@@ -151,13 +151,17 @@ func TestServeWebSocketReconnectLoad(t *testing.T) {
 }
 
 // TestServeStreamableHTTP: the RFD's POST/GET/DELETE form against the real
-// agent: initialize → 200 + Acp-Connection-Id, session/new and a prompt → 202
+// agent, over HTTP/2 (h2c with prior knowledge, as the RFD requires):
+// initialize → 200 + Acp-Connection-Id, session/new and a prompt → 202
 // with every answer and update on the GET stream, DELETE → 202; the session
 // then loads over a WebSocket.
 func TestServeStreamableHTTP(t *testing.T) {
 	env := newAgentEnv(t, textTurn("over http"))
 	p := startServe(t, env, "desk-secret")
 	url := p.base + "/acp?token=desk-secret"
+	var h2c http.Protocols
+	h2c.SetUnencryptedHTTP2(true)
+	client := &http.Client{Transport: &http.Transport{Protocols: &h2c}}
 	send := func(conn, session, body string) *http.Response {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -167,7 +171,7 @@ func TestServeStreamableHTTP(t *testing.T) {
 		if session != "" {
 			req.Header.Set("Acp-Session-Id", session)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,13 +184,16 @@ func TestServeStreamableHTTP(t *testing.T) {
 		Result acp.InitializeResponse `json:"result"`
 	}
 	conn := resp.Header.Get("Acp-Connection-Id")
+	if resp.ProtoMajor != 2 {
+		t.Fatalf("initialize was answered over %s, not HTTP/2", resp.Proto)
+	}
 	if err := json.NewDecoder(resp.Body).Decode(&init); err != nil || resp.StatusCode != 200 || conn == "" || init.ID != 1 || init.Result.ProtocolVersion != 1 {
 		t.Fatalf("initialize: %d %q %+v %v", resp.StatusCode, conn, init, err)
 	}
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Acp-Connection-Id", conn)
-	stream, err := http.DefaultClient.Do(req)
+	stream, err := client.Do(req)
 	if err != nil || stream.StatusCode != 200 {
 		t.Fatalf("GET stream: %v %v", stream, err)
 	}
@@ -241,7 +248,7 @@ func TestServeStreamableHTTP(t *testing.T) {
 	}
 	del, _ := http.NewRequest("DELETE", url, nil)
 	del.Header.Set("Acp-Connection-Id", conn)
-	dr, err := http.DefaultClient.Do(del)
+	dr, err := client.Do(del)
 	if err != nil || dr.StatusCode != 202 {
 		t.Fatalf("DELETE: %v %v", dr, err)
 	}

@@ -144,6 +144,12 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, cert *tls.Certi
 		// clients that pin another certificate).
 		ErrorLog: log.New(io.Discard, "", 0)}
 	srv.RegisterOnShutdown(cancelBase)
+	// HTTP/1.1 plus HTTP/2 with prior knowledge on plain TCP: the ACP
+	// streamable-HTTP transport at /acp asks for HTTP/2; browsers and
+	// WebSockets keep HTTP/1.1 (they never speak h2c).
+	srv.Protocols = new(http.Protocols)
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
 	if cert != nil {
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}, MinVersion: tls.VersionTLS12}
 		ln = tls.NewListener(ln, srv.TLSConfig)
