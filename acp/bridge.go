@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -84,9 +85,35 @@ func (f *fileIO) ReadTextFile(ctx context.Context, path string, line, limit int)
 	}
 	var resp ReadTextFileResponse
 	if err := f.peer.Call(ctx, "fs/read_text_file", req, &resp); err != nil {
+		if f.local != nil && outsideWorktree(err, false) {
+			return f.local.ReadTextFile(ctx, path, line, limit)
+		}
 		return "", fmt.Errorf("editor could not read %s: %w", path, clientError(err))
 	}
 	return resp.Content, nil
+}
+
+// codeResourceNotFound is ACP's "resource not found" error code.
+const codeResourceNotFound = -32002
+
+// outsideWorktree reports the editor's answer for a path it does not
+// manage: Zed answers fs/read_text_file with -32002 and fs/write_text_file
+// with an "invalid path" error for files outside its worktrees (~/.gitconfig,
+// /tmp/x, a sibling repository). Those paths are then read and written on
+// local disk, as without delegation; the path policy was already applied.
+func outsideWorktree(err error, write bool) bool {
+	var e *jsonrpc2.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if !write {
+		return e.Code == codeResourceNotFound
+	}
+	text := e.Message
+	if e.Data != nil {
+		text += " " + string(*e.Data)
+	}
+	return strings.Contains(strings.ToLower(text), "invalid path")
 }
 
 func (f *fileIO) WriteTextFile(ctx context.Context, path, content string) error {
@@ -98,6 +125,9 @@ func (f *fileIO) WriteTextFile(ctx context.Context, path, content string) error 
 	}
 	req := WriteTextFileRequest{SessionID: f.sessionID, Path: path, Content: content}
 	if err := f.peer.Call(ctx, "fs/write_text_file", req, nil); err != nil {
+		if f.local != nil && outsideWorktree(err, true) {
+			return f.local.WriteTextFile(ctx, path, content)
+		}
 		return fmt.Errorf("editor could not write %s: %w", path, clientError(err))
 	}
 	return nil
@@ -110,6 +140,9 @@ const terminalCreateTimeout = 30 * time.Second
 type terminal struct {
 	peer      Peer
 	sessionID string
+	// s, when set, holds releases until the tool call's final update is
+	// sent (see terminalReleases).
+	s *Server
 }
 
 var _ developer.Terminal = (*terminal)(nil)
@@ -163,9 +196,20 @@ func (t *terminal) Kill(ctx context.Context, id string) error {
 	return nil
 }
 
-// Release must reach the editor even when the turn was cancelled, so it
-// ignores ctx's cancellation.
+// Release of a terminal shown in a tool call waits for that call's final
+// update (Zed forgets released terminals); others are released now.
 func (t *terminal) Release(ctx context.Context, id string) error {
+	if t.s != nil {
+		if as, err := t.s.lookup(t.sessionID); err == nil && as.term.hold(id) {
+			return nil
+		}
+	}
+	return t.send(ctx, id)
+}
+
+// send releases a terminal. It must reach the editor even when the turn
+// was cancelled, so it ignores ctx's cancellation.
+func (t *terminal) send(ctx context.Context, id string) error {
 	if err := t.peer.Call(context.WithoutCancel(ctx), "terminal/release", TerminalRequest{t.sessionID, id}, nil); err != nil {
 		return fmt.Errorf("terminal release: %w", clientError(err))
 	}

@@ -29,6 +29,9 @@ func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
 		e.s.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)
 		u.Meta = Meta{"terminal_output": map[string]any{"terminal_id": ev.ToolCallID, "data": ev.Output}}
 	case "terminal":
+		if as, err := e.s.lookup(e.sessionID); err == nil {
+			as.term.track(ev.TerminalID, ev.ToolCallID)
+		}
 		u.ToolContent = []ToolCallContent{{Type: "terminal", TerminalID: ev.TerminalID}}
 	case "locations":
 		for _, l := range ev.Lines {

@@ -9,6 +9,22 @@ import (
 	"github.com/goose-acp/goose-acp/developer"
 )
 
+// finalUpdate completes a tool call's last update: what the tool reported
+// in its result _meta, and the status of a refused call. A call the user
+// rejected carries no status: the editor already shows it rejected (Zed
+// sets Rejected on the reject answer, and "failed" would overwrite it,
+// while ACP has no rejected status of its own). A call whose approval was
+// cancelled or failed is reported failed.
+func (s *Server) finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
+	s.enrichResult(as, u, m)
+	if denied, byUser := as.wasDenied(u.ToolCallID); denied {
+		u.Status = "failed"
+		if byUser {
+			u.Status = ""
+		}
+	}
+}
+
 // enrichResult adds what developer reported in the result _meta to the
 // final tool_call_update: the edit's diff and locations, the delegated
 // terminal, and Zed's terminal_exit.

@@ -6,15 +6,16 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/permission"
-	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
-// permissionOptions are goose's four choices; optionId and name are the kind.
+// permissionOptions are goose's four choices: goose's optionIds and kinds
+// (what clients and goose's own tests match on) with names for people,
+// which editors print on the buttons.
 var permissionOptions = []PermissionOption{
-	{OptionID: "allow_always", Name: "allow_always", Kind: "allow_always"},
-	{OptionID: "allow_once", Name: "allow_once", Kind: "allow_once"},
-	{OptionID: "reject_once", Name: "reject_once", Kind: "reject_once"},
-	{OptionID: "reject_always", Name: "reject_always", Kind: "reject_always"},
+	{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
+	{OptionID: "allow_once", Name: "Allow once", Kind: "allow_once"},
+	{OptionID: "reject_once", Name: "Reject", Kind: "reject_once"},
+	{OptionID: "reject_always", Name: "Always reject", Kind: "reject_always"},
 }
 
 // decisionFor maps the editor's answer to the agent's decision; anything
@@ -41,24 +42,26 @@ func allowed(d permission.Decision) bool {
 }
 
 // markDenied remembers a tool call the user refused (or that was cancelled)
-// so its result is reported failed: the agent answers it with a plain
-// "declined" text result, but for the editor the call did not happen.
-func (as *acpSession) markDenied(toolCallID string) {
+// so its result is not reported completed: the agent answers it with a
+// plain "declined" text result, but for the editor the call did not
+// happen. byUser is a refusal the user chose (reject_once/reject_always).
+func (as *acpSession) markDenied(toolCallID string, byUser bool) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	if as.denied == nil {
 		as.denied = map[string]bool{}
 	}
-	as.denied[toolCallID] = true
+	as.denied[toolCallID] = byUser
 }
 
-// wasDenied reports (and forgets) a refused tool call.
-func (as *acpSession) wasDenied(toolCallID string) bool {
+// wasDenied reports (and forgets) a refused tool call, and whether the
+// user chose the refusal.
+func (as *acpSession) wasDenied(toolCallID string) (denied, byUser bool) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	d := as.denied[toolCallID]
+	byUser, denied = as.denied[toolCallID]
 	delete(as.denied, toolCallID)
-	return d
+	return denied, byUser
 }
 
 // startPermission asks the editor in the background and hands the answer
@@ -73,7 +76,7 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 	as.mu.Unlock()
 	go func() {
 		defer cancel()
-		req := RequestPermissionRequest{SessionID: as.id, ToolCall: permissionToolCall(as, d), Options: permissionOptions}
+		req := RequestPermissionRequest{SessionID: as.id, ToolCall: s.permissionToolCall(permCtx, as, d), Options: permissionOptions}
 		var resp RequestPermissionResponse
 		err := s.peer.Call(permCtx, "session/request_permission", req, &resp)
 		decision := decisionFor(resp, err)
@@ -81,7 +84,7 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 			s.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
 		}
 		if !allowed(decision) {
-			as.markDenied(d.ID)
+			as.markDenied(d.ID, decision == permission.DenyOnce || decision == permission.AlwaysDeny)
 		}
 		if err := s.opts.Agent.Confirm(as.id, d.ID, decision); err != nil {
 			s.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)
@@ -93,33 +96,22 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 }
 
 // permissionToolCall shows what is being approved: the security prompt if
-// any, and the diff of a write or edit.
-func permissionToolCall(as *acpSession, d conversation.ActionData) ToolCallUpdate {
+// any, and the whole-file diff of a write or edit.
+func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conversation.ActionData) ToolCallUpdate {
 	call := conversation.ToolCall{Name: d.ToolName, Arguments: d.Arguments}
-	title := ToolTitle(call)
 	info := as.translator.info(d.ToolName)
+	title := ToolTitle(call, info, as.translator.WorkingDir)
 	tc := ToolCallUpdate{ToolCallID: d.ID, Title: &title, Kind: info.Kind, Status: "pending", RawInput: nonNilArgs(d.Arguments)}
 	if d.Prompt != nil && *d.Prompt != "" {
 		tc.Content = append(tc.Content, ToolCallContent{Type: "content", Content: &ContentBlock{Type: "text", Text: *d.Prompt}})
 	}
 	tc.Locations = as.translator.locations(info, d.Arguments)
-	if diff := proposedDiff(info, d.Arguments, tc.Locations); diff != nil {
-		tc.Content = append(tc.Content, *diff)
+	if len(tc.Locations) > 0 {
+		if diff := s.proposedDiff(ctx, as, info, d.Arguments, tc.Locations[0].Path); diff != nil {
+			tc.Content = append(tc.Content, *diff)
+		}
 	}
 	return tc
-}
-
-// proposedDiff previews the file change an edit's arguments propose, from
-// the before/after or content arguments its tool declares.
-func proposedDiff(info toolinfo.Info, args map[string]any, locs []ToolCallLocation) *ToolCallContent {
-	if len(locs) == 0 {
-		return nil
-	}
-	c, ok := info.ChangeOf(args)
-	if !ok {
-		return nil
-	}
-	return &ToolCallContent{Type: "diff", Path: locs[0].Path, OldText: c.Before, NewText: &c.After}
 }
 
 // elicit forwards an MCP server's question to the editor when it supports

@@ -18,6 +18,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tc := as.beginTurn(cancel)
+	as.usage.reset()
 	// Attachments are read under the turn: session/cancel stops a slow
 	// read (an editor that never answers fs/read_text_file).
 	msg, err := s.promptMessage(turnCtx, as, req.Prompt)
@@ -27,6 +28,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	}
 	gate := newAuthGate(func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
 	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
+	s.releaseHeld(ctx, as, "")
 	authErr := gate.settle(s, out, err)
 	if errors.Is(err, agent.ErrSessionBusy) {
 		as.endTurn(tc)
@@ -104,7 +106,7 @@ func (s *Server) finish(ctx context.Context, as *acpSession, reason string) Prom
 	if err != nil {
 		return resp
 	}
-	s.sendUsage(context.WithoutCancel(ctx), as.id, &sess)
+	s.sendUsage(context.WithoutCancel(ctx), as, &sess)
 	if sess.TotalTokens != nil {
 		resp.Usage = &Usage{TotalTokens: *sess.TotalTokens, InputTokens: deref(sess.InputTokens), OutputTokens: deref(sess.OutputTokens)}
 	}
@@ -132,8 +134,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.markInProgress(ctx, as, e.RequestID)
 		s.delegateProgress(ctx, as, e)
 	case agent.UsageEvent:
-		used, size := e.TotalTokens, e.ContextLimit
-		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
+		s.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
 	case agent.ModelChangeEvent:
 		// A lead/worker switch: the model answering now is the event's.
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
@@ -165,12 +166,12 @@ func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversati
 	}
 	for _, u := range as.translator.MessageUpdates(m, false) {
 		if u.SessionUpdate == UpdateToolCallUpdate {
-			s.enrichResult(as, &u, m)
-			if as.wasDenied(u.ToolCallID) {
-				u.Status = "failed"
-			}
+			s.finalUpdate(as, &u, m)
 		}
 		s.notify(context.WithoutCancel(ctx), as.id, u)
+		if u.SessionUpdate == UpdateToolCallUpdate {
+			s.releaseHeld(ctx, as, u.ToolCallID)
+		}
 	}
 	s.updatePlan(context.WithoutCancel(ctx), as, m)
 }

@@ -35,6 +35,10 @@ type acpSession struct {
 	terminals map[string]bool
 	// inProgress are tool calls already reported in_progress
 	inProgress map[string]bool
+	// term holds delegated terminal releases until the final update
+	term terminalReleases
+	// usage is the last usage_update sent
+	usage usageState
 }
 
 func (s *Server) lookup(id string) (*acpSession, error) {
@@ -59,7 +63,7 @@ func (s *Server) dropSession(id string) {
 	delete(s.sessions, id)
 	s.mu.Unlock()
 	if as != nil {
-		s.cancelTurn(id)
+		as.cancelAll()
 	}
 	if s.opts.Agent != nil {
 		_ = s.opts.Agent.CloseSession(id)
@@ -76,6 +80,12 @@ func (s *Server) cancelTurn(id string) {
 		s.log.Warn("session/cancel for an unknown session", "session", id)
 		return
 	}
+	as.cancelAll()
+}
+
+// cancelAll cancels the session's running prompt and the permission
+// requests it waits on.
+func (as *acpSession) cancelAll() {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	for tc := range as.turns {
@@ -112,7 +122,7 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 				},
 			}
 			if c.Terminal {
-				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID}
+				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID, s: s}
 			}
 			srv := developer.NewServer(opts)
 			srv.AddReceivingMiddleware(s.inProgressOnCall(env.SessionID))

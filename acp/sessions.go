@@ -60,15 +60,7 @@ func (s *Server) track(sess *session.Session) *acpSession {
 // afterSetup sends what clients expect right after a session is ready.
 func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session) {
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: s.availableCommands(as.id)})
-	s.sendUsage(ctx, as.id, sess)
-}
-
-func (s *Server) sendUsage(ctx context.Context, id string, sess *session.Session) {
-	used, size := 0, contextSize(sess)
-	if sess.TotalTokens != nil {
-		used = *sess.TotalTokens
-	}
-	s.notify(ctx, id, SessionUpdate{SessionUpdate: UpdateUsage, Used: &used, Size: &size})
+	s.sendUsage(ctx, as, sess)
 }
 
 func (s *Server) loadSession(ctx context.Context, req LoadSessionRequest) (any, error) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
@@ -95,8 +94,8 @@ func (t *Translator) toolCall(r *conversation.ToolRequest) SessionUpdate {
 		t.requests = map[string]conversation.ToolCall{}
 	}
 	t.requests[r.ID] = call
-	title := ToolTitle(call)
 	info := t.info(call.Name)
+	title := ToolTitle(call, info, t.WorkingDir)
 	u.Title, u.Kind = &title, info.Kind
 	u.RawInput = nonNilArgs(call.Arguments)
 	u.Locations = t.locations(info, call.Arguments)
@@ -115,6 +114,7 @@ func (t *Translator) toolResult(r *conversation.ToolResponse) SessionUpdate {
 	if !r.ToolResult.IsOK() {
 		u.Status = "failed"
 		u.ToolContent = []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: r.ToolResult.Error}}}
+		u.RawOutput = r.ToolResult.Error
 		return u
 	}
 	res := r.ToolResult.Value
@@ -123,10 +123,26 @@ func (t *Translator) toolResult(r *conversation.ToolResponse) SessionUpdate {
 		u.Status = "failed"
 	}
 	u.ToolContent = toolContent(res.Content)
+	u.RawOutput = rawOutput(res.Content)
 	if call, ok := t.requests[r.ID]; ok {
 		u.Locations = t.locations(t.info(call.Name), call.Arguments)
 	}
 	return u
+}
+
+// rawOutput is the text the tool returned to the model (its text blocks
+// not meant for the user only). Every finished call carries it: Zed keeps
+// a user's turn on a refusal only when a completed tool call has
+// rawOutput, and shows it when a call has no other content.
+func rawOutput(blocks []conversation.ToolContent) string {
+	var texts []string
+	for _, b := range blocks {
+		userOnly := b.Annotations != nil && len(b.Annotations.Audience) == 1 && b.Annotations.Audience[0] == conversation.RoleUser
+		if b.Type == "text" && !userOnly {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 // toolContent maps MCP result blocks to ACP tool-call content, skipping
@@ -153,40 +169,6 @@ func toolContent(blocks []conversation.ToolContent) []ToolCallContent {
 		}
 	}
 	return out
-}
-
-// ToolTitle is goose's tool-call title: "<extension>: <tool> · <detail>",
-// lowercase, the detail being the first line of the first of path, file,
-// command, query, url, uri, name, pattern or source, cut to 57 characters
-// plus "…" when over 60.
-func ToolTitle(call conversation.ToolCall) string {
-	title := strings.ReplaceAll(call.Name, "_", " ")
-	if ext, tool, ok := strings.Cut(call.Name, "__"); ok {
-		title = strings.ReplaceAll(ext, "_", " ") + ": " + strings.ReplaceAll(tool, "_", " ")
-	}
-	title = strings.ToLower(title)
-	if d := toolDetail(call.Arguments); d != "" {
-		title += " · " + d
-	}
-	return title
-}
-
-func toolDetail(args map[string]any) string {
-	for _, k := range []string{"path", "file", "command", "query", "url", "uri", "name", "pattern", "source"} {
-		s, ok := args[k].(string)
-		if !ok {
-			continue
-		}
-		s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-		if s == "" {
-			continue
-		}
-		if utf8.RuneCountInString(s) > 60 {
-			s = string([]rune(s)[:57]) + "…"
-		}
-		return s
-	}
-	return ""
 }
 
 // locations is the file a call works on, from the path and line

@@ -70,8 +70,9 @@ type SessionUpdate struct {
 	// config_option_update
 	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
 	// usage_update
-	Used *int `json:"used,omitempty"`
-	Size *int `json:"size,omitempty"`
+	Used *int  `json:"used,omitempty"`
+	Size *int  `json:"size,omitempty"`
+	Cost *Cost `json:"cost,omitempty"`
 	// session_info_update
 	UpdatedAt string `json:"updatedAt,omitempty"`
 	Meta      Meta   `json:"_meta,omitempty"`

@@ -32,8 +32,9 @@ func TestPermissionOutcomes(t *testing.T) {
 	}{
 		{"allow_once", true, "completed", ""},
 		{"allow_always", true, "completed", yamlAllow},
-		{"reject_once", false, "failed", ""},
-		{"reject_always", false, "failed", yamlDeny},
+		// A user rejection keeps the status the editor set (no status sent).
+		{"reject_once", false, "pending", ""},
+		{"reject_always", false, "pending", yamlDeny},
 		{"cancelled", false, "failed", ""},
 		{"error", false, "failed", ""},
 	}
@@ -75,7 +76,7 @@ func TestPermissionOutcomes(t *testing.T) {
 			if got := strings.Join(ids, ","); got != "allow_always/allow_always,allow_once/allow_once,reject_once/reject_once,reject_always/reject_always" {
 				t.Errorf("options = %s", got)
 			}
-			if req.ToolCall.ToolCallID != "call_sh" || req.ToolCall.Title == nil || *req.ToolCall.Title != "developer: shell · echo ran > ran.txt" {
+			if req.ToolCall.ToolCallID != "call_sh" || req.ToolCall.Title == nil || *req.ToolCall.Title != "Run `echo ran > ran.txt`" {
 				t.Errorf("permission toolCall = %+v", req.ToolCall)
 			}
 			_, err := os.Stat(marker)

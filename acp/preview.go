@@ -1,0 +1,47 @@
+package acp
+
+import (
+	"context"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
+	"github.com/goose-acp/goose-acp/developer"
+)
+
+// sessionFiles is the session's FileIO as its tools use it: the editor's
+// fs/* when offered (so unsaved buffer text counts), local disk otherwise,
+// under the session's path policy.
+func (s *Server) sessionFiles(as *acpSession) *fileIO {
+	return &fileIO{
+		peer: s.peer, sessionID: as.id, local: s.opts.LocalFiles,
+		canRead: s.caps.FS.ReadTextFile, canWrite: s.caps.FS.WriteTextFile,
+		policy: func() *pathpolicy.Policy { return s.pathPolicy(as) },
+	}
+}
+
+// proposedDiff previews the change a write or edit call proposes as the
+// whole file before and after, read through the session's FileIO: a
+// write over an existing file shows what it replaces (oldText absent only
+// when the file cannot be read, i.e. does not exist); an edit shows the
+// whole file with the replacement applied, as the tool will make it.
+// When the edit would not apply (no or several matches) the fragments
+// are shown, which is what the tool was asked to do.
+func (s *Server) proposedDiff(ctx context.Context, as *acpSession, info toolinfo.Info, args map[string]any, path string) *ToolCallContent {
+	c, ok := info.ChangeOf(args)
+	if !ok {
+		return nil
+	}
+	current, err := s.sessionFiles(as).ReadTextFile(ctx, path, 0, 0)
+	exists := err == nil
+	switch {
+	case c.Before == nil && exists:
+		return &ToolCallContent{Type: "diff", Path: path, OldText: &current, NewText: &c.After}
+	case c.Before == nil:
+		return &ToolCallContent{Type: "diff", Path: path, NewText: &c.After}
+	case exists:
+		if after, err := developer.ProposedEdit(current, *c.Before, c.After); err == nil {
+			return &ToolCallContent{Type: "diff", Path: path, OldText: &current, NewText: &after}
+		}
+	}
+	return &ToolCallContent{Type: "diff", Path: path, OldText: c.Before, NewText: &c.After}
+}

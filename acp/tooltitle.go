@@ -1,0 +1,146 @@
+package acp
+
+import (
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
+)
+
+// ToolTitle names what a tool call does and what it does it to, as a
+// person reads it: "Run `npm test`", "Edit src/x.go", "Read README.md".
+// There is no "<extension>:" prefix: clients such as codecompanion.nvim
+// cut titles at the first colon. A shell command is shown whole and
+// verbatim (the user approves exactly that); other details are their
+// first line cut to 60 characters. Paths inside cwd are shown relative
+// to it.
+func ToolTitle(call conversation.ToolCall, info toolinfo.Info, cwd string) string {
+	_, bare, ok := strings.Cut(call.Name, "__")
+	if !ok {
+		bare = call.Name
+	}
+	verb := toolVerb(bare, info.Kind, call.Arguments)
+	object := ""
+	if p, ok := info.PathOf(call.Arguments); ok {
+		object = displayPath(p, cwd)
+	} else if cmd, ok := call.Arguments["command"].(string); ok && info.Kind == toolinfo.Execute && strings.TrimSpace(cmd) != "" {
+		object = codeSpan(cmd)
+	} else {
+		object = toolDetail(call.Arguments)
+	}
+	switch {
+	case verb == "":
+		verb = humanize(bare)
+	case object == "":
+		// "Run" alone says nothing: name the tool ("Python").
+		return humanize(bare)
+	}
+	if object == "" {
+		return verb
+	}
+	return verb + " " + object
+}
+
+// toolVerb is the action a call performs: from the tool's own name for
+// the developer tools whose kind is too coarse (write creates, tree
+// lists, text_editor's command picks), else from its kind; "" for tools
+// of kind other, which are named by their own name.
+func toolVerb(bare, kind string, args map[string]any) string {
+	switch bare {
+	case "write":
+		return "Write"
+	case "tree":
+		return "List"
+	case "read_image":
+		return "View"
+	case "analyze":
+		return "Analyze"
+	case "text_editor":
+		switch cmd, _ := args["command"].(string); cmd {
+		case "view":
+			return "Read"
+		case "write", "create":
+			return "Write"
+		case "undo_edit":
+			return "Undo edit of"
+		}
+		return "Edit"
+	}
+	switch kind {
+	case toolinfo.Read:
+		return "Read"
+	case toolinfo.Edit:
+		return "Edit"
+	case toolinfo.Execute:
+		return "Run"
+	case toolinfo.Search:
+		return "Search"
+	case toolinfo.Fetch:
+		return "Fetch"
+	}
+	return ""
+}
+
+// humanize turns a tool name into words: "manage_extensions" → "Manage
+// extensions".
+func humanize(name string) string {
+	s := strings.TrimSpace(strings.ReplaceAll(name, "_", " "))
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return "Tool"
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// displayPath is p relative to cwd when it lies inside it.
+func displayPath(p, cwd string) string {
+	if !filepath.IsAbs(p) || cwd == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
+
+// codeSpan wraps s in a Markdown code span whose fence is longer than any
+// backtick run inside it, so the command shows verbatim.
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// toolDetail is the first of a call's descriptive arguments, its first
+// line cut to 57 characters plus "…" when over 60.
+func toolDetail(args map[string]any) string {
+	for _, k := range []string{"path", "file", "command", "query", "url", "uri", "name", "pattern", "source"} {
+		s, ok := args[k].(string)
+		if !ok {
+			continue
+		}
+		s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+		if s == "" {
+			continue
+		}
+		if utf8.RuneCountInString(s) > 60 {
+			s = string([]rune(s)[:57]) + "…"
+		}
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,257 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/acp"
+)
+
+// permissionRequests decodes every session/request_permission received.
+func (c *acpClient) permissionRequests() []acp.RequestPermissionRequest {
+	c.t.Helper()
+	var out []acp.RequestPermissionRequest
+	for _, raw := range c.callsTo("session/request_permission") {
+		var req acp.RequestPermissionRequest
+		if err := json.Unmarshal(raw, &req); err != nil {
+			c.t.Fatal(err)
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+func onlyDiff(t *testing.T, content []acp.ToolCallContent) acp.ToolCallContent {
+	t.Helper()
+	for _, c := range content {
+		if c.Type == "diff" {
+			return c
+		}
+	}
+	t.Fatalf("no diff in %+v", content)
+	return acp.ToolCallContent{}
+}
+
+func strp(s string) *string { return &s }
+
+// TestApprovalShowsWholeChange (issue 17 §1): a write over an existing
+// file sends the current content as oldText, read through the editor (its
+// unsaved buffer, not the disk); an edit sends the whole file before and
+// after, the same texts the completed update carries; titles name action
+// and object; option names are for people; rawInput is the model's
+// arguments.
+func TestApprovalShowsWholeChange(t *testing.T) {
+	work := t.TempDir()
+	notes := filepath.Join(work, "notes.txt")
+	app := filepath.Join(work, "src", "app.go")
+	os.MkdirAll(filepath.Dir(app), 0o755)
+	os.WriteFile(notes, []byte("on disk\n"), 0o644)
+	os.WriteFile(app, []byte("package app // disk\n"), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("call_w", "developer__write", map[string]string{"path": notes, "content": "new notes\n"}),
+		toolCallTurn("call_e", "developer__edit", map[string]string{"path": "src/app.go", "before": "beta", "after": "gamma"}),
+		toolCallTurn("call_n", "developer__write", map[string]string{"path": "fresh.txt", "content": "fresh\n"}),
+		textTurn("done"),
+	)
+	c := startAgent(t, env)
+	ed := &editor{buffers: map[string]string{
+		notes: "unsaved buffer text\n",
+		app:   "package app\n\nvar a = \"alpha\"\nvar b = \"beta\"\n",
+	}}
+	ed.install(c)
+	c.answerPermissions("allow_once")
+	c.initialize(fsCaps)
+	sess := c.newSession(work)
+	c.setMode(sess.SessionID, "approve")
+	if r := c.prompt(sess.SessionID, "change files"); r.StopReason != "end_turn" {
+		t.Fatalf("stopReason %q", r.StopReason)
+	}
+	reqs := c.permissionRequests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d permission requests, want 3", len(reqs))
+	}
+	wantOptions := []acp.PermissionOption{
+		{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
+		{OptionID: "allow_once", Name: "Allow once", Kind: "allow_once"},
+		{OptionID: "reject_once", Name: "Reject", Kind: "reject_once"},
+		{OptionID: "reject_always", Name: "Always reject", Kind: "reject_always"},
+	}
+	byID := map[string]acp.ToolCallUpdate{}
+	for _, r := range reqs {
+		if !reflect.DeepEqual(r.Options, wantOptions) {
+			t.Errorf("options = %+v", r.Options)
+		}
+		byID[r.ToolCall.ToolCallID] = r.ToolCall
+	}
+
+	w := byID["call_w"]
+	if w.Title == nil || *w.Title != "Write notes.txt" {
+		t.Errorf("write title = %v", w.Title)
+	}
+	if got := onlyDiff(t, w.Content); got.Path != notes || !reflect.DeepEqual(got.OldText, strp("unsaved buffer text\n")) || *got.NewText != "new notes\n" {
+		t.Errorf("write diff = path %s old %v new %q", got.Path, got.OldText, *got.NewText)
+	}
+	if !reflect.DeepEqual(w.RawInput, map[string]any{"path": notes, "content": "new notes\n"}) {
+		t.Errorf("write rawInput = %v", w.RawInput)
+	}
+
+	e := byID["call_e"]
+	before, after := "package app\n\nvar a = \"alpha\"\nvar b = \"beta\"\n", "package app\n\nvar a = \"alpha\"\nvar b = \"gamma\"\n"
+	if e.Title == nil || *e.Title != "Edit src/app.go" {
+		t.Errorf("edit title = %v", e.Title)
+	}
+	if got := onlyDiff(t, e.Content); got.Path != app || !reflect.DeepEqual(got.OldText, &before) || *got.NewText != after {
+		t.Errorf("edit diff = path %s old %v new %q", got.Path, got.OldText, *got.NewText)
+	}
+	done := findDiff(c.toolUpdates(sess.SessionID, "call_e"))
+	if done == nil || !reflect.DeepEqual(done.OldText, &before) || *done.NewText != after {
+		t.Errorf("completed edit diff = %+v", done)
+	}
+
+	n := byID["call_n"]
+	if got := onlyDiff(t, n.Content); got.OldText != nil || *got.NewText != "fresh\n" || got.Path != filepath.Join(work, "fresh.txt") {
+		t.Errorf("new file diff = %+v (oldText must be absent)", got)
+	}
+	for _, id := range []string{"call_w", "call_e", "call_n"} {
+		ups := c.toolUpdates(sess.SessionID, id)
+		if ups[0].Title == nil || *ups[0].Title != *byID[id].Title {
+			t.Errorf("%s: tool_call title %v differs from the approval's %q", id, ups[0].Title, *byID[id].Title)
+		}
+	}
+}
+
+// TestShellTitleAndRawOutput (§1, §7): the shell call's title carries the
+// whole command verbatim; every completed call has rawOutput (the text
+// the model read).
+func TestShellTitleAndRawOutput(t *testing.T) {
+	work := t.TempDir()
+	cmd := "printf 'a:b' && echo \"one two three four five six seven eight nine ten eleven\""
+	env := newAgentEnv(t,
+		toolCallTurn("call_sh", "developer__shell", map[string]string{"command": cmd}),
+		textTurn("ok"),
+	)
+	c := startAgent(t, env)
+	c.answerPermissions("allow_once")
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	c.setMode(sess.SessionID, "approve")
+	c.prompt(sess.SessionID, "run")
+	want := "Run `" + cmd + "`"
+	if reqs := c.permissionRequests(); len(reqs) != 1 || *reqs[0].ToolCall.Title != want {
+		t.Fatalf("permission title = %q, want %q", *reqs[0].ToolCall.Title, want)
+	}
+	ups := c.toolUpdates(sess.SessionID, "call_sh")
+	if *ups[0].Title != want || !reflect.DeepEqual(ups[0].RawInput, map[string]any{"command": cmd}) {
+		t.Errorf("tool_call = %+v", ups[0])
+	}
+	last := ups[len(ups)-1]
+	out, _ := last.RawOutput.(string)
+	if last.Status != "completed" || !strings.Contains(out, "a:bone two three four five six seven eight nine ten eleven") {
+		t.Errorf("final update status %q rawOutput %q", last.Status, out)
+	}
+}
+
+// TestRejectedKeepsEditorStatus (§7): after the user rejects, the final
+// update carries no status (Zed already shows the call rejected; "failed"
+// would overwrite it) but still its text and rawOutput; a cancelled
+// approval is reported failed.
+func TestRejectedKeepsEditorStatus(t *testing.T) {
+	for _, tc := range []struct{ outcome, status string }{{"reject_once", ""}, {"reject_always", ""}, {"cancelled", "failed"}} {
+		t.Run(tc.outcome, func(t *testing.T) {
+			work := t.TempDir()
+			env := newAgentEnv(t, toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo no"}), textTurn("ok"))
+			c := startAgent(t, env)
+			c.answerPermissions(tc.outcome)
+			c.initialize(acp.ClientCapabilities{})
+			sess := c.newSession(work)
+			c.setMode(sess.SessionID, "approve")
+			c.prompt(sess.SessionID, "run")
+			ups := c.toolUpdates(sess.SessionID, "call_sh")
+			last := ups[len(ups)-1]
+			if last.SessionUpdate != acp.UpdateToolCallUpdate || last.Status != tc.status || last.RawOutput == nil {
+				t.Errorf("final update = %+v, want status %q with rawOutput", last, tc.status)
+			}
+		})
+	}
+}
+
+// TestEditorOutsideWorktreeFallsBackToDisk (§7): Zed answers -32002 to
+// fs/read_text_file and "invalid path" to fs/write_text_file for files
+// outside its worktrees; those are read and written on local disk.
+func TestEditorOutsideWorktreeFallsBackToDisk(t *testing.T) {
+	work, outside := t.TempDir(), t.TempDir()
+	src := filepath.Join(outside, "gitconfig")
+	dst := filepath.Join(outside, "out.txt")
+	os.WriteFile(src, []byte("outside-content-5150\n"), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("call_r", "developer__read", map[string]string{"path": src}),
+		toolCallTurn("call_w", "developer__write", map[string]string{"path": dst, "content": "written-locally\n"}),
+		textTurn("ok"),
+	)
+	c := startAgent(t, env)
+	c.on("fs/read_text_file", func(json.RawMessage) (any, error) {
+		return nil, &jsonrpc2.Error{Code: acp.CodeResourceNotFound, Message: "Resource not found"}
+	})
+	c.on("fs/write_text_file", func(json.RawMessage) (any, error) {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "Internal error", Data: rawJSON(`"invalid path"`)}
+	})
+	c.initialize(fsCaps)
+	sess := c.newSession(work)
+	c.prompt(sess.SessionID, "go")
+	if n := len(c.callsTo("fs/read_text_file")); n == 0 {
+		t.Error("the editor was not asked first")
+	}
+	if !llmSaw(env, "outside-content-5150") {
+		t.Error("the model did not get the file read from disk")
+	}
+	if b, err := os.ReadFile(dst); err != nil || string(b) != "written-locally\n" {
+		t.Errorf("disk write: %q %v", b, err)
+	}
+	for _, id := range []string{"call_r", "call_w"} {
+		if s := c.finalStatus(sess.SessionID, id); s != "completed" {
+			t.Errorf("%s status %q\n%s", id, s, c.dump(sess.SessionID))
+		}
+	}
+}
+
+func rawJSON(s string) *json.RawMessage {
+	m := json.RawMessage(s)
+	return &m
+}
+
+// TestOneUsageUpdatePerPrompt (§6): the usage_update of the last model
+// call is not repeated before the prompt result; closing stdin logs
+// nothing (no "session/cancel for an unknown session").
+func TestOneUsageUpdatePerPrompt(t *testing.T) {
+	work := t.TempDir()
+	env := newAgentEnv(t, textTurn("hello"))
+	env.Vars["GOOSE_LOG_LEVEL"] = "info"
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	c.waitFor("setup usage", func() bool { return countUsage(c.updatesOf(sess.SessionID)) == 1 })
+	c.prompt(sess.SessionID, "hi")
+	if n := countUsage(c.updatesOf(sess.SessionID)); n != 2 {
+		t.Errorf("usage_update frames = %d, want 2 (setup + one for the prompt)\n%s", n, c.dump(sess.SessionID))
+	}
+	c.close()
+	if strings.Contains(c.stderr.String(), "unknown session") {
+		t.Errorf("shutdown logged:\n%s", c.stderr.String())
+	}
+}
+
+func countUsage(ups []acp.SessionUpdate) int {
+	n := 0
+	for _, u := range ups {
+		if u.SessionUpdate == acp.UpdateUsage {
+			n++
+		}
+	}
+	return n
+}
