@@ -1,5 +1,10 @@
 package conversation
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // textItemPrefix opens a bare text item as goose writes it.
 const textItemPrefix = `{"type":"text","text":`
 
@@ -52,4 +57,83 @@ func MarshalContents(cs []Content) ([]byte, error) {
 		out = append(appendQuoted(append(out, textItemPrefix...), text), '}')
 	}
 	return append(out, ']'), nil
+}
+
+// ContentsJSONLen is len(MarshalContents(cs)) without building the bare
+// text items (other items are encoded to be measured).
+func ContentsJSONLen(cs []Content) (int, error) {
+	n := 2 + max(len(cs)-1, 0)
+	for _, c := range cs {
+		if text, ok := c.plainText(); ok {
+			n += len(textItemPrefix) + quotedLen(text) + 1
+			continue
+		}
+		b, err := Marshal(c)
+		if err != nil {
+			return 0, err
+		}
+		n += len(b)
+	}
+	return n, nil
+}
+
+// quoteChunk bounds the piece of a text quoted at a time by ContentsMatchJSON.
+const quoteChunk = 32 << 10
+
+// ContentsMatchJSON reports whether enc is exactly MarshalContents(cs),
+// comparing piece by piece instead of encoding cs whole: a store can then
+// keep the content it already holds for a huge message.
+func ContentsMatchJSON(cs []Content, enc string) bool {
+	rest, ok := strings.CutPrefix(enc, "[")
+	if !ok {
+		return false
+	}
+	var buf []byte
+	for i, c := range cs {
+		if i > 0 {
+			if rest, ok = strings.CutPrefix(rest, ","); !ok {
+				return false
+			}
+		}
+		text, plain := c.plainText()
+		if !plain {
+			b, err := Marshal(c)
+			if err != nil || !strings.HasPrefix(rest, string(b)) {
+				return false
+			}
+			rest = rest[len(b):]
+			continue
+		}
+		if rest, ok = strings.CutPrefix(rest, textItemPrefix+`"`); !ok {
+			return false
+		}
+		for len(text) > 0 {
+			piece := text[:runeCut(text, quoteChunk)]
+			text = text[len(piece):]
+			// appendQuoted of a piece cut at a rune start is that piece's
+			// part of the whole text's quoting, between the quotes.
+			buf = appendQuoted(buf[:0], piece)
+			inner := buf[1 : len(buf)-1]
+			if len(rest) < len(inner) || rest[:len(inner)] != string(inner) { // compared in place, no copy
+				return false
+			}
+			rest = rest[len(inner):]
+		}
+		if rest, ok = strings.CutPrefix(rest, `"}`); !ok {
+			return false
+		}
+	}
+	return rest == "]"
+}
+
+// runeCut returns the first index ≥ n (or len(s)) at which s[i] starts a
+// rune, so no UTF-8 sequence, valid or not, is decoded across the cut.
+func runeCut(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return n
 }

@@ -136,3 +136,38 @@ func BenchmarkMarshalContentsHuge(b *testing.B) {
 		}
 	}
 }
+
+// TestContentsMatchJSON: the piecewise comparison agrees with comparing
+// MarshalContents' bytes, for equal encodings and for near misses (one
+// byte changed anywhere, truncated, extended), with texts longer than a
+// comparison piece and multi-byte runes and invalid UTF-8 around the cuts.
+func TestContentsMatchJSON(t *testing.T) {
+	long := strings.Repeat("é\xe2\x80", quoteChunk) + "\u2028<&>\"\n" + strings.Repeat("😀", quoteChunk/3)
+	lists := [][]Content{nil, {Text(long)}, {Text("a"), Image("aGk=", "image/png"), Text(long + "x")}}
+	for _, s := range quoteCorpus()[:40] {
+		lists = append(lists, []Content{Text(s), Text(s + s)})
+	}
+	for _, cs := range lists {
+		enc, err := MarshalContents(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := ContentsJSONLen(cs); n != len(enc) {
+			t.Errorf("ContentsJSONLen = %d, encoding has %d", n, len(enc))
+		}
+		if !ContentsMatchJSON(cs, string(enc)) {
+			t.Errorf("its own encoding does not match: %.80s", enc)
+		}
+		misses := []string{string(enc[:len(enc)-1]), string(enc) + " ", "", string(enc[1:])}
+		for _, at := range []int{0, 1, len(enc) / 3, len(enc) / 2, len(enc) - 2} {
+			b := bytes.Clone(enc)
+			b[at] ^= 1
+			misses = append(misses, string(b))
+		}
+		for _, m := range misses {
+			if ContentsMatchJSON(cs, m) != bytes.Equal([]byte(m), enc) {
+				t.Errorf("match of a different encoding (len %d vs %d)", len(m), len(enc))
+			}
+		}
+	}
+}

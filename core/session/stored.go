@@ -35,6 +35,11 @@ func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, err
 	if err != nil {
 		return StoredMessage{}, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
 	}
+	return encodeWithContent(sessionID, m, ownedString(contentJSON))
+}
+
+// encodeWithContent builds m's row around its already encoded content.
+func encodeWithContent(sessionID string, m conversation.Message, contentJSON string) (StoredMessage, error) {
 	metadataJSON, err := marshalNoEscape(m.Metadata)
 	if err != nil {
 		return StoredMessage{}, fmt.Errorf("%w: metadata: %v", ErrInvalidMessage, err)
@@ -44,7 +49,7 @@ func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, err
 		id = "msg_" + sessionID + "_" + uuid.NewString()
 	}
 	md := string(metadataJSON)
-	return StoredMessage{MessageID: id, Role: string(m.Role), ContentJSON: ownedString(contentJSON),
+	return StoredMessage{MessageID: id, Role: string(m.Role), ContentJSON: contentJSON,
 		Created: m.Created, MetadataJSON: &md}, nil
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // TestReplaceKeepsUnchangedContent: compaction re-stores an old message
-// with new metadata only; its stored content is the same string (a huge
-// prompt is not held twice), while changed content is stored anew.
+// with new metadata only and replays the last user text; both rows share
+// the stored content string (a huge prompt is not held three times), the
+// bytes are EncodeMessage's, and changed content is stored anew.
 func TestReplaceKeepsUnchangedContent(t *testing.T) {
 	ctx := context.Background()
 	s := New(time.Now)
@@ -31,12 +32,19 @@ func TestReplaceKeepsUnchangedContent(t *testing.T) {
 	before := s.sessions[sess.ID].messages[0].ContentJSON
 	hidden := big.WithMetadata(conversation.UserOnly())
 	changed := conversation.AssistantText(2, "changed").WithID("m2")
-	if err := s.ReplaceConversation(ctx, sess.ID, []conversation.Message{hidden, changed}); err != nil {
+	replay := conversation.UserText(3, big.AsText()).WithID("m3").WithMetadata(conversation.AgentOnly())
+	if err := s.ReplaceConversation(ctx, sess.ID, []conversation.Message{hidden, changed, replay}); err != nil {
 		t.Fatal(err)
 	}
 	rows := s.sessions[sess.ID].messages
-	if unsafe.StringData(rows[0].ContentJSON) != unsafe.StringData(before) {
-		t.Error("the unchanged message's content was stored a second time")
+	for _, i := range []int{0, 2} {
+		if unsafe.StringData(rows[i].ContentJSON) != unsafe.StringData(before) {
+			t.Errorf("row %d: the big content was stored a second time", i)
+		}
+		want, _ := session.EncodeMessage(sess.ID, []conversation.Message{hidden, changed, replay}[i])
+		if rows[i].ContentJSON != want.ContentJSON || rows[i].MessageID != want.MessageID {
+			t.Errorf("row %d differs from EncodeMessage's", i)
+		}
 	}
 	if *rows[0].MetadataJSON != `{"userVisible":true,"agentVisible":false}` {
 		t.Errorf("metadata %s", *rows[0].MetadataJSON)

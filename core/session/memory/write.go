@@ -28,16 +28,15 @@ func (s *Store) AppendMessage(_ context.Context, id string, m conversation.Messa
 
 // ReplaceConversation swaps in msgs; updated_at is left alone, as goose does.
 func (s *Store) ReplaceConversation(_ context.Context, id string, msgs []conversation.Message) error {
+	pool := session.ContentPool{}
 	s.mu.Lock()
-	var old map[string]string
 	if rec, ok := s.sessions[id]; ok {
-		old = make(map[string]string, len(rec.messages))
 		for _, r := range rec.messages {
-			old[r.MessageID] = r.ContentJSON
+			pool.Add(r.ContentJSON)
 		}
 	}
 	s.mu.Unlock()
-	rows, err := encodeAll(id, msgs, old)
+	rows, err := encodeAll(id, msgs, pool)
 	if err != nil {
 		return fmt.Errorf("replace conversation: %w", err)
 	}
@@ -51,19 +50,17 @@ func (s *Store) ReplaceConversation(_ context.Context, id string, msgs []convers
 	return nil
 }
 
-// encodeAll encodes msgs. A row whose content equals the stored content
-// of the message with the same id keeps the stored string (compaction
-// re-stores every old message with new metadata only), so a huge message
-// is not held twice.
-func encodeAll(id string, msgs []conversation.Message, old map[string]string) ([]session.StoredMessage, error) {
+// encodeAll encodes msgs; large contents equal to one already in pool (the
+// session's rows before a compaction) share its string.
+func encodeAll(id string, msgs []conversation.Message, pool session.ContentPool) ([]session.StoredMessage, error) {
+	if pool == nil {
+		pool = session.ContentPool{}
+	}
 	out := make([]session.StoredMessage, len(msgs))
 	for i, m := range msgs {
-		r, err := session.EncodeMessage(id, m)
+		r, err := session.EncodeMessagePooled(id, m, pool)
 		if err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
-		}
-		if prev, ok := old[r.MessageID]; ok && prev == r.ContentJSON {
-			r.ContentJSON = prev
 		}
 		out[i] = r
 	}
