@@ -1,15 +1,22 @@
 package e2e
 
 import (
+	"bufio"
+	"crypto/tls"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/httpapi"
 )
 
 // TestServeAuthOriginAndStatus: /status and /health need nothing; /acp
@@ -322,4 +329,89 @@ func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
 		t.Fatalf("the editor's replay of the socket session: %q", got)
 	}
 	terminate(t, c)
+}
+
+// TestServeTLSPrintsFingerprint: with --tls, serve prints the
+// GOOSED_CERT_FINGERPRINT= line Desktop waits for (and nothing else on
+// stdout) and answers /status and the WebSocket over TLS with that
+// certificate.
+func TestServeTLSPrintsFingerprint(t *testing.T) {
+	env := newAgentEnv(t)
+	_, port, _ := strings.Cut(freeAddr(t), ":")
+	cmd := exec.Command(binary, "serve", "--tls", "--platform", "desktop", "--host", "127.0.0.1", "--port", port)
+	cmd.Env = append(env.environ(), "GOOSE_SERVER__SECRET_KEY=tls-secret")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	lines := make(chan string, 4)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var fingerprint string
+	select {
+	case l := <-lines:
+		var ok bool
+		if fingerprint, ok = strings.CutPrefix(l, "GOOSED_CERT_FINGERPRINT="); !ok || len(fingerprint) != 95 {
+			t.Fatalf("first stdout line %q", l)
+		}
+	case <-time.After(5 * time.Second): // Desktop's TLS_FINGERPRINT_TIMEOUT_MS
+		t.Fatalf("no fingerprint line within 5 s\nstderr:\n%s", stderr.String())
+	}
+	// Pin the certificate by fingerprint, as Desktop does.
+	pinned := &tls.Config{InsecureSkipVerify: true, VerifyConnection: func(cs tls.ConnectionState) error {
+		if got := httpapi.Fingerprint(cs.PeerCertificates[0].Raw); got != fingerprint {
+			return fmt.Errorf("certificate %s, want %s", got, fingerprint)
+		}
+		return nil
+	}}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: pinned}, Timeout: time.Second}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := client.Get("https://127.0.0.1:" + port + "/status")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("/status over TLS: %d", resp.StatusCode)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/status over TLS: %v\nstderr:\n%s", err, stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	dialer := websocket.Dialer{TLSClientConfig: pinned}
+	ws, _, err := dialer.Dial("wss://127.0.0.1:"+port+"/acp?token=tls-secret", nil)
+	if err != nil {
+		t.Fatalf("wss: %v", err)
+	}
+	defer ws.Close()
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, msg, err := ws.ReadMessage(); err != nil || !strings.Contains(string(msg), `"protocolVersion":1`) {
+		t.Fatalf("initialize over wss: %s %v", msg, err)
+	}
+	select {
+	case l, ok := <-lines:
+		if ok {
+			t.Errorf("stdout carried more than the fingerprint: %q", l)
+		}
+	default:
+	}
 }

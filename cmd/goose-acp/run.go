@@ -19,6 +19,8 @@ Usage:
   goose-acp configure [--provider NAME --model MODEL [--api-key-env VAR]]   set up the AI provider
   goose-acp [flags] --http ADDR      also serve the goosed HTTP/SSE API on ADDR
   goose-acp agent                    goosed-compatible backend (GOOSE_PORT, GOOSE_SERVER__SECRET_KEY, GOOSE_TLS)
+  goose-acp serve [--tls] [--platform desktop] [--enable-scheduler] [--host H] [--port P]
+                                     Goose Desktop 1.4x–1.54's backend: ACP over WebSocket at /acp (GOOSE_SERVER__SECRET_KEY)
   goose-acp mcp developer            the developer tools as an MCP server on stdio
   goose-acp run (-t TEXT | --recipe FILE [--params k=v ...])   run one prompt or recipe headlessly
   goose-acp deeplink parse [--from SOURCE] [--allowlist FILE|URL] URL
