@@ -255,3 +255,38 @@ func countUsage(ups []acp.SessionUpdate) int {
 	}
 	return n
 }
+
+// TestFirstMessageTitlesTheSession (issue 17 §4): with naming disabled a
+// session is called by its first user message, on one line and cut to 60
+// characters, announced once with session_info_update and listed so;
+// a session without a message stays "New Chat".
+func TestFirstMessageTitlesTheSession(t *testing.T) {
+	work := t.TempDir()
+	env := newAgentEnv(t, textTurn("one"), textTurn("two"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	empty := c.newSession(work)
+	msg := "Please refactor the\nsession store so that listing is fast even with thousands of sessions"
+	c.prompt(sess.SessionID, msg)
+	c.prompt(sess.SessionID, "and a second message")
+	want := "Please refactor the session store so that listing is fast ev" // 60 characters
+	var titles []string
+	for _, u := range c.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdateSessionInfo && u.Title != nil {
+			titles = append(titles, *u.Title)
+		}
+	}
+	if len(titles) != 1 || titles[0] != want {
+		t.Errorf("session_info_update titles = %q, want [%q]", titles, want)
+	}
+	var list acp.ListSessionsResponse
+	c.call("session/list", acp.ListSessionsRequest{CWD: work}, &list)
+	got := map[string]string{}
+	for _, s := range list.Sessions {
+		got[s.SessionID] = s.Title
+	}
+	if got[sess.SessionID] != want || got[empty.SessionID] != "New Chat" {
+		t.Errorf("listed titles = %q", got)
+	}
+}

@@ -24,17 +24,18 @@ func TestGeneratedTitleReachesTheEditor(t *testing.T) {
 	if resp := c.prompt(sess.SessionID, "why does the build fail?"); resp.StopReason != "end_turn" {
 		t.Fatalf("stopReason = %q", resp.StopReason)
 	}
-	var title string
-	c.waitFor("session_info_update", func() bool {
+	// First the message itself titles the session, then the generated title.
+	var titles []string
+	c.waitFor("the generated title", func() bool {
+		titles = nil
 		for _, u := range c.updatesOf(sess.SessionID) {
 			if u.SessionUpdate == acp.UpdateSessionInfo && u.Title != nil {
-				title = *u.Title
-				return true
+				titles = append(titles, *u.Title)
 			}
 		}
-		return false
+		return len(titles) == 2
 	})
-	if title != "Fix the failing build" {
-		t.Fatalf("title = %q", title)
+	if titles[0] != "why does the build fail?" || titles[1] != "Fix the failing build" {
+		t.Fatalf("titles = %q", titles)
 	}
 }

@@ -18,12 +18,13 @@ const namingUserMessages = 3
 
 const namingTimeout = 60 * time.Second
 
-// maybeNameSession starts background naming for the first user messages
-// of a session the user did not name, unless GOOSE_DISABLE_SESSION_NAMING.
+// maybeNameSession titles a session the user did not name: at its first
+// user message the message itself becomes the title (cut to
+// provisionalTitleLen characters), so sessions can be told apart at once
+// and also when naming is disabled; then, unless
+// GOOSE_DISABLE_SESSION_NAMING, background naming replaces it for the
+// first user messages, as goose does.
 func (t *turn) maybeNameSession() {
-	if t.a.configBool("GOOSE_DISABLE_SESSION_NAMING") {
-		return
-	}
 	sess, err := t.a.opts.Store.Get(t.ctx, t.s.id, false)
 	if err != nil || sess.UserSetName {
 		return
@@ -36,11 +37,36 @@ func (t *turn) maybeNameSession() {
 			}
 		}
 	}
-	if len(users) == 0 || len(users) > namingUserMessages {
+	if len(users) == 0 {
+		return
+	}
+	if sess.Name == DefaultSessionName || sess.Name == "" {
+		t.provisionalTitle(users[0])
+	}
+	if len(users) > namingUserMessages || t.a.configBool("GOOSE_DISABLE_SESSION_NAMING") {
 		return
 	}
 	a, id, prov := t.a, t.s.id, t.prov
 	a.bg.Go(func() { a.nameSession(id, prov, users) })
+}
+
+// provisionalTitleLen is how much of the first user message titles a
+// session until a title is generated.
+const provisionalTitleLen = 60
+
+// provisionalTitle stores the first user message, on one line and cut to
+// provisionalTitleLen characters, as the session's (not user-set) name and
+// announces it with the turn's events.
+func (t *turn) provisionalTitle(first string) {
+	name := strings.Join(strings.Fields(first), " ")
+	if r := []rune(name); len(r) > provisionalTitleLen {
+		name = strings.TrimSpace(string(r[:provisionalTitleLen]))
+	}
+	if err := t.a.opts.Store.Update(t.ctx, t.s.id, session.Update{Name: &name}); err != nil {
+		t.a.log.Warn("saving session title failed", "session", t.s.id, "error", err)
+		return
+	}
+	t.emit(TitleEvent{Title: name})
 }
 
 func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
