@@ -22,6 +22,7 @@ import WS from "ws";
 import Ajv2020 from "ajv/dist/2020.js";
 import { ClientSideConnection } from "@agentclientprotocol/sdk";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
+import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 
 const require = createRequire(import.meta.url);
 const z = await import(require.resolve("@agentclientprotocol/sdk").replace(/acp\.js$/, "schema/zod.gen.js"));
@@ -286,6 +287,20 @@ const steps = {
     assert(updatesOf(ctx.sessionId).some((u) => u.sessionUpdate === "tool_call"), "replayed tool call");
     const res = await conn.prompt({ sessionId: ctx.sessionId, prompt: [{ type: "text", text: "still there?" }] });
     assert(res.stopReason === "end_turn", "prompt after load " + res.stopReason);
+  },
+  // Not what Desktop uses, but the same /acp: the SDK's streamable-HTTP
+  // client (POST/GET SSE/DELETE) resumes the chat too, with the secret as
+  // X-Secret-Key.
+  async streamableHttp() {
+    const stream = createHttpStream(`${base}/acp`, { headers: { "X-Secret-Key": secret } });
+    const conn = new ClientSideConnection(() => clientImpl, validating(stream));
+    const init = await withTimeout(conn.initialize(DESKTOP_INITIALIZE), 10_000, "initialize over HTTP");
+    assert(init.agentCapabilities?.loadSession === true, "loadSession over HTTP");
+    updates.length = 0;
+    await conn.loadSession({ sessionId: ctx.sessionId, cwd: workdir, mcpServers: [] });
+    assert(textOf(ctx.sessionId).includes("still here"), "replay over HTTP " + JSON.stringify(textOf(ctx.sessionId)));
+    await call(conn, "session/info", { sessionId: ctx.sessionId });
+    await stream.writable.close();
   },
   async shutdown() {
     child.kill("SIGTERM");
