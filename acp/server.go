@@ -14,6 +14,8 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/recipe"
+	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -27,6 +29,12 @@ type Options struct {
 	// Settings backs the _goose/unstable config, extension, provider,
 	// defaults, preference and prompt methods (acp/unstable_*.go).
 	Settings Settings
+	// Recipes is the saved-recipe library of _goose/unstable/recipes/*
+	// (default: <config>/recipes of Settings.Config).
+	Recipes *recipe.Library
+	// Scheduler backs _goose/unstable/schedules/*; nil (no
+	// --enable-scheduler) makes them answer a clear error.
+	Scheduler *schedule.Scheduler
 	// Providers lists the providers for the provider config option.
 	Providers func() []provider.Metadata
 	// DefaultProvider and DefaultModel are GOOSE_PROVIDER / GOOSE_MODEL.
@@ -206,6 +214,8 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	}
 	maps.Copy(table, s.unstableSessionMethods())
 	maps.Copy(table, s.unstableToolMethods())
+	maps.Copy(table, s.unstableRecipeMethods())
+	maps.Copy(table, s.unstableScheduleMethods())
 	maps.Copy(table, s.unstableConfigMethods())
 	maps.Copy(table, s.unstablePrefsMethods())
 	maps.Copy(table, s.unstablePromptMethods())

@@ -3,11 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"path/filepath"
 	"time"
-	"unicode"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
@@ -26,11 +24,7 @@ type savedRecipe struct {
 func (s *Server) manifest(r recipe.Saved) savedRecipe {
 	out := savedRecipe{ID: r.ID, Recipe: r.Recipe, FilePath: r.FilePath,
 		LastModified: r.Modified.UTC().Format(time.RFC3339), SlashCommand: r.SlashCommand}
-	if s.opts.Scheduler != nil {
-		if j, err := s.opts.Scheduler.Get(r.ID); err == nil {
-			out.ScheduleCron = &j.Cron
-		}
-	}
+	out.ScheduleCron = s.opts.Scheduler.RecipeCron(r.ID)
 	return out
 }
 
@@ -123,25 +117,7 @@ func (s *Server) recipeToYAML(_ *http.Request, q recipeBody) (reply, error) {
 // scanRecipe flags invisible characters that can hide instructions
 // (Unicode tags, zero-width and bidi controls).
 func (s *Server) scanRecipe(_ *http.Request, q recipeBody) (reply, error) {
-	text := string(q.Recipe)
-	var decoded any
-	if json.Unmarshal(q.Recipe, &decoded) == nil {
-		text = fmt.Sprint(decoded)
-	}
-	return ok(map[string]bool{"has_security_warnings": hasHiddenRunes(text)}), nil
-}
-
-func hasHiddenRunes(s string) bool {
-	for _, r := range s {
-		switch {
-		case r >= 0xE0000 && r <= 0xE007F, r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E,
-			r >= 0x2066 && r <= 0x2069, r == 0xFEFF:
-			return true
-		case unicode.Is(unicode.Co, r):
-			return true
-		}
-	}
-	return false
+	return ok(map[string]bool{"has_security_warnings": recipe.ScanJSON(q.Recipe)}), nil
 }
 
 type saveRecipeRequest struct {

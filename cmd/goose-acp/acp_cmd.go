@@ -61,6 +61,7 @@ func (rt *runtime) acpOptions() acp.Options {
 		Store:           rt.store,
 		Config:          acpConfig{rt.cfg},
 		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup},
+		Scheduler:       rt.scheduler,
 		Providers:       rt.providers.list,
 		DefaultProvider: rt.stringSetting("GOOSE_PROVIDER"),
 		DefaultModel:    rt.stringSetting("GOOSE_MODEL"),

@@ -1,0 +1,248 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/core/schedule"
+)
+
+// Goose Desktop's schedule methods (_goose/unstable/schedules/*) over
+// core/schedule's Scheduler, which keeps schedules.json. Without a
+// scheduler in this process they answer goose's own refusal.
+
+func (s *Server) unstableScheduleMethods() map[string]RequestHandler {
+	const p = "_goose/unstable/schedules/"
+	return map[string]RequestHandler{
+		p + "list":                typed(needScheduler(s, s.unstableSchedulesList)),
+		p + "create":              typed(needScheduler(s, s.unstableScheduleCreate)),
+		p + "delete":              typed(needScheduler(s, s.unstableScheduleDelete)),
+		p + "pause":               typed(needScheduler(s, s.unstableSchedulePause)),
+		p + "unpause":             typed(needScheduler(s, s.unstableScheduleUnpause)),
+		p + "update":              typed(needScheduler(s, s.unstableScheduleUpdate)),
+		p + "run-now":             typed(needScheduler(s, s.unstableScheduleRunNow)),
+		p + "sessions/list":       typed(needScheduler(s, s.unstableScheduleSessions)),
+		p + "running-job/kill":    typed(needScheduler(s, s.unstableJobKill)),
+		p + "running-job/inspect": typed(needScheduler(s, s.unstableJobInspect)),
+	}
+}
+
+// errNoScheduler is goose's answer when the process runs no scheduler
+// (goose serve without --enable-scheduler, or stdio): method not found
+// with this text as data.
+func errNoScheduler() error {
+	e := &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found"}
+	e.SetError("Scheduled recipe execution is not enabled")
+	return e
+}
+
+// needScheduler refuses every call while there is no scheduler.
+func needScheduler[P, R any](s *Server, h func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
+	return func(ctx context.Context, p P) (R, error) {
+		if s.opts.Scheduler == nil {
+			var zero R
+			return zero, errNoScheduler()
+		}
+		return h(ctx, p)
+	}
+}
+
+// scheduledJob is goose's ScheduledJobDto.
+type scheduledJob struct {
+	ID               string  `json:"id"`
+	Source           string  `json:"source"`
+	Cron             string  `json:"cron"`
+	LastRun          *string `json:"lastRun"`
+	CurrentlyRunning bool    `json:"currentlyRunning"`
+	Paused           bool    `json:"paused"`
+	CurrentSessionID *string `json:"currentSessionId"`
+	JobStartTime     *string `json:"jobStartTime"`
+}
+
+func rfc3339(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	v := t.UTC().Format(time.RFC3339)
+	return &v
+}
+
+func jobDTO(j schedule.Job) scheduledJob {
+	return scheduledJob{ID: j.ID, Source: j.Source, Cron: j.Cron, LastRun: rfc3339(j.LastRun),
+		CurrentlyRunning: j.CurrentlyRunning, Paused: j.Paused, CurrentSessionID: j.CurrentSessionID,
+		JobStartTime: rfc3339(j.ProcessStartTime)}
+}
+
+// scheduleErr maps the scheduler's kinds as goose does: an unknown job is
+// resource-not-found, bad input invalid params, the rest internal.
+func scheduleErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, schedule.ErrJobNotFound):
+		return notFound("%v", err)
+	case errors.Is(err, schedule.ErrInvalidCron):
+		return invalidParams("Invalid cron expression: %v", err)
+	case errors.Is(err, schedule.ErrRecipe):
+		return invalidParams("Recipe load error: %v", err)
+	case errors.Is(err, schedule.ErrJobExists), errors.Is(err, schedule.ErrJobRunning), errors.Is(err, schedule.ErrNotRunning):
+		return invalidParams("%v", err)
+	}
+	return err
+}
+
+type jobsResponse struct {
+	Jobs []scheduledJob `json:"jobs"`
+}
+
+func (s *Server) unstableSchedulesList(context.Context, struct{}) (jobsResponse, error) {
+	out := jobsResponse{Jobs: []scheduledJob{}}
+	for _, j := range s.opts.Scheduler.List() {
+		out.Jobs = append(out.Jobs, jobDTO(j))
+	}
+	return out, nil
+}
+
+type createScheduleRequest struct {
+	ID     string          `json:"id"`
+	Recipe json.RawMessage `json:"recipe"`
+	Cron   string          `json:"cron"`
+}
+
+type jobResponse struct {
+	Job scheduledJob `json:"job"`
+}
+
+// validScheduleID is goose's rule for a schedule's name.
+func validScheduleID(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, c := range id {
+		ok := c == '-' || c == '_' || c == ' ' || (c < 128 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'))
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) unstableScheduleCreate(_ context.Context, req createScheduleRequest) (jobResponse, error) {
+	id := strings.TrimSpace(req.ID)
+	if !validScheduleID(id) {
+		return jobResponse{}, invalidParams("Schedule name must use only alphanumeric characters, hyphens, underscores, or spaces")
+	}
+	rec, err := recipeRequest{req.Recipe}.parse()
+	if err != nil {
+		return jobResponse{}, err
+	}
+	if rec.HasSecurityWarnings() {
+		return jobResponse{}, invalidParams(hiddenCharsRefusal)
+	}
+	job, err := s.opts.Scheduler.CreateFromRecipe(id, req.Cron, rec)
+	if err != nil {
+		return jobResponse{}, scheduleErr(err)
+	}
+	return jobResponse{Job: jobDTO(job)}, nil
+}
+
+type scheduleIDRequest struct {
+	ScheduleID string `json:"scheduleId"`
+	Cron       string `json:"cron"`
+	Limit      *int   `json:"limit"`
+}
+
+// unstableScheduleDelete removes the job and its copies (the recipe a
+// library schedule points at stays in the library).
+func (s *Server) unstableScheduleDelete(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(s.opts.Scheduler.Delete(req.ScheduleID, true))
+}
+
+func (s *Server) unstableSchedulePause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(s.opts.Scheduler.Pause(req.ScheduleID))
+}
+
+func (s *Server) unstableScheduleUnpause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(s.opts.Scheduler.Unpause(req.ScheduleID))
+}
+
+func (s *Server) unstableScheduleUpdate(_ context.Context, req scheduleIDRequest) (jobResponse, error) {
+	if err := s.opts.Scheduler.Update(req.ScheduleID, req.Cron); err != nil {
+		return jobResponse{}, scheduleErr(err)
+	}
+	j, err := s.opts.Scheduler.Get(req.ScheduleID)
+	if err != nil {
+		return jobResponse{}, scheduleErr(err)
+	}
+	return jobResponse{Job: jobDTO(j)}, nil
+}
+
+type runNowResponse struct {
+	Status    string  `json:"status"`
+	SessionID *string `json:"sessionId"`
+}
+
+// unstableScheduleRunNow runs the job and waits for it; a run killed
+// meanwhile answers "cancelled", as goose does.
+func (s *Server) unstableScheduleRunNow(ctx context.Context, req scheduleIDRequest) (runNowResponse, error) {
+	id, err := s.opts.Scheduler.RunNow(ctx, req.ScheduleID)
+	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			return runNowResponse{Status: "cancelled"}, nil
+		}
+		return runNowResponse{}, scheduleErr(err)
+	}
+	return runNowResponse{Status: "completed", SessionID: &id}, nil
+}
+
+func (s *Server) unstableScheduleSessions(ctx context.Context, req scheduleIDRequest) (map[string][]SessionInfo, error) {
+	limit := 50
+	if req.Limit != nil {
+		limit = *req.Limit
+	}
+	sessions, err := schedule.Sessions(ctx, s.opts.Store, req.ScheduleID, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionInfo, 0, len(sessions))
+	for _, ss := range sessions {
+		out = append(out, sessionInfo(ss))
+	}
+	return map[string][]SessionInfo{"sessions": out}, nil
+}
+
+type jobIDRequest struct {
+	JobID string `json:"jobId"`
+}
+
+func (s *Server) unstableJobKill(_ context.Context, req jobIDRequest) (map[string]string, error) {
+	if err := s.opts.Scheduler.Kill(req.JobID); err != nil {
+		return nil, scheduleErr(err)
+	}
+	return map[string]string{"message": "Successfully killed running job '" + req.JobID + "'"}, nil
+}
+
+type inspectResponse struct {
+	Running                bool    `json:"running"`
+	SessionID              *string `json:"sessionId,omitempty"`
+	JobStartTime           *string `json:"jobStartTime,omitempty"`
+	RunningDurationSeconds *int64  `json:"runningDurationSeconds,omitempty"`
+}
+
+func (s *Server) unstableJobInspect(_ context.Context, req jobIDRequest) (inspectResponse, error) {
+	if _, err := s.opts.Scheduler.Get(req.JobID); err != nil {
+		return inspectResponse{}, scheduleErr(err)
+	}
+	info, err := s.opts.Scheduler.Inspect(req.JobID)
+	if err != nil || info == nil {
+		return inspectResponse{}, scheduleErr(err)
+	}
+	start := info.StartTime.UTC().Format(time.RFC3339)
+	secs := int64(time.Since(info.StartTime).Seconds())
+	return inspectResponse{Running: true, SessionID: &info.SessionID, JobStartTime: &start, RunningDurationSeconds: &secs}, nil
+}
