@@ -58,7 +58,7 @@ const provisionalTitleLen = 60
 // provisionalTitleLen characters, as the session's (not user-set) name and
 // announces it with the turn's events.
 func (t *turn) provisionalTitle(first string) {
-	name := strings.Join(strings.Fields(first), " ")
+	name := oneLinePrefix(first, provisionalTitleLen+1)
 	if r := []rune(name); len(r) > provisionalTitleLen {
 		name = strings.TrimSpace(string(r[:provisionalTitleLen]))
 	}
@@ -69,6 +69,53 @@ func (t *turn) provisionalTitle(first string) {
 	t.emit(TitleEvent{Title: name})
 }
 
+// namingText is strings.Join(users, "\n") + "\n\n" + prompt built as one
+// copy of the user texts, not two.
+func namingText(users []string, prompt string) string {
+	n := len(users) + 1 + len(prompt)
+	for _, u := range users {
+		n += len(u)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, u := range users {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(u)
+	}
+	b.WriteString("\n\n")
+	b.WriteString(prompt)
+	return b.String()
+}
+
+// oneLinePrefix is strings.Join(strings.Fields(s), " ") cut after its
+// first n runes, built without splitting or copying the rest of s (a
+// 31 MB first message would otherwise cost a rune slice four times its
+// size).
+func oneLinePrefix(s string, n int) string {
+	var b strings.Builder
+	runes := 0
+	for word := range strings.FieldsSeq(s) {
+		if runes >= n {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			runes++
+		}
+		for i := range word { // an invalid byte counts as one rune, as in []rune
+			if runes >= n {
+				b.WriteString(word[:i])
+				return b.String()
+			}
+			runes++
+		}
+		b.WriteString(word)
+	}
+	return b.String()
+}
+
 func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 	ctx, cancel := context.WithTimeout(a.bgCtx, namingTimeout)
 	defer cancel()
@@ -76,7 +123,7 @@ func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 	if prompt == "" {
 		prompt = SessionNamePrompt
 	}
-	text := strings.Join(users, "\n") + "\n\n" + prompt
+	text := namingText(users, prompt)
 	msg, _, err := prov.Complete(ctx, provider.Request{
 		System:   prompt,
 		Messages: []conversation.Message{conversation.UserText(a.now().Unix(), text)},
