@@ -36,13 +36,15 @@ func (s *Store) list(ctx context.Context, opts session.ListOptions, ids []string
 		limit = "LIMIT ?"
 		args = append(args, opts.Limit+1) // one extra tells whether a next page exists
 	}
-	// The inner query picks the page; message counts are computed only for
-	// the rows on it.
-	query := `SELECT ` + strings.ReplaceAll(s.cols, "s.", "p.") + `, ` + statsSQL("p") + `, p.sort_key
-	FROM (SELECT s.*, ` + sortKeySQL + ` AS sort_key FROM sessions s
+	// The inner query picks the page carrying only ids and keys through the
+	// sort; the session rows and their message stats are read for the rows
+	// on it.
+	query := `SELECT ` + strings.ReplaceAll(s.cols, "s.", "p.") + `, ` + statsSQL("p") + `, k.sort_key
+	FROM (SELECT s.id, ` + sortKeySQL + ` AS sort_key FROM sessions s
 		WHERE ` + where + `
-		ORDER BY sort_key DESC, s.id DESC ` + limit + `) p
-	ORDER BY p.sort_key DESC, p.id DESC`
+		ORDER BY sort_key DESC, s.id DESC ` + limit + `) k
+	JOIN sessions p ON p.id = k.id
+	ORDER BY k.sort_key DESC, k.id DESC`
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return session.Page{}, err

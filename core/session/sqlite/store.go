@@ -77,9 +77,6 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	db.SetMaxIdleConns(opts.MaxOpenConns)
 	s := &Store{db: db, now: opts.Now, log: opts.Logger}
 	created, err := s.initSchema(ctx)
-	if err == nil {
-		err = s.readColumns(ctx)
-	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
@@ -130,21 +127,22 @@ func (s *Store) initSchema(ctx context.Context) (bool, error) {
 	var created bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, fresh, err := ensureSchema(ctx, tx, s.stamp())
+		if err != nil {
+			return err
+		}
 		created = fresh
-		return err
+		return s.readColumns(ctx, tx)
 	})
 	return created, err
 }
 
 // readColumns fills cols: thread_id exists only in files that went through
 // migration 10 (goose's v17 create_schema has none).
-func (s *Store) readColumns(ctx context.Context) error {
-	thread, err := hasColumn(ctx, s.db, "sessions", "thread_id")
-	if err != nil {
-		return err
-	}
+func (s *Store) readColumns(ctx context.Context, q querier) error {
 	col := "NULL"
-	if thread {
+	if thread, err := hasColumn(ctx, q, "sessions", "thread_id"); err != nil {
+		return err
+	} else if thread {
 		col = "s.thread_id"
 	}
 	s.cols = fmt.Sprintf(sessionColumns, col)
