@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -160,6 +161,16 @@ func (s *Server) setModel(ctx context.Context, req SetModelRequest) (struct{}, e
 	return struct{}{}, nil
 }
 
+// orderedMethods change a session's configuration: they are applied one
+// at a time in arrival order. Zed sends each saved default as its own
+// set_config_option at once; run concurrently, a provider change could
+// land after the model chosen for it and reset it.
+var orderedMethods = map[string]bool{
+	"session/set_config_option": true,
+	"session/set_mode":          true,
+	"session/set_model":         true,
+}
+
 func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest) (SetConfigOptionResponse, error) {
 	as, err := s.lookup(req.SessionID)
 	if err != nil {
@@ -176,7 +187,10 @@ func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest
 	case "model":
 		err = s.opts.Agent.SetModel(ctx, as.id, prov, value)
 	case "provider":
-		err = s.opts.Agent.SetModel(ctx, as.id, value, s.defaultModelFor(value))
+		// Choosing the provider already in use keeps its model.
+		if value != prov {
+			err = s.opts.Agent.SetModel(ctx, as.id, value, s.defaultModelFor(value))
+		}
 	default:
 		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
 	}
@@ -213,7 +227,7 @@ func (s *Server) availableCommands(sessionID string) []AvailableCommand {
 		if c.Name == "compact" || c.Name == "clear" {
 			continue
 		}
-		ac := AvailableCommand{Name: c.Name, Description: c.Description}
+		ac := AvailableCommand{Name: c.Name, Description: oneLine(c.Description)}
 		if c.Hint != "" {
 			ac.Input = &CommandInput{Hint: c.Hint}
 		}
@@ -221,4 +235,24 @@ func (s *Server) availableCommands(sessionID string) []AvailableCommand {
 	}
 	sort.SliceStable(out[2:], func(i, j int) bool { return out[2+i].Name < out[2+j].Name })
 	return out
+}
+
+// commandDescriptionLen bounds a slash command's description in the menu.
+const commandDescriptionLen = 100
+
+// oneLine is a command description for a menu row: the first non-blank
+// line, cut to commandDescriptionLen characters. An MCP prompt's
+// description is often its whole multi-line template (goose's developer
+// prompts are), which editors would print in full.
+func oneLine(desc string) string {
+	for _, line := range strings.Split(desc, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if r := []rune(line); len(r) > commandDescriptionLen {
+			line = string(r[:commandDescriptionLen-1]) + "…"
+		}
+		return line
+	}
+	return ""
 }

@@ -29,6 +29,9 @@ type Router struct {
 	inflight map[inflightKey]context.CancelFunc
 	seq      uint64
 	wg       sync.WaitGroup
+	// orderedTail is done when the last ordered request (orderedMethods)
+	// has finished; the next one waits for it.
+	orderedTail chan struct{}
 }
 
 // inflightKey names one running request. A client may (wrongly, or after
@@ -57,10 +60,15 @@ func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	reqCtx, cancel := context.WithCancel(ctx)
 	key := r.track(req.ID, cancel)
+	prev, done := r.ordered(req.Method)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer r.untrack(key)
+		if done != nil {
+			defer close(done)
+			<-prev
+		}
 		result, err := h(reqCtx, params)
 		if err == nil && reqCtx.Err() != nil && ctx.Err() == nil && result == nil {
 			err = reqCtx.Err()
@@ -82,6 +90,25 @@ func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			then()
 		}
 	}()
+}
+
+// ordered queues a request of orderedMethods behind the previous one, in
+// arrival order: prev is closed when that one has finished, done is closed
+// by this one. Both are nil for other methods.
+func (r *Router) ordered(method string) (prev <-chan struct{}, done chan struct{}) {
+	if !orderedMethods[method] {
+		return nil, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tail := r.orderedTail
+	if tail == nil {
+		tail = make(chan struct{})
+		close(tail)
+	}
+	done = make(chan struct{})
+	r.orderedTail = done
+	return tail, done
 }
 
 func (r *Router) handleNotification(ctx context.Context, method string, params json.RawMessage) {

@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -288,5 +290,83 @@ func TestFirstMessageTitlesTheSession(t *testing.T) {
 	}
 	if got[sess.SessionID] != want || got[empty.SessionID] != "New Chat" {
 		t.Errorf("listed titles = %q", got)
+	}
+}
+
+// TestConfigChangesApplyInArrivalOrder (issue 17 §7): Zed sends each saved
+// default as its own set_config_option, all at once. They are applied in
+// the order they arrived, and choosing the provider already in use keeps
+// the model, so the saved model survives.
+func TestConfigChangesApplyInArrivalOrder(t *testing.T) {
+	env := newAgentEnv(t, textTurn("ok"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var waits []jsonrpc2.Waiter
+	for _, kv := range [][2]string{{"model", "gpt-4.1"}, {"provider", "openai"}, {"mode", "approve"}} {
+		w, err := c.conn.DispatchCall(ctx, "session/set_config_option", acp.SetConfigOptionRequest{
+			SessionID: sess.SessionID, ConfigID: kv[0], Value: json.RawMessage(`"` + kv[1] + `"`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits = append(waits, w)
+	}
+	var last acp.SetConfigOptionResponse
+	for _, w := range waits {
+		if err := w.Wait(ctx, &last); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.prompt(sess.SessionID, "hi")
+	reqs := env.LLM.Script.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0]), `"model":"gpt-4.1"`) {
+		t.Errorf("the prompt did not use the saved model:\n%s", reqs)
+	}
+	cur := map[string]string{}
+	for _, u := range c.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdateConfigOption {
+			for _, o := range u.ConfigOptions {
+				cur[o.ID] = o.CurrentValue
+			}
+		}
+	}
+	if cur["model"] != "gpt-4.1" || cur["provider"] != "openai" || cur["mode"] != "approve" {
+		t.Errorf("last announced options = %v", cur)
+	}
+}
+
+// TestSlashMenuDescriptionsOneLine (issue 17 §7): a prompt command whose
+// description is its whole multi-line template shows its first line.
+func TestSlashMenuDescriptionsOneLine(t *testing.T) {
+	env := newAgentEnv(t)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(t.TempDir())
+	var cmds []acp.AvailableCommand
+	c.waitFor("available_commands_update", func() bool {
+		for _, u := range c.updatesOf(sess.SessionID) {
+			if u.SessionUpdate == acp.UpdateAvailableCommands {
+				cmds = u.AvailableCommands
+				return true
+			}
+		}
+		return false
+	})
+	found := false
+	for _, cmd := range cmds {
+		if strings.Contains(cmd.Description, "\n") {
+			t.Errorf("/%s description has several lines: %q", cmd.Name, cmd.Description)
+		}
+		if cmd.Name == "diff_edit_test" {
+			found = true
+			if cmd.Description != "Create a unit test for the text_editor diff_edit command." {
+				t.Errorf("diff_edit_test description = %q", cmd.Description)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no diff_edit_test command in %+v", cmds)
 	}
 }
