@@ -53,19 +53,28 @@ func (s *Server) lookup(id string) (*acpSession, error) {
 func (s *Server) register(as *acpSession) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, ok := s.sessions[as.id]; !ok && s.opts.Agent != nil {
+		holdSession(s.opts.Agent, as.id)
+	}
 	s.sessions[as.id] = as
 }
 
-// dropSession cancels the session's turn and stops its extensions.
+// dropSession cancels the session's turn and, unless another connection
+// of this process has the session open (holders.go), stops its extensions.
 func (s *Server) dropSession(id string) {
 	s.mu.Lock()
 	as := s.sessions[id]
 	delete(s.sessions, id)
 	s.mu.Unlock()
+	if s.opts.Agent == nil {
+		return
+	}
+	last := !heldElsewhere(s.opts.Agent, id)
 	if as != nil {
 		as.cancelAll()
+		last = releaseSession(s.opts.Agent, id)
 	}
-	if s.opts.Agent != nil {
+	if last {
 		_ = s.opts.Agent.CloseSession(id)
 	}
 }

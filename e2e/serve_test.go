@@ -277,7 +277,7 @@ func TestServeStreamableHTTP(t *testing.T) {
 // listed and loadable over /acp (the goosed ?secret= alias) and a session
 // made over /acp is in the editor's session/list and the REST API.
 func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
-	env := newAgentEnv(t, textTurn("from stdio"), textTurn("from the socket"))
+	env := newAgentEnv(t, textTurn("from stdio"), textTurn("from the socket"), textTurn("still the editor's"))
 	const secret = "shared-secret"
 	env.Vars["GOOSE_SERVER__SECRET_KEY"] = secret
 	addr := freeAddr(t)
@@ -298,7 +298,7 @@ func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	w, _ := dialACP(t, "ws://"+addr+"/acp?secret="+secret, nil, c.stderr)
+	w, ws := dialACP(t, "ws://"+addr+"/acp?secret="+secret, nil, c.stderr)
 	w.initialize(acp.ClientCapabilities{})
 	w.call("session/load", acp.LoadSessionRequest{SessionID: editor.SessionID, CWD: env.Root, MCPServers: acp.MCPServers{}}, nil)
 	if got := w.agentText(editor.SessionID); got != "from stdio" {
@@ -327,6 +327,13 @@ func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
 	c.call("session/load", acp.LoadSessionRequest{SessionID: desk.SessionID, CWD: env.Root, MCPServers: acp.MCPServers{}}, nil)
 	if got := c.agentText(desk.SessionID); got != "from the socket" {
 		t.Fatalf("the editor's replay of the socket session: %q", got)
+	}
+	// The socket going away does not take the editor's open session with it.
+	ws.Close()
+	w.conn.Close()
+	time.Sleep(200 * time.Millisecond)
+	if resp := c.prompt(editor.SessionID, "again"); resp.StopReason != "end_turn" {
+		t.Fatalf("editor prompt after the socket left: %+v", resp)
 	}
 	terminate(t, c)
 }
