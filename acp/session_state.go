@@ -66,12 +66,14 @@ func (s *Server) dropSession(id string) {
 	as := s.sessions[id]
 	delete(s.sessions, id)
 	s.mu.Unlock()
+	if as != nil {
+		as.cancelAll()
+	}
 	if s.opts.Agent == nil {
 		return
 	}
 	last := !heldElsewhere(s.opts.Agent, id)
 	if as != nil {
-		as.cancelAll()
 		last = releaseSession(s.opts.Agent, id)
 	}
 	if last {
