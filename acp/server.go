@@ -219,6 +219,7 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	maps.Copy(table, s.unstableConfigMethods())
 	maps.Copy(table, s.unstablePrefsMethods())
 	maps.Copy(table, s.unstablePromptMethods())
+	maps.Copy(table, s.unstableProviderMethods())
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}

@@ -27,6 +27,7 @@ type Options struct {
 // Setup configures and checks providers over one config.
 type Setup struct {
 	opts Options
+	inv  inventories // model lists fetched by RefreshInventory
 }
 
 // New returns a Setup. It reads nothing until asked.

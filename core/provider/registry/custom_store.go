@@ -59,6 +59,9 @@ type CustomInput struct {
 	Headers           map[string]string
 	RequiresAuth      *bool
 	BasePath          *string
+	// ReplaceHeaders makes Update write Headers (goose's ACP form edits
+	// them); goosed's update keeps the stored ones.
+	ReplaceHeaders bool
 }
 
 // EngineOf maps the desktop's provider type to a declarative engine.
@@ -144,6 +147,9 @@ func (c *CustomStore) Update(id string, in CustomInput) (CustomProvider, error) 
 	}
 	if in.BasePath != nil {
 		cp.BasePath = in.BasePath
+	}
+	if in.ReplaceHeaders {
+		cp.Headers = in.Headers
 	}
 	return cp, c.write(cp)
 }
