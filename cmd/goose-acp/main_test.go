@@ -130,11 +130,13 @@ func TestAgentRefusesNonLoopbackHostWithoutOptIn(t *testing.T) {
 		for k, v := range tc.env {
 			vars[k] = v
 		}
+		// The agent starts and is stopped by the deadline; under load it may
+		// be stopped before it listens, so only the refusal is asserted.
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		var out, errOut bytes.Buffer
 		code := run(ctx, tc.args, strings.NewReader(""), &out, &errOut, testEnv(t, vars))
 		cancel()
-		if code != 0 || strings.Contains(errOut.String(), "not a loopback") {
+		if code == 2 || strings.Contains(errOut.String(), "not a loopback") {
 			t.Errorf("%v %v: code %d, stderr %q", tc.env, tc.args, code, errOut.String())
 		}
 	}
