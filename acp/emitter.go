@@ -35,8 +35,7 @@ func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
 		u.ToolContent = []ToolCallContent{{Type: "terminal", TerminalID: ev.TerminalID}}
 	case "locations":
 		for _, l := range ev.Lines {
-			line := l
-			u.Locations = append(u.Locations, ToolCallLocation{Path: ev.Path, Line: &line})
+			u.Locations = append(u.Locations, ToolCallLocation{Path: ev.Path, Line: row(l)})
 		}
 		if len(u.Locations) == 0 {
 			u.Locations = []ToolCallLocation{{Path: ev.Path}}

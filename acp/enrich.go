@@ -33,17 +33,7 @@ func (s *Server) enrichResult(as *acpSession, u *SessionUpdate, m conversation.M
 	if res == nil || res.Meta == nil {
 		return
 	}
-	var edit developer.EditMeta
-	if decodeMeta(res.Meta, developer.MetaKeyEdit, &edit) && edit.Path != "" {
-		newText := edit.NewText
-		diff := ToolCallContent{Type: "diff", Path: edit.Path, OldText: edit.OldText, NewText: &newText}
-		u.ToolContent = append([]ToolCallContent{diff}, u.ToolContent...)
-		u.Locations = nil
-		for _, l := range edit.Locations {
-			line := l.Line
-			u.Locations = append(u.Locations, ToolCallLocation{Path: l.Path, Line: &line})
-		}
-	}
+	addEdit(u, res)
 	var term developer.TerminalMeta
 	if decodeMeta(res.Meta, developer.MetaKeyTerminal, &term) && term.TerminalID != "" {
 		u.ToolContent = append([]ToolCallContent{{Type: "terminal", TerminalID: term.TerminalID}}, u.ToolContent...)
@@ -55,6 +45,31 @@ func (s *Server) enrichResult(as *acpSession, u *SessionUpdate, m conversation.M
 	if displayed && decodeMeta(res.Meta, developer.MetaKeyShell, &shell) {
 		u.ToolContent = append([]ToolCallContent{{Type: "terminal", TerminalID: u.ToolCallID}}, u.ToolContent...)
 		u.Meta = Meta{"terminal_exit": map[string]any{"terminal_id": u.ToolCallID, "exit_code": shell.ExitCode, "signal": nil}}
+	}
+}
+
+// addEdit puts the file change a result's _meta records first in the
+// update's content, with the edited lines as its locations.
+func addEdit(u *SessionUpdate, res *conversation.CallToolResult) {
+	var edit developer.EditMeta
+	if !decodeMeta(res.Meta, developer.MetaKeyEdit, &edit) || edit.Path == "" {
+		return
+	}
+	newText := edit.NewText
+	diff := ToolCallContent{Type: "diff", Path: edit.Path, OldText: edit.OldText, NewText: &newText}
+	u.ToolContent = append([]ToolCallContent{diff}, u.ToolContent...)
+	u.Locations = nil
+	for _, l := range edit.Locations {
+		u.Locations = append(u.Locations, ToolCallLocation{Path: l.Path, Line: row(l.Line)})
+	}
+}
+
+// enrichReplay is enrichResult for a replayed result: the stored diff
+// (so a reopened thread shows the change as the live one did); the
+// terminal is gone, its output is in the text content.
+func enrichReplay(u *SessionUpdate, m conversation.Message) {
+	if res := resultFor(m, u.ToolCallID); res != nil && res.Meta != nil {
+		addEdit(u, res)
 	}
 }
 

@@ -119,6 +119,9 @@ func (s *Server) replay(as *acpSession, conv []conversation.Message) {
 			continue
 		}
 		for _, u := range as.translator.MessageUpdates(m, true) {
+			if u.SessionUpdate == UpdateToolCallUpdate {
+				enrichReplay(&u, m)
+			}
 			s.sendUpdate(as.id, u, false)
 		}
 	}

@@ -88,7 +88,7 @@ func TestDeveloperToolKinds(t *testing.T) {
 	}
 	tr := &Translator{WorkingDir: "/proj", Tools: classic}
 	locs := tr.locations(classic("developer__text_editor"), map[string]any{"command": "view", "path": "a.go", "view_range": []any{float64(4), float64(9)}})
-	if len(locs) != 1 || locs[0].Path != "/proj/a.go" || locs[0].Line == nil || *locs[0].Line != 4 {
+	if len(locs) != 1 || locs[0].Path != "/proj/a.go" || locs[0].Line == nil || *locs[0].Line != 3 { // view_range 4 is row 3 (0-based)
 		t.Fatalf("text_editor locations = %+v", locs)
 	}
 	if locs := tr.locations(classic("developer__shell"), map[string]any{"command": "ls", "path": "x"}); locs != nil {

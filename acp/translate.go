@@ -183,9 +183,18 @@ func (t *Translator) locations(info toolinfo.Info, args map[string]any) []ToolCa
 	}
 	loc := ToolCallLocation{Path: path}
 	if line, ok := info.LineOf(args); ok {
-		loc.Line = &line
+		loc.Line = row(line)
 	}
 	return []ToolCallLocation{loc}
+}
+
+// row is a 1-based line as ToolCallLocation.line. The ACP schema leaves
+// its base unstated; Zed, which follows the agent with the cursor, reads
+// it as a 0-based row (Point::new(line, …) in acp_thread's
+// resolve_location), so a 1-based line would land one line below the edit.
+func row(line int) *int {
+	r := max(line-1, 0)
+	return &r
 }
 
 // describe is used in logs.

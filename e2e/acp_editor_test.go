@@ -370,3 +370,48 @@ func TestSlashMenuDescriptionsOneLine(t *testing.T) {
 		t.Errorf("no diff_edit_test command in %+v", cmds)
 	}
 }
+
+// TestReopenedThreadKeepsDiffs (issue 17 §7): session/load replays an
+// edit's stored diff and its location like the live update did, and
+// locations[].line is the 0-based row Zed moves the cursor to.
+func TestReopenedThreadKeepsDiffs(t *testing.T) {
+	work := t.TempDir()
+	path := filepath.Join(work, "app.go")
+	before := "package app\n\nvar a = 1\nvar b = 2\n"
+	os.WriteFile(path, []byte(before), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("call_e", "developer__edit", map[string]string{"path": "app.go", "before": "var b = 2", "after": "var b = 3"}),
+		textTurn("edited"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	c.prompt(sess.SessionID, "edit")
+	c.close()
+	live := lastToolUpdate(c.toolUpdates(sess.SessionID, "call_e"))
+
+	c2 := startAgent(t, env)
+	c2.initialize(acp.ClientCapabilities{})
+	c2.call("session/load", acp.LoadSessionRequest{SessionID: sess.SessionID, CWD: work, MCPServers: []acp.MCPServer{}}, nil)
+	replayed := lastToolUpdate(c2.toolUpdates(sess.SessionID, "call_e"))
+	after := "package app\n\nvar a = 1\nvar b = 3\n"
+	for name, u := range map[string]acp.SessionUpdate{"live": live, "replayed": replayed} {
+		d := onlyDiff(t, u.ToolContent)
+		if d.Path != path || !reflect.DeepEqual(d.OldText, &before) || d.NewText == nil || *d.NewText != after {
+			t.Errorf("%s diff = %+v", name, d)
+		}
+		if len(u.Locations) != 1 || u.Locations[0].Line == nil || *u.Locations[0].Line != 3 {
+			t.Errorf("%s locations = %+v, want row 3 (line 4)", name, u.Locations)
+		}
+	}
+}
+
+func lastToolUpdate(ups []acp.SessionUpdate) acp.SessionUpdate {
+	var last acp.SessionUpdate
+	for _, u := range ups {
+		if u.SessionUpdate == acp.UpdateToolCallUpdate && u.Status != "" && u.Status != "in_progress" {
+			last = u
+		}
+	}
+	return last
+}

@@ -215,8 +215,9 @@ func TestDelegatedEdit(t *testing.T) {
 			}
 		}
 	}
-	if line != 3 {
-		t.Errorf("edit location line = %d, want 3\n%s", line, c.dump(sess.SessionID))
+	// Line 3 is row 2: locations[].line is 0-based, as Zed reads it.
+	if line != 2 {
+		t.Errorf("edit location line = %d, want 2\n%s", line, c.dump(sess.SessionID))
 	}
 	if got := c.finalStatus(sess.SessionID, "call_e"); got != "completed" {
 		t.Errorf("status %q", got)
