@@ -24,8 +24,6 @@ type Options struct {
 	Agent *agent.Agent
 	// Store is read-only: every change goes through Agent.
 	Store agent.SessionReader
-	// Config backs the _goose/config/* methods; nil disables them.
-	Config ConfigStore
 	// Settings backs the _goose/unstable config, extension, provider,
 	// defaults, preference and prompt methods (acp/unstable_*.go).
 	Settings Settings
@@ -63,16 +61,6 @@ type Options struct {
 	// database. Every other request waits for Open; if it failed, they are
 	// answered with its error. Version and Logger stay the outer ones.
 	Open func(ctx context.Context) (Options, error)
-}
-
-// ConfigStore is the part of config.yaml the _goose/config methods touch.
-type ConfigStore interface {
-	Get(key string) (any, bool)
-	Set(key string, value any) error
-	Delete(key string) error
-	// ExtensionsJSON returns the extensions map as goose's JSON shape and
-	// warnings for entries that failed to parse.
-	ExtensionsJSON() (any, []string)
 }
 
 // Server is one ACP connection's agent side.
@@ -206,11 +194,12 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		"_goose/session/get":        typed(s.getSession),
 		"_goose/session/export":     typed(s.exportSession),
 		"_goose/session/import":     typed(s.importSession),
-		"_goose/config/read":        typed(s.configRead),
-		"_goose/config/upsert":      typed(s.configUpsert),
-		"_goose/config/remove":      typed(s.configRemove),
-		"_goose/config/extensions":  typed(s.configExtensions),
-		"_goose/providers/list":     typed(s.providersList),
+		// goose's names before the _goose/unstable rename, kept as aliases.
+		"_goose/config/read":       typed(s.unstableConfigRead),
+		"_goose/config/upsert":     typed(s.unstableConfigUpsert),
+		"_goose/config/remove":     typed(s.unstableConfigRemove),
+		"_goose/config/extensions": typed(s.unstableExtensionsList),
+		"_goose/providers/list":    typed(s.unstableProvidersList),
 	}
 	maps.Copy(table, s.unstableSessionMethods())
 	maps.Copy(table, s.unstableToolMethods())

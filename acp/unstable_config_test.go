@@ -228,3 +228,25 @@ func toJSONString(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// goose's names from before the _goose/unstable rename answer the same.
+func TestUnstableOlderNamesAreAliases(t *testing.T) {
+	h := newSettingsHome(t, "GOOSE_MODE: chat\n")
+	c := h.serve(t)
+	r := c.callRaw(t, 1, "_goose/config/upsert", map[string]any{"key": "GOOSE_MODE", "value": "auto"})
+	if r.Error != nil || h.yamlFile(t, "config.yaml")["GOOSE_MODE"] != "auto" {
+		t.Fatalf("_goose/config/upsert: %+v", r)
+	}
+	for i, pair := range [][2]string{{"_goose/config/read", "_goose/unstable/config/read"},
+		{"_goose/config/extensions", "_goose/unstable/config/extensions/list"},
+		{"_goose/providers/list", "_goose/unstable/providers/list"}} {
+		params := map[string]any{"key": "GOOSE_MODE"}
+		old, cur := c.callRaw(t, 10+2*i, pair[0], params), c.callRaw(t, 11+2*i, pair[1], params)
+		if old.Error != nil || cur.Error != nil || !jsonEqual(string(old.Result), string(cur.Result)) {
+			t.Errorf("%s answered %s %+v, %s answered %s", pair[0], old.Result, old.Error, pair[1], cur.Result)
+		}
+	}
+	if r := c.callRaw(t, 20, "_goose/config/remove", map[string]any{"key": "GOOSE_MODE"}); r.Error != nil || h.yamlFile(t, "config.yaml")["GOOSE_MODE"] != nil {
+		t.Errorf("_goose/config/remove: %+v", r)
+	}
+}

@@ -2,6 +2,8 @@ package acp
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -92,6 +94,21 @@ func TestUnavailableMethodsOverStdio(t *testing.T) {
 		var data map[string]string
 		if err := json.Unmarshal(r.Error.Data, &data); err != nil || data["method"] != m.Method || data["feature"] != m.Feature.Name {
 			t.Errorf("%s: data %s", m.Method, r.Error.Data)
+		}
+	}
+}
+
+// The README's table names every unavailable method.
+func TestReadmeListsEveryUnavailableMethod(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, m := range UnstableUnavailable {
+		name := strings.TrimPrefix(m.Method, "_goose/unstable/")
+		if !strings.Contains(readme, "`"+name+"`") {
+			t.Errorf("README does not list %s", name)
 		}
 	}
 }

@@ -59,7 +59,6 @@ func (rt *runtime) acpOptions() acp.Options {
 	return acp.Options{
 		Agent:           rt.agent,
 		Store:           rt.store,
-		Config:          acpConfig{rt.cfg},
 		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup},
 		Scheduler:       rt.scheduler,
 		Providers:       rt.providers.list,
