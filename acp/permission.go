@@ -105,6 +105,7 @@ func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conve
 	if d.Prompt != nil && *d.Prompt != "" {
 		tc.Content = append(tc.Content, ToolCallContent{Type: "content", Content: &ContentBlock{Type: "text", Text: *d.Prompt}})
 	}
+	tc.Content = append(tc.Content, commandContent(info, d.Arguments)...)
 	tc.Locations = as.translator.locations(info, d.Arguments)
 	if len(tc.Locations) > 0 {
 		if diff := s.proposedDiff(ctx, as, info, d.Arguments, tc.Locations[0].Path); diff != nil {

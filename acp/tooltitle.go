@@ -109,20 +109,25 @@ func displayPath(p, cwd string) string {
 // codeSpan wraps s in a Markdown code span whose fence is longer than any
 // backtick run inside it, so the command shows verbatim.
 func codeSpan(s string) string {
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c rune) int {
 	longest, run := 0, 0
 	for _, r := range s {
-		if r == '`' {
+		if r == c {
 			run++
 			longest = max(longest, run)
 		} else {
 			run = 0
 		}
 	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
+	return longest
 }
 
 // toolDetail is the first of a call's descriptive arguments, its first

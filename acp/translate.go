@@ -99,7 +99,20 @@ func (t *Translator) toolCall(r *conversation.ToolRequest) SessionUpdate {
 	u.Title, u.Kind = &title, info.Kind
 	u.RawInput = nonNilArgs(call.Arguments)
 	u.Locations = t.locations(info, call.Arguments)
+	u.ToolContent = commandContent(info, call.Arguments)
 	return u
+}
+
+// commandContent shows the whole command a shell call runs, verbatim, as
+// the call's content (clients that cut or hide titles still show it).
+func commandContent(info toolinfo.Info, args map[string]any) []ToolCallContent {
+	cmd, ok := args["command"].(string)
+	if !ok || info.Kind != toolinfo.Execute || strings.TrimSpace(cmd) == "" {
+		return nil
+	}
+	fence := strings.Repeat("`", max(3, longestRun(cmd, '`')+1))
+	text := fence + "sh\n" + cmd + "\n" + fence
+	return []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: text}}}
 }
 
 func nonNilArgs(a map[string]any) map[string]any {

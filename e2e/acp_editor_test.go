@@ -145,11 +145,16 @@ func TestShellTitleAndRawOutput(t *testing.T) {
 	c.setMode(sess.SessionID, "approve")
 	c.prompt(sess.SessionID, "run")
 	want := "Run `" + cmd + "`"
-	if reqs := c.permissionRequests(); len(reqs) != 1 || *reqs[0].ToolCall.Title != want {
+	reqs := c.permissionRequests()
+	if len(reqs) != 1 || *reqs[0].ToolCall.Title != want {
 		t.Fatalf("permission title = %q, want %q", *reqs[0].ToolCall.Title, want)
 	}
+	wantContent := []acp.ToolCallContent{{Type: "content", Content: &acp.ContentBlock{Type: "text", Text: "```sh\n" + cmd + "\n```"}}}
+	if !reflect.DeepEqual(reqs[0].ToolCall.Content, wantContent) {
+		t.Errorf("permission content = %+v", reqs[0].ToolCall.Content)
+	}
 	ups := c.toolUpdates(sess.SessionID, "call_sh")
-	if *ups[0].Title != want || !reflect.DeepEqual(ups[0].RawInput, map[string]any{"command": cmd}) {
+	if *ups[0].Title != want || !reflect.DeepEqual(ups[0].RawInput, map[string]any{"command": cmd}) || !reflect.DeepEqual(ups[0].ToolContent, wantContent) {
 		t.Errorf("tool_call = %+v", ups[0])
 	}
 	last := ups[len(ups)-1]
