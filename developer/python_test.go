@@ -305,3 +305,32 @@ func TestPythonViewImage(t *testing.T) {
 		t.Fatalf("error=%v images=%d texts=%q", res.IsError, images, got)
 	}
 }
+
+// TestPythonSettings: goose's keys, read through Options.Config.
+func TestPythonSettings(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "python"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := map[string]any{}
+	s := newService(Options{Surface: Editor, Config: func(k string) (any, bool) { v, ok := cfg[k]; return v, ok }})
+	for v, want := range map[any]time.Duration{nil: 120 * time.Second, 3: 3 * time.Second, "0": time.Second, "soon": 120 * time.Second} {
+		if cfg[pyCellTimeoutKey] = v; v == nil {
+			delete(cfg, pyCellTimeoutKey)
+		}
+		if got := s.cellTimeout(); got != want {
+			t.Errorf("cell timeout %v → %v, want %v", v, got, want)
+		}
+	}
+	// python3 first, then python; a configured interpreter wins.
+	if got, err := s.interpreter(t.TempDir() + string(os.PathListSeparator) + dir); err != nil || got != filepath.Join(dir, "python") {
+		t.Errorf("fallback to python: %q %v", got, err)
+	}
+	cfg[pyInterpreterKey] = "/opt/py/bin/python3.12"
+	if got, _ := s.interpreter(dir); got != "/opt/py/bin/python3.12" {
+		t.Errorf("configured interpreter: %q", got)
+	}
+	if s.pythonMode() {
+		t.Error("python mode without GOOSE_DEVELOPER_MODE")
+	}
+}
