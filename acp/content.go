@@ -35,7 +35,7 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 		case "resource":
 			msg = embedResource(msg, pol, b.Resource)
 		case "resource_link":
-			msg = msg.WithText(attach.Link(ctx, pol, b.Name, b.URI, s.linkReader(as)))
+			msg = msg.With(linkText(attach.Link(ctx, pol, b.Name, b.URI, s.linkReader(as)), b))
 		default:
 			return conversation.Message{}, invalidParams("unsupported content block type %q", b.Type)
 		}

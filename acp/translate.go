@@ -50,6 +50,10 @@ func (t *Translator) MessageUpdates(m conversation.Message, replay bool) []Sessi
 		case c.Text != nil && m.Role == conversation.RoleAssistant:
 			out = append(out, chunk(UpdateAgentMessageChunk, id, textBlock(c.Text.Text)))
 		case c.Text != nil && replay && !isToolResponseOnly(m):
+			if link, ok := replayedLink(c.Text); ok {
+				out = append(out, chunk(UpdateUserMessageChunk, id, link))
+				continue
+			}
 			out = append(out, chunk(UpdateUserMessageChunk, id, textBlock(c.Text.Text)))
 		case c.Image != nil && (m.Role == conversation.RoleAssistant || replay):
 			kind := UpdateAgentMessageChunk

@@ -420,3 +420,38 @@ func lastToolUpdate(ups []acp.SessionUpdate) acp.SessionUpdate {
 	}
 	return last
 }
+
+// TestReopenedThreadKeepsMentions (issue 17 §7): a prompt's resource_link
+// (an @-mention) is replayed by session/load as the same link, not as the
+// file text the model got.
+func TestReopenedThreadKeepsMentions(t *testing.T) {
+	work := t.TempDir()
+	path := filepath.Join(work, "notes.md")
+	os.WriteFile(path, []byte("mention-body-8080\n"), 0o644)
+	env := newAgentEnv(t, textTurn("read it"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	link := acp.ContentBlock{Type: "resource_link", URI: "file://" + path, Name: "notes.md"}
+	c.promptBlocks(sess.SessionID, acp.ContentBlock{Type: "text", Text: "look at"}, link)
+	c.close()
+	if !llmSaw(env, "mention-body-8080") || llmSaw(env, "resourceLink") {
+		t.Error("the model must get the file's text and nothing of the link record")
+	}
+
+	c2 := startAgent(t, env)
+	c2.initialize(acp.ClientCapabilities{})
+	c2.call("session/load", acp.LoadSessionRequest{SessionID: sess.SessionID, CWD: work, MCPServers: []acp.MCPServer{}}, nil)
+	var user []acp.ContentBlock
+	for _, u := range c2.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdateUserMessageChunk {
+			b := *u.Content
+			b.Meta = nil
+			user = append(user, b)
+		}
+	}
+	want := []acp.ContentBlock{{Type: "text", Text: "look at"}, link}
+	if !reflect.DeepEqual(user, want) {
+		t.Errorf("replayed user chunks = %+v, want %+v", user, want)
+	}
+}
