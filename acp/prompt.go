@@ -135,6 +135,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.delegateProgress(ctx, as, e)
 	case agent.UsageEvent:
 		s.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
+		s.gooseUsage(live, as.id, e)
 	case agent.ModelChangeEvent:
 		// A lead/worker switch: the model answering now is the event's.
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})

@@ -205,6 +205,8 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	maps.Copy(table, s.unstableToolMethods())
 	maps.Copy(table, s.unstableRecipeMethods())
 	maps.Copy(table, s.unstableScheduleMethods())
+	maps.Copy(table, s.unstableSourceMethods())
+	maps.Copy(table, s.unstableMiscMethods())
 	maps.Copy(table, s.unstableConfigMethods())
 	maps.Copy(table, s.unstablePrefsMethods())
 	maps.Copy(table, s.unstablePromptMethods())

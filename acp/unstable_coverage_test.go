@@ -12,19 +12,11 @@ import (
 // (issue 14). Whoever registers one removes it here; the list must end
 // empty.
 var notYetUnstable = []string{
-	"_goose/unstable/agent-mentions/list",
 	"_goose/unstable/diagnostics/get",
 	"_goose/unstable/onboarding/import/apply",
 	"_goose/unstable/onboarding/import/scan",
 	"_goose/unstable/session/steer",
 	"_goose/unstable/session/system-prompt/set",
-	"_goose/unstable/slash-commands/list",
-	"_goose/unstable/sources/create",
-	"_goose/unstable/sources/delete",
-	"_goose/unstable/sources/export",
-	"_goose/unstable/sources/import",
-	"_goose/unstable/sources/list",
-	"_goose/unstable/sources/update",
 }
 
 // Every method of acp-meta.json is either answered (registered in the

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -22,9 +21,9 @@ var testRecipe = map[string]any{"version": "1.0.0", "title": "Daily report", "de
 // kill) and create a scheduled session in the store.
 type blockingRunner struct {
 	store   session.Store
+	sched   *schedule.Scheduler
 	started chan string
 	release chan struct{}
-	once    sync.Once
 }
 
 func (b *blockingRunner) RunRecipe(ctx context.Context, job schedule.Job, _ string) (string, error) {
@@ -34,6 +33,9 @@ func (b *blockingRunner) RunRecipe(ctx context.Context, job schedule.Job, _ stri
 	}
 	sid := job.ID
 	if err := b.store.Update(ctx, s.ID, session.Update{ScheduleID: &sid}); err != nil {
+		return "", err
+	}
+	if err := b.sched.SetCurrentSession(job.ID, s.ID); err != nil {
 		return "", err
 	}
 	b.started <- s.ID
@@ -59,6 +61,7 @@ func newRecipeRig(t *testing.T, withScheduler bool) (*desktopRig, *recipe.Librar
 			if sched, err = schedule.New(schedule.Options{DataDir: dataDir, Runner: runner}); err != nil {
 				t.Fatal(err)
 			}
+			runner.sched = sched
 			t.Cleanup(func() { _ = sched.Close() })
 			o.Scheduler = sched
 		}
@@ -182,18 +185,32 @@ func TestUnstableSchedulesOnDisk(t *testing.T) {
 		t.Fatalf("update: %v", created.Job)
 	}
 
-	// run-now waits for the run; meanwhile inspect sees it and kill ends it.
-	done := make(chan rpcReply, 1)
-	go func() { done <- r.callRaw(t, 700, unstable+"schedules/run-now", map[string]any{"scheduleId": "nightly"}) }()
+	// run-now waits for the run; meanwhile inspect sees it running.
+	line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 700, "method": unstable + "schedules/run-now",
+		"params": map[string]any{"scheduleId": "nightly"}})
+	r.send(t, string(line))
 	sid := <-runner.started
-	_ = sid
+	var inspect struct {
+		Running   bool    `json:"running"`
+		SessionID *string `json:"sessionId"`
+	}
+	mustUnmarshal(t, r.call(t, unstable+"schedules/running-job/inspect", map[string]any{"jobId": "nightly"}), &inspect)
+	if !inspect.Running || inspect.SessionID == nil {
+		t.Fatalf("inspect during the run: %+v", inspect)
+	}
+	if readSchedules(t, dataDir)[0]["currently_running"] != true {
+		t.Fatal("schedules.json does not show the run")
+	}
 	close(runner.release)
-	rep := <-done
+	var rep rpcReply
+	for rep.ID == nil || string(rep.ID) != "700" {
+		mustUnmarshal(t, []byte(r.read(t)), &rep)
+	}
 	if rep.Error != nil {
 		t.Fatalf("run-now: %+v", rep.Error)
 	}
 	validateUnstableResponse(t, unstable+"schedules/run-now", rep.Result)
-	if !strings.Contains(string(rep.Result), `"status":"completed"`) {
+	if string(rep.Result) != `{"status":"completed","sessionId":"`+sid+`"}` {
 		t.Fatalf("run-now: %s", rep.Result)
 	}
 	var sessions struct {
@@ -202,9 +219,6 @@ func TestUnstableSchedulesOnDisk(t *testing.T) {
 	mustUnmarshal(t, r.call(t, unstable+"schedules/sessions/list", map[string]any{"scheduleId": "nightly", "limit": 10}), &sessions)
 	if len(sessions.Sessions) != 1 || sessions.Sessions[0].SessionID != sid {
 		t.Fatalf("schedule sessions: %+v", sessions.Sessions)
-	}
-	var inspect struct {
-		Running bool `json:"running"`
 	}
 	mustUnmarshal(t, r.call(t, unstable+"schedules/running-job/inspect", map[string]any{"jobId": "nightly"}), &inspect)
 	if inspect.Running {

@@ -234,15 +234,20 @@ type inspectResponse struct {
 	RunningDurationSeconds *int64  `json:"runningDurationSeconds,omitempty"`
 }
 
+// unstableJobInspect reports a job's run in progress, as goose does: the
+// session may not be known yet early in a run.
 func (s *Server) unstableJobInspect(_ context.Context, req jobIDRequest) (inspectResponse, error) {
-	if _, err := s.opts.Scheduler.Get(req.JobID); err != nil {
+	j, err := s.opts.Scheduler.Get(req.JobID)
+	if err != nil {
 		return inspectResponse{}, scheduleErr(err)
 	}
-	info, err := s.opts.Scheduler.Inspect(req.JobID)
-	if err != nil || info == nil {
-		return inspectResponse{}, scheduleErr(err)
+	if !j.CurrentlyRunning {
+		return inspectResponse{}, nil
 	}
-	start := info.StartTime.UTC().Format(time.RFC3339)
-	secs := int64(time.Since(info.StartTime).Seconds())
-	return inspectResponse{Running: true, SessionID: &info.SessionID, JobStartTime: &start, RunningDurationSeconds: &secs}, nil
+	out := inspectResponse{Running: true, SessionID: j.CurrentSessionID, JobStartTime: rfc3339(j.ProcessStartTime)}
+	if j.ProcessStartTime != nil {
+		secs := int64(time.Since(*j.ProcessStartTime).Seconds())
+		out.RunningDurationSeconds = &secs
+	}
+	return out, nil
 }

@@ -51,6 +51,13 @@ func newRig(t *testing.T, perms permission.Store, extra func(*Options)) *desktop
 		Config:      benchConfig{"GOOSE_DISABLE_SESSION_NAMING": "true", "GOOSE_PROVIDER": "instant", "GOOSE_MODEL": "instant"},
 		TempDir:     t.TempDir(),
 		Permissions: perms,
+		DataDir:     filepath.Join(dir, "data"),
+		Getenv: func(k string) string {
+			if k == "HOME" || k == "USERPROFILE" {
+				return filepath.Join(dir, "home")
+			}
+			return ""
+		},
 	})
 	opts := Options{Agent: a, Store: store, Builtins: []string{}}
 	if extra != nil {

@@ -2,9 +2,11 @@ package agent
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // Event is one item of a reply stream (goose's AgentEvent, plus usage and
@@ -39,6 +41,13 @@ type UsageEvent struct {
 	Usage        provider.ProviderUsage
 	TotalTokens  int
 	ContextLimit int
+	// Accumulated are the session's counters after this call.
+	Accumulated session.TokenCounts
+	// MessageID is the reply message the call produced ("" when the
+	// usage came before any of it); Elapsed and TimeToFirstToken time
+	// the call (zero when unknown).
+	MessageID                 string
+	Elapsed, TimeToFirstToken time.Duration
 }
 
 // TitleEvent reports a generated session name (ACP session_info_update).

@@ -66,16 +66,18 @@ func (t *turn) request() provider.Request {
 func (t *turn) stream() ([]conversation.Message, error) {
 	var reply conversation.Conversation
 	streamID := ""
+	timing := callTiming{start: t.a.now()}
 	for chunk, err := range t.prov.Stream(t.ctx, t.request()) {
 		if err != nil {
 			return reply, err
 		}
 		if chunk.Usage != nil {
-			t.recordUsage(*chunk.Usage)
+			t.recordUsage(*chunk.Usage, streamMessageID(reply, streamID), timing.done(t.a.now()))
 		}
 		if chunk.Message == nil {
 			continue
 		}
+		timing.first(t.a.now())
 		m := *chunk.Message
 		if m.ID == nil {
 			if streamID == "" {
@@ -114,7 +116,7 @@ func (t *turn) withoutFrontendRequests(m conversation.Message) conversation.Mess
 // recordUsage updates the session counters as goose does: current =
 // the latest call, accumulated = running sums, and one usage_ledger row
 // per provider call.
-func (t *turn) recordUsage(u provider.ProviderUsage) {
+func (t *turn) recordUsage(u provider.ProviderUsage, messageID string, timing callTiming) {
 	t.modelChange(u)
 	s := t.s
 	s.mu.Lock()
@@ -134,7 +136,8 @@ func (t *turn) recordUsage(u provider.ProviderUsage) {
 	if tok.Total != nil {
 		total = *tok.Total
 	}
-	t.emit(UsageEvent{Usage: u, TotalTokens: total, ContextLimit: limit})
+	t.emit(UsageEvent{Usage: u, TotalTokens: total, ContextLimit: limit, Accumulated: tok, MessageID: messageID,
+		Elapsed: timing.elapsed, TimeToFirstToken: timing.ttft})
 }
 
 func addInt(a, b *int) *int {

@@ -1,0 +1,105 @@
+package acp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/extension/platform"
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
+)
+
+// Goose Desktop's "/" and "@" menus (_goose/unstable/slash-commands/list,
+// agent-mentions/list) for a working dir or a session.
+
+func (s *Server) unstableMiscMethods() map[string]RequestHandler {
+	const p = "_goose/unstable/"
+	return map[string]RequestHandler{
+		p + "slash-commands/list": typed(s.unstableSlashCommands),
+		p + "agent-mentions/list": typed(s.unstableAgentMentions),
+	}
+}
+
+func pathWithin(path, dir string) bool { return pathpolicy.Within(path, dir) }
+
+type cwdOrSessionRequest struct {
+	CWD       *string `json:"cwd"`
+	SessionID *string `json:"sessionId"`
+}
+
+// resolve returns the trimmed session id (if any) and the working dir:
+// cwd when given, else the session's stored working dir.
+func (s *Server) resolveCWD(ctx context.Context, req cwdOrSessionRequest) (string, string, error) {
+	id, cwd := "", ""
+	if req.SessionID != nil {
+		id = strings.TrimSpace(*req.SessionID)
+	}
+	if req.CWD != nil {
+		cwd = strings.TrimSpace(*req.CWD)
+	}
+	if id != "" {
+		ss, err := s.opts.Store.Get(ctx, id, false)
+		if err != nil {
+			return "", "", storeErr(err, id)
+		}
+		if cwd == "" {
+			cwd = ss.WorkingDir
+		}
+	}
+	return id, cwd, nil
+}
+
+type slashCommandsResponse struct {
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+}
+
+func (s *Server) unstableSlashCommands(ctx context.Context, req cwdOrSessionRequest) (slashCommandsResponse, error) {
+	id, cwd, err := s.resolveCWD(ctx, req)
+	if err != nil {
+		return slashCommandsResponse{}, err
+	}
+	if _, err := s.lookup(id); id != "" && err == nil {
+		return slashCommandsResponse{AvailableCommands: s.availableCommands(id)}, nil
+	}
+	out := slashCommandsResponse{AvailableCommands: []AvailableCommand{}}
+	for _, c := range s.opts.Agent.CommandsFor(id, cwd) {
+		ac := AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &CommandInput{Hint: c.Hint}
+		}
+		out.AvailableCommands = append(out.AvailableCommands, ac)
+	}
+	return out, nil
+}
+
+type agentMention struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description"`
+	SourceType  string  `json:"sourceType"`
+	SourcePath  *string `json:"sourcePath"`
+	Mention     string  `json:"mention"`
+}
+
+// unstableAgentMentions lists the "@" targets: the session recipe's
+// sub-recipes, recipe files, and agents that have a body.
+func (s *Server) unstableAgentMentions(ctx context.Context, req cwdOrSessionRequest) (map[string][]agentMention, error) {
+	id, cwd, err := s.resolveCWD(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if cwd == "" {
+		return nil, invalidParams("Either cwd or sessionId is required")
+	}
+	out := []agentMention{}
+	for _, src := range s.opts.Agent.SourcesFor(id, cwd) {
+		if src.Kind == platform.KindAgent && src.Content == "" {
+			continue
+		}
+		m := agentMention{Name: src.Name, Description: src.Description, SourceType: src.Kind, Mention: "@" + src.Name}
+		if src.Path != "" {
+			p := src.Path
+			m.SourcePath = &p
+		}
+		out = append(out, m)
+	}
+	return map[string][]agentMention{"agents": out}, nil
+}

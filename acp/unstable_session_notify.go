@@ -1,0 +1,88 @@
+package acp
+
+import (
+	"context"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+)
+
+// Goose's own session notifications (_goose/unstable/session/update),
+// sent only to clients whose initialize set
+// _meta.goose.customNotifications (Goose Desktop does): usage_update
+// drives Desktop's context meter, message_usage its per-reply usage.
+
+// GooseSessionUpdateMethod is the notification's method.
+const GooseSessionUpdateMethod = "_goose/unstable/session/update"
+
+// gooseCapability reads a boolean of the client's _meta.goose.
+func (s *Server) gooseCapability(name string) bool {
+	goose, _ := s.caps.Meta["goose"].(map[string]any)
+	on, _ := goose[name].(bool)
+	return on
+}
+
+type gooseSessionNotification struct {
+	SessionID string `json:"sessionId"`
+	Update    any    `json:"update"`
+}
+
+type gooseUsageUpdate struct {
+	SessionUpdate           string   `json:"sessionUpdate"`
+	Used                    int      `json:"used"`
+	ContextLimit            int      `json:"contextLimit"`
+	AccumulatedInputTokens  int      `json:"accumulatedInputTokens"`
+	AccumulatedOutputTokens int      `json:"accumulatedOutputTokens"`
+	AccumulatedCost         *float64 `json:"accumulatedCost,omitempty"`
+}
+
+type gooseMessageUsage struct {
+	SessionUpdate string           `json:"sessionUpdate"`
+	MessageID     *string          `json:"messageId"`
+	Usage         messageUsageData `json:"usage"`
+}
+
+type messageUsageData struct {
+	InputTokens        *int   `json:"inputTokens"`
+	OutputTokens       *int   `json:"outputTokens"`
+	TotalTokens        *int   `json:"totalTokens"`
+	ElapsedMs          *int64 `json:"elapsedMs,omitempty"`
+	TimeToFirstTokenMs *int64 `json:"timeToFirstTokenMs,omitempty"`
+	IsCompaction       bool   `json:"isCompaction"`
+}
+
+// gooseUsage sends one provider call's usage as Desktop reads it.
+func (s *Server) gooseUsage(ctx context.Context, sessionID string, e agent.UsageEvent) {
+	if !s.gooseCapability("customNotifications") {
+		return
+	}
+	deref := func(p *int) int {
+		if p == nil || *p < 0 {
+			return 0
+		}
+		return *p
+	}
+	s.gooseNotify(ctx, sessionID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: max(e.TotalTokens, 0),
+		ContextLimit: max(e.ContextLimit, 0), AccumulatedInputTokens: deref(e.Accumulated.AccumulatedInput),
+		AccumulatedOutputTokens: deref(e.Accumulated.AccumulatedOutput)})
+	mu := gooseMessageUsage{SessionUpdate: "message_usage", Usage: messageUsageData{InputTokens: e.Usage.Usage.InputTokens,
+		OutputTokens: e.Usage.Usage.OutputTokens, TotalTokens: e.Usage.Usage.TotalTokens}}
+	if e.MessageID != "" {
+		id := e.MessageID
+		mu.MessageID = &id
+	}
+	if e.Elapsed > 0 {
+		ms := e.Elapsed.Milliseconds()
+		mu.Usage.ElapsedMs = &ms
+	}
+	if e.TimeToFirstToken > 0 {
+		ms := e.TimeToFirstToken.Milliseconds()
+		mu.Usage.TimeToFirstTokenMs = &ms
+	}
+	s.gooseNotify(ctx, sessionID, mu)
+}
+
+func (s *Server) gooseNotify(ctx context.Context, sessionID string, update any) {
+	if err := s.peer.Notify(ctx, GooseSessionUpdateMethod, gooseSessionNotification{SessionID: sessionID, Update: update}); err != nil {
+		s.log.Debug("goose session update not sent", "session", sessionID, "err", err)
+	}
+}
