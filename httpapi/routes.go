@@ -37,7 +37,7 @@ func (s *Server) routes() []route {
 		}
 	}
 	for _, u := range Unavailable {
-		rs = append(rs, route{u.Method, u.Path, DefaultBodyLimit, unavailable(u.Feature)})
+		rs = append(rs, route{u.Method, u.Path, DefaultBodyLimit, unavailableRoute(u.Feature)})
 	}
 	return rs
 }

@@ -148,7 +148,8 @@ func TestUnavailableRoutes(t *testing.T) {
 			body = map[string]any{}
 		}
 		code, b := e.call(u.Method, path, body)
-		want := `{"message":"` + u.Feature + ` is not available in goose-acp"}`
+		msg, _ := json.Marshal(u.Feature.Name + " is not available in goose-acp: " + u.Feature.Why)
+		want := `{"message":` + string(msg) + `}`
 		if code != http.StatusNotImplemented || b != want {
 			t.Errorf("%s %s = %d %s, want 501 %s", u.Method, path, code, b, want)
 		}

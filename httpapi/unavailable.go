@@ -2,63 +2,67 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/goose-acp/goose-acp/core/unavailable"
 )
 
 // UnavailableRoute is a goosed route goose-acp answers with a clear error
-// because the feature behind it is not part of goose-acp.
+// because the feature behind it is not part of goose-acp (core/unavailable
+// names it for every face).
 type UnavailableRoute struct {
-	Method, Path, Feature string
+	Method, Path string
+	Feature      unavailable.Feature
 }
 
 // Unavailable lists those routes (the README lists them too). Each answers
-// 501 {"message": "<feature> is not available in goose-acp"}.
+// 501 {"message": "<feature> is not available in goose-acp: <why>"}.
 var Unavailable = []UnavailableRoute{
-	{"POST", "/tunnel/start", "Remote-access tunnel"},
-	{"POST", "/tunnel/stop", "Remote-access tunnel"},
-	{"GET", "/tunnel/status", "Remote-access tunnel"},
-	{"GET", "/dictation/config", "Dictation"},
-	{"GET", "/dictation/models", "Dictation"},
-	{"DELETE", "/dictation/models/{model_id}", "Dictation"},
-	{"GET", "/dictation/models/{model_id}/download", "Dictation"},
-	{"POST", "/dictation/models/{model_id}/download", "Dictation"},
-	{"DELETE", "/dictation/models/{model_id}/download", "Dictation"},
-	{"POST", "/dictation/transcribe", "Dictation"},
-	{"POST", "/local-inference/download", "Local inference"},
-	{"GET", "/local-inference/models", "Local inference"},
-	{"DELETE", "/local-inference/models/{model_id}", "Local inference"},
-	{"GET", "/local-inference/models/{model_id}/download", "Local inference"},
-	{"DELETE", "/local-inference/models/{model_id}/download", "Local inference"},
-	{"GET", "/local-inference/models/{model_id}/settings", "Local inference"},
-	{"PUT", "/local-inference/models/{model_id}/settings", "Local inference"},
-	{"GET", "/local-inference/repo/{author}/{repo}/files", "Local inference"},
-	{"GET", "/local-inference/search", "Local inference"},
-	{"POST", "/local-inference/sync-featured", "Local inference"},
-	{"POST", "/gateway/pair", "Chat gateways"},
-	{"DELETE", "/gateway/pair/{platform}/{user_id}", "Chat gateways"},
-	{"POST", "/gateway/remove", "Chat gateways"},
-	{"POST", "/gateway/restart", "Chat gateways"},
-	{"POST", "/gateway/start", "Chat gateways"},
-	{"GET", "/gateway/status", "Chat gateways"},
-	{"POST", "/gateway/stop", "Chat gateways"},
-	{"POST", "/handle_openrouter", "OpenRouter setup flow"},
-	{"POST", "/handle_tetrate", "Tetrate setup flow"},
-	{"POST", "/handle_nanogpt", "NanoGPT setup flow"},
-	{"POST", "/config/providers/{name}/oauth", "Provider OAuth setup"},
-	{"GET", "/config/provider-catalog", "Provider catalog (models.dev)"},
-	{"GET", "/config/provider-catalog/{id}", "Provider catalog (models.dev)"},
-	{"POST", "/config/canonical-model-info", "Canonical model info (models.dev)"},
-	{"POST", "/agent/import_app", "MCP Apps"},
-	{"GET", "/agent/export_app/{name}", "MCP Apps"},
-	{"GET", "/mcp-ui-proxy", "MCP-UI proxy"},
-	{"GET", "/mcp-app-proxy", "MCP Apps"},
-	{"GET", "/mcp-app-guest", "MCP Apps"},
-	{"POST", "/mcp-app-guest", "MCP Apps"},
-	{"POST", "/agent/set_container", "Containers"},
-	{"POST", "/sessions/{session_id}/sampling/message", "MCP sampling over HTTP"},
+	{"POST", "/tunnel/start", unavailable.Tunnel},
+	{"POST", "/tunnel/stop", unavailable.Tunnel},
+	{"GET", "/tunnel/status", unavailable.Tunnel},
+	{"GET", "/dictation/config", unavailable.Dictation},
+	{"GET", "/dictation/models", unavailable.Dictation},
+	{"DELETE", "/dictation/models/{model_id}", unavailable.Dictation},
+	{"GET", "/dictation/models/{model_id}/download", unavailable.Dictation},
+	{"POST", "/dictation/models/{model_id}/download", unavailable.Dictation},
+	{"DELETE", "/dictation/models/{model_id}/download", unavailable.Dictation},
+	{"POST", "/dictation/transcribe", unavailable.Dictation},
+	{"POST", "/local-inference/download", unavailable.LocalInference},
+	{"GET", "/local-inference/models", unavailable.LocalInference},
+	{"DELETE", "/local-inference/models/{model_id}", unavailable.LocalInference},
+	{"GET", "/local-inference/models/{model_id}/download", unavailable.LocalInference},
+	{"DELETE", "/local-inference/models/{model_id}/download", unavailable.LocalInference},
+	{"GET", "/local-inference/models/{model_id}/settings", unavailable.LocalInference},
+	{"PUT", "/local-inference/models/{model_id}/settings", unavailable.LocalInference},
+	{"GET", "/local-inference/repo/{author}/{repo}/files", unavailable.LocalInference},
+	{"GET", "/local-inference/search", unavailable.LocalInference},
+	{"POST", "/local-inference/sync-featured", unavailable.LocalInference},
+	{"POST", "/gateway/pair", unavailable.ChatGateways},
+	{"DELETE", "/gateway/pair/{platform}/{user_id}", unavailable.ChatGateways},
+	{"POST", "/gateway/remove", unavailable.ChatGateways},
+	{"POST", "/gateway/restart", unavailable.ChatGateways},
+	{"POST", "/gateway/start", unavailable.ChatGateways},
+	{"GET", "/gateway/status", unavailable.ChatGateways},
+	{"POST", "/gateway/stop", unavailable.ChatGateways},
+	{"POST", "/handle_openrouter", unavailable.OpenRouter},
+	{"POST", "/handle_tetrate", unavailable.Tetrate},
+	{"POST", "/handle_nanogpt", unavailable.NanoGPT},
+	{"POST", "/config/providers/{name}/oauth", unavailable.ProviderOAuth},
+	{"GET", "/config/provider-catalog", unavailable.ProviderCatalog},
+	{"GET", "/config/provider-catalog/{id}", unavailable.ProviderCatalog},
+	{"POST", "/config/canonical-model-info", unavailable.ProviderCatalog},
+	{"POST", "/agent/import_app", unavailable.MCPApps},
+	{"GET", "/agent/export_app/{name}", unavailable.MCPApps},
+	{"GET", "/mcp-ui-proxy", unavailable.MCPUIProxy},
+	{"GET", "/mcp-app-proxy", unavailable.MCPApps},
+	{"GET", "/mcp-app-guest", unavailable.MCPApps},
+	{"POST", "/mcp-app-guest", unavailable.MCPApps},
+	{"POST", "/agent/set_container", unavailable.Containers},
+	{"POST", "/sessions/{session_id}/sampling/message", unavailable.HTTPSampling},
 }
 
-func unavailable(feature string) http.Handler {
-	msg := feature + " is not available in goose-acp"
+func unavailableRoute(f unavailable.Feature) http.Handler {
+	msg := f.Message()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotImplemented, map[string]string{"message": msg})
 	})

@@ -49,4 +49,15 @@ var (
 		"add the provider as a custom provider with its URL and model names instead"}
 	ProviderOAuth = Feature{"Provider sign-in (OAuth)", "goose-acp has no browser or device-code " +
 		"sign-in flow; configure the provider's API key instead"}
+
+	// goosed routes (httpapi.Unavailable).
+	Tunnel       = Feature{"Remote-access tunnel", "goose-acp does not include goose's tunnel service"}
+	ChatGateways = Feature{"Chat gateways", "goose-acp does not include goose's chat gateway service"}
+	OpenRouter   = Feature{"OpenRouter setup flow", "goose-acp has no browser sign-up flow; set OPENROUTER_API_KEY instead"}
+	Tetrate      = Feature{"Tetrate setup flow", "goose-acp has no browser sign-up flow; set TETRATE_API_KEY instead"}
+	NanoGPT      = Feature{"NanoGPT setup flow", "goose-acp has no browser sign-up flow; configure the provider's API key instead"}
+	MCPApps      = Feature{"MCP Apps", "goose-acp keeps no MCP Apps; they need goose Desktop's app windows"}
+	MCPUIProxy   = Feature{"MCP-UI proxy", "goose-acp does not serve goose's MCP-UI proxy page"}
+	Containers   = Feature{"Containers", "goose-acp runs extensions on the host, not in containers"}
+	HTTPSampling = Feature{"MCP sampling over HTTP", "goose-acp answers an extension's sampling request inside the session's turn"}
 )
