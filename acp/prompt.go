@@ -29,6 +29,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	gate := newAuthGate(func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
 	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
 	s.releaseHeld(ctx, as, "")
+	s.endCompaction(ctx, as, CompactionFailed)
 	authErr := gate.settle(s, out, err)
 	if errors.Is(err, agent.ErrSessionBusy) {
 		as.endTurn(tc)
@@ -141,6 +142,8 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
+	case agent.HistoryReplacedEvent:
+		s.endCompaction(live, as, CompactionCompleted)
 	}
 }
 
@@ -154,6 +157,7 @@ func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
 }
 
 func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
+	s.trackCompaction(context.WithoutCancel(ctx), as, m)
 	for _, c := range m.Content {
 		if c.ActionRequired == nil {
 			continue

@@ -47,7 +47,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	as.setRoots(req.AdditionalDirectories)
 	setup := s.setupResponse(sess)
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions}
-	return followUp{resp, func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
+	return followUp{resp, func() { s.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
 // track registers a loaded session with the adapter.
@@ -57,9 +57,12 @@ func (s *Server) track(sess *session.Session) *acpSession {
 	return as
 }
 
-// afterSetup sends what clients expect right after a session is ready.
-func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session) {
+// afterSetup sends what clients expect right after a session is ready,
+// and a notice per extension that failed to start (to clients that opted
+// in to notices).
+func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: s.availableCommands(as.id)})
+	s.extensionNotices(ctx, as.id, results)
 	s.sendUsage(ctx, as, sess)
 }
 
@@ -108,7 +111,7 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	if replay {
 		s.replay(as, stored.Conversation)
 	}
-	return followUp{s.setupResponse(sess), func() { s.afterSetup(context.WithoutCancel(ctx), as, sess) }}, nil
+	return followUp{s.setupResponse(sess), func() { s.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
 // replay sends the user-visible history as buffered frames, flushed once

@@ -31,7 +31,9 @@ type ClientCapabilities struct {
 	Terminal    bool             `json:"terminal"`
 	Elicitation *json.RawMessage `json:"elicitation,omitempty"`
 	Auth        AuthCapabilities `json:"auth,omitzero"`
-	Meta        Meta             `json:"_meta,omitempty"`
+	// Session holds the session/* opt-ins (compaction, notices).
+	Session *ClientSessionCapabilities `json:"session,omitempty"`
+	Meta    Meta                       `json:"_meta,omitempty"`
 }
 
 type FSCapabilities struct {

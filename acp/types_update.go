@@ -73,6 +73,11 @@ type SessionUpdate struct {
 	Used *int  `json:"used,omitempty"`
 	Size *int  `json:"size,omitempty"`
 	Cost *Cost `json:"cost,omitempty"`
+	// notice (with Title)
+	Severity    string  `json:"severity,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// compaction_update (with Status)
+	CompactionID string `json:"compactionId,omitempty"`
 	// session_info_update
 	UpdatedAt string `json:"updatedAt,omitempty"`
 	Meta      Meta   `json:"_meta,omitempty"`
@@ -91,6 +96,8 @@ const (
 	UpdateConfigOption      = "config_option_update"
 	UpdateUsage             = "usage_update"
 	UpdateSessionInfo       = "session_info_update"
+	UpdateNotice            = "notice"
+	UpdateCompaction        = "compaction_update"
 )
 
 // ToolCallContent is {type:"content",content}, {type:"diff",path,oldText,newText}

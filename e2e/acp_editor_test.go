@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // permissionRequests decodes every session/request_permission received.
@@ -453,5 +454,50 @@ func TestReopenedThreadKeepsMentions(t *testing.T) {
 	want := []acp.ContentBlock{{Type: "text", Text: "look at"}, link}
 	if !reflect.DeepEqual(user, want) {
 		t.Errorf("replayed user chunks = %+v, want %+v", user, want)
+	}
+}
+
+// TestNoticesAndCompactionWhenAdvertised (issue 17 §6): a client that
+// advertises session.notices gets a warning notice for an extension that
+// failed to start, and one that advertises session.compaction gets
+// compaction_update in_progress then completed around goose's automatic
+// compaction; a client that advertises neither gets neither.
+func TestNoticesAndCompactionWhenAdvertised(t *testing.T) {
+	for _, opted := range []bool{true, false} {
+		t.Run(map[bool]string{true: "advertised", false: "not advertised"}[opted], func(t *testing.T) {
+			env := newAgentEnv(t,
+				providertest.Turn{Text: []string{"first"}, Usage: &providertest.Usage{Input: 5000, Output: 100}},
+				providertest.Turn{Text: []string{"summary of the chat"}},
+				providertest.Turn{Text: []string{"second"}},
+			)
+			env.Vars["GOOSE_AUTO_COMPACT_THRESHOLD"] = "0.01"
+			c := startAgent(t, env)
+			caps := acp.ClientCapabilities{}
+			if opted {
+				caps.Session = &acp.ClientSessionCapabilities{Compaction: rawJSON(`{}`), Notices: rawJSON(`{}`)}
+			}
+			c.initialize(caps)
+			var sess acp.NewSessionResponse
+			c.call("session/new", acp.NewSessionRequest{CWD: t.TempDir(), MCPServers: []acp.MCPServer{
+				{Name: "broken", Command: filepath.Join(t.TempDir(), "no-such-server")}}}, &sess)
+			c.prompt(sess.SessionID, "one")
+			c.prompt(sess.SessionID, "two")
+			var got []string
+			for _, u := range c.updatesOf(sess.SessionID) {
+				switch u.SessionUpdate {
+				case acp.UpdateNotice:
+					got = append(got, "notice:"+u.Severity+":"+*u.Title)
+				case acp.UpdateCompaction:
+					got = append(got, "compaction:"+u.CompactionID+":"+u.Status)
+				}
+			}
+			want := []string{"notice:warning:Extension broken failed to start", "compaction:compaction-1:in_progress", "compaction:compaction-1:completed"}
+			if !opted {
+				want = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("updates = %q, want %q\n%s", got, want, c.dump(sess.SessionID))
+			}
+		})
 	}
 }
