@@ -8,7 +8,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -17,15 +16,14 @@ import (
 // goose estimates every model's tokens with o200k_base.
 const tokenEncoding = "o200k_base"
 
-// tokenizer loads the embedded o200k_base BPE on first use, never at
+// o200kRanks loads the embedded o200k_base ranks on first use, never at
 // process start, and never over the network.
-var tokenizer = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(tokenEncoding)
+var o200kRanks = sync.OnceValues(func() (map[string]int, error) {
+	ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(tokenEncoding + ".tiktoken")
 	if err != nil {
 		return nil, fmt.Errorf("provider: load %s tokenizer: %w", tokenEncoding, err)
 	}
-	return enc, nil
+	return ranks, nil
 })
 
 // tokenCache remembers counts of recent texts by hash (goose caches up to
@@ -52,19 +50,26 @@ func CountTokens(text string) int {
 	if ok {
 		return n
 	}
-	enc, err := tokenizer()
-	if err != nil {
-		return (len(text) + 3) / 4
-	}
-	for _, seg := range encodingSegments(text) {
-		n += len(enc.Encode(seg, []string{"all"}, nil))
-	}
+	n = countUncached(text)
 	tokenCache.Lock()
 	if len(tokenCache.m) >= maxTokenCache {
 		clear(tokenCache.m)
 	}
 	tokenCache.m[h] = n
 	tokenCache.Unlock()
+	return n
+}
+
+// countUncached counts text with the o200k counter (equal to tiktoken-go's
+// Encode of each segment), or estimates len/4 when the ranks cannot load.
+func countUncached(text string) int {
+	ranks, err := o200kRanks()
+	if err != nil {
+		return (len(text) + 3) / 4
+	}
+	c := &o200kCounter{ranks: ranks}
+	n := 0
+	forEachSegment(text, func(seg string) { n += c.count(seg) })
 	return n
 }
 
@@ -78,6 +83,13 @@ const maxRun = 128
 // maxRun (at rune boundaries); ordinary text stays one segment.
 func encodingSegments(text string) []string {
 	var segs []string
+	forEachSegment(text, func(seg string) { segs = append(segs, seg) })
+	return segs
+}
+
+// forEachSegment calls fn with each of encodingSegments(text), without
+// the slice (a 31 MB run has 250 000 segments).
+func forEachSegment(text string, fn func(string)) {
 	start, run := 0, 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -87,11 +99,11 @@ func encodingSegments(text string) []string {
 		}
 		run++
 		if run > maxRun && utf8.RuneStart(c) {
-			segs = append(segs, text[start:i])
+			fn(text[start:i])
 			start, run = i, 1
 		}
 	}
-	return append(segs, text[start:])
+	fn(text[start:])
 }
 
 // Token overheads from goose's token_counter.rs.
