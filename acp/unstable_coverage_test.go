@@ -16,7 +16,6 @@ var notYetUnstable = []string{
 	"_goose/unstable/onboarding/import/apply",
 	"_goose/unstable/onboarding/import/scan",
 	"_goose/unstable/session/steer",
-	"_goose/unstable/session/system-prompt/set",
 }
 
 // Every method of acp-meta.json is either answered (registered in the

@@ -29,6 +29,7 @@ func (s *Server) unstableSessionMethods() map[string]RequestHandler {
 		p + "export":                typed(s.unstableExport),
 		p + "import":                typed(s.unstableImport),
 		p + "cost/aggregate":        typed(s.unstableCostAggregate),
+		p + "system-prompt/set":     typed(s.unstableSystemPrompt),
 	}
 }
 
@@ -278,4 +279,35 @@ func (s *Server) unstableCostAggregate(ctx context.Context, _ struct{}) (costAgg
 			SessionCount: c.SessionCount, SessionsWithCost: c.SessionsWithCost})
 	}
 	return out, nil
+}
+
+type systemPromptRequest struct {
+	SessionID string  `json:"sessionId"`
+	Mode      string  `json:"mode"`
+	Key       *string `json:"key"`
+	Text      string  `json:"text"`
+}
+
+// unstableSystemPrompt replaces the session's base prompt (mode set) or
+// sets one keyed additional instruction (mode append, the default); blank
+// text clears. It applies from the session's next provider call.
+func (s *Server) unstableSystemPrompt(ctx context.Context, req systemPromptRequest) (struct{}, error) {
+	if req.Mode != "" && req.Mode != "set" && req.Mode != "append" {
+		return struct{}{}, invalidParams("mode must be set or append")
+	}
+	id, err := s.loadedSession(ctx, req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	key := ""
+	if req.Key != nil {
+		key = *req.Key
+	}
+	if err := s.opts.Agent.SetSystemPrompt(id, req.Mode, key, req.Text); err != nil {
+		if errors.Is(err, agent.ErrPromptKeyRequired) {
+			return struct{}{}, invalidParams("%v", err)
+		}
+		return struct{}{}, err
+	}
+	return struct{}{}, nil
 }

@@ -31,6 +31,12 @@ func newDesktopRig(t *testing.T, extra func(*Options)) *desktopRig {
 	return newRig(t, nil, extra)
 }
 
+// newDesktopRigWithModel answers every turn with prov.
+func newDesktopRigWithModel(t *testing.T, prov provider.Provider) *desktopRig {
+	t.Helper()
+	return newRigModel(t, nil, prov, nil)
+}
+
 // newDesktopRigWithPerms gives the agent a permission store.
 func newDesktopRigWithPerms(t *testing.T, perms permission.Store) *desktopRig {
 	t.Helper()
@@ -38,6 +44,11 @@ func newDesktopRigWithPerms(t *testing.T, perms permission.Store) *desktopRig {
 }
 
 func newRig(t *testing.T, perms permission.Store, extra func(*Options)) *desktopRig {
+	t.Helper()
+	return newRigModel(t, perms, instantModel{}, extra)
+}
+
+func newRigModel(t *testing.T, perms permission.Store, prov provider.Provider, extra func(*Options)) *desktopRig {
 	t.Helper()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "sessions", "sessions.db")
@@ -47,7 +58,7 @@ func newRig(t *testing.T, perms permission.Store, extra func(*Options)) *desktop
 	}
 	a := agent.New(agent.Options{
 		Store:       store,
-		Providers:   func(context.Context, string, model.Config) (provider.Provider, error) { return instantModel{}, nil },
+		Providers:   func(context.Context, string, model.Config) (provider.Provider, error) { return prov, nil },
 		Config:      benchConfig{"GOOSE_DISABLE_SESSION_NAMING": "true", "GOOSE_PROVIDER": "instant", "GOOSE_MODEL": "instant"},
 		TempDir:     t.TempDir(),
 		Permissions: perms,

@@ -59,7 +59,10 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 	if out, err := a.renderPrompt(TemplateSystem, data); err == nil {
 		base = out
 	}
-	extras := a.promptExtras(s, mode, wd)
+	if o := s.prompt.base(); o != "" {
+		base = o
+	}
+	extras := append(a.promptExtras(s, mode, wd), s.prompt.extraTexts()...)
 	base = strings.TrimRight(sanitize(base), "\n")
 	if len(extras) == 0 {
 		return base

@@ -109,6 +109,9 @@ type sessionState struct {
 	// swap in an instant tool to measure the loop alone).
 	callTool func(ctx context.Context, id, name string, args map[string]any) (conversation.CallToolResult, error)
 
+	// prompt is what a client set on the system prompt (prompt_desktop.go).
+	prompt sessionPrompt
+
 	confirms  waitSet[permission.Decision]
 	frontends waitSet[frontendResult]
 	elicits   waitSet[extension.ElicitResponse]

@@ -13,7 +13,7 @@ import (
 // extensions changed (and persists the new extension list), and the
 // system prompt alone when the subdirectory hints changed.
 func (t *turn) refreshTools() {
-	v, hv := t.s.mgr.Version(), t.s.subHints.version()
+	v, hv := t.s.mgr.Version(), t.s.subHints.version()+t.s.prompt.version()
 	if v == t.toolsVersion {
 		if hv != t.hintsVersion {
 			t.hintsVersion = hv
