@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/provider"
 )
 
 // ClientSessionCapabilities are the client's session/* opt-ins
@@ -56,6 +58,17 @@ func (s *Server) sendNotice(ctx context.Context, sessionID, severity, title, des
 		u.Description = &description
 	}
 	s.notify(ctx, sessionID, u)
+}
+
+// retryNotices makes a turn's provider retries a warning notice.
+func (s *Server) retryNotices(ctx context.Context, as *acpSession) context.Context {
+	if !s.wantsNotices() {
+		return ctx
+	}
+	return provider.WithRetryObserver(ctx, func(n provider.RetryNotice) {
+		title := fmt.Sprintf("%s is rate limited; retrying in %s (attempt %d of %d)", n.Provider, n.Delay.Round(time.Second), n.Attempt, n.Max)
+		s.sendNotice(context.WithoutCancel(ctx), as.id, NoticeWarning, title, n.Err.Error())
+	})
 }
 
 // extensionNotices sends a warning notice per extension that failed to

@@ -15,7 +15,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	turnCtx, cancel := context.WithCancel(ctx)
+	turnCtx, cancel := context.WithCancel(s.retryNotices(ctx, as))
 	defer cancel()
 	tc := as.beginTurn(cancel)
 	as.usage.reset()

@@ -501,3 +501,30 @@ func TestNoticesAndCompactionWhenAdvertised(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryNotice (issue 17 §6): a rate-limited provider call that goose
+// retries is a warning notice for a client that advertises notices.
+func TestRetryNotice(t *testing.T) {
+	env := newAgentEnv(t,
+		providertest.Turn{Status: 429, ErrorBody: `{"error":{"message":"slow down","type":"rate_limit_exceeded"}}`, RetryAfter: "1"},
+		textTurn("after the retry"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{Session: &acp.ClientSessionCapabilities{Notices: rawJSON(`{}`)}})
+	sess := c.newSession(t.TempDir())
+	if r := c.prompt(sess.SessionID, "hi"); r.StopReason != "end_turn" {
+		t.Fatalf("stopReason %q", r.StopReason)
+	}
+	var notices []string
+	for _, u := range c.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdateNotice {
+			notices = append(notices, u.Severity+": "+*u.Title)
+		}
+	}
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "warning: openai is rate limited; retrying in 1s (attempt 1 of ") {
+		t.Errorf("notices = %q\n%s", notices, c.dump(sess.SessionID))
+	}
+	if !strings.Contains(c.agentText(sess.SessionID), "after the retry") {
+		t.Error("the retried call's answer is missing")
+	}
+}

@@ -137,5 +137,6 @@ func (r *retrying) shouldRetry(ctx context.Context, attempt int, err error) bool
 	d := r.opts.Delay(attempt+1, err)
 	r.opts.Logger.Warn("provider rate limited; retrying",
 		"provider", r.Provider.Metadata().Name, "attempt", attempt+1, "delay", d)
+	observeRetry(ctx, RetryNotice{Provider: r.Provider.Metadata().Name, Attempt: attempt + 1, Max: r.opts.MaxRetries, Delay: d, Err: err})
 	return r.opts.Sleep(ctx, d) == nil
 }
