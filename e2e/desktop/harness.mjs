@@ -94,15 +94,27 @@ function validating(stream) {
       c.enqueue(m);
     },
   }));
+  // One writer for the inner stream, so end() can close it while the SDK
+  // still holds this wrapper's writable.
+  const inner = stream.writable.getWriter();
+  let last = Promise.resolve();
+  let ended = false;
   const writable = new WritableStream({
-    async write(m) {
+    write(m) {
+      if (ended) return;
       if ("method" in m && "id" in m) sent.set(m.id, m.method);
-      const w = stream.writable.getWriter();
-      try { await w.write(m); } finally { w.releaseLock(); }
+      last = inner.write(m);
+      return last;
     },
-    async close() { await stream.writable.close(); },
+    close() { return end(); },
   });
-  return { readable, writable };
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    await last.catch(() => undefined);
+    await inner.close();
+  };
+  return { readable, writable, end };
 }
 
 // Electron's renderer: a browser WebSocket whose page is file://.
@@ -292,15 +304,15 @@ const steps = {
   // client (POST/GET SSE/DELETE) resumes the chat too, with the secret as
   // X-Secret-Key.
   async streamableHttp() {
-    const stream = createHttpStream(`${base}/acp`, { headers: { "X-Secret-Key": secret } });
-    const conn = new ClientSideConnection(() => clientImpl, validating(stream));
+    const stream = validating(createHttpStream(`${base}/acp`, { headers: { "X-Secret-Key": secret } }));
+    const conn = new ClientSideConnection(() => clientImpl, stream);
     const init = await withTimeout(conn.initialize(DESKTOP_INITIALIZE), 10_000, "initialize over HTTP");
     assert(init.agentCapabilities?.loadSession === true, "loadSession over HTTP");
     updates.length = 0;
     await conn.loadSession({ sessionId: ctx.sessionId, cwd: workdir, mcpServers: [] });
     assert(textOf(ctx.sessionId).includes("still here"), "replay over HTTP " + JSON.stringify(textOf(ctx.sessionId)));
     await call(conn, "session/info", { sessionId: ctx.sessionId });
-    await stream.writable.close();
+    await stream.end(); // the SDK's DELETE
   },
   async shutdown() {
     child.kill("SIGTERM");
