@@ -228,7 +228,7 @@ func (s *Server) unstableSourceImport(_ context.Context, req sourceImportRequest
 	if err != nil {
 		return sourcesResponse{}, err
 	}
-	out, err := store.Import(req.Data, base)
+	out, err := store.ImportSource(req.Data, base)
 	if err != nil {
 		return sourcesResponse{}, sourceErr(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"sort"
 )
 
-// exportVersion marks the JSON payload Export writes and Import reads.
+// exportVersion marks the JSON payload Export writes and ImportSource reads.
 const exportVersion = 1
 
 type exported struct {
@@ -50,10 +50,10 @@ func (s Store) Export(typ, path string) (string, string, error) {
 	return string(b), fmt.Sprintf("%s.%s.json", e.Name, typ), nil
 }
 
-// Import writes an exported source: a skill into skillsBase, a project
+// ImportSource writes an exported source: a skill into skillsBase, a project
 // into the projects directory. A taken name gets "-imported" (then
 // "-imported-2", …).
-func (s Store) Import(data, skillsBase string) ([]Entry, error) {
+func (s Store) ImportSource(data, skillsBase string) ([]Entry, error) {
 	var x exported
 	if err := json.Unmarshal([]byte(data), &x); err != nil {
 		return nil, invalid("Source import is not a goose source export: %v", err)
