@@ -298,6 +298,13 @@ func BenchmarkLoadReplay10k(b *testing.B) {
 // straight into the agent's sessions.db.
 func seedSession(b *testing.B, env *agentEnv, cwd string, n int) string {
 	b.Helper()
+	return seedSessionText(b, env, cwd, n, "lorem ipsum ", 8)
+}
+
+// seedSessionText is seedSession with each message's text: its index and
+// word repeated times.
+func seedSessionText(b *testing.B, env *agentEnv, cwd string, n int, word string, times int) string {
+	b.Helper()
 	paths, err := config.ResolvePaths(func(k string) string { return env.Vars[k] }, env.Root)
 	if err != nil {
 		b.Fatal(err)
@@ -319,7 +326,7 @@ func seedSession(b *testing.B, env *agentEnv, cwd string, n int) string {
 		if i%2 == 1 {
 			role = conversation.RoleAssistant
 		}
-		text := fmt.Sprintf("message %d: %s", i, strings.Repeat("lorem ipsum ", 8))
+		text := fmt.Sprintf("message %d: %s", i, strings.Repeat(word, times))
 		msgs = append(msgs, conversation.NewMessage(role, base+int64(i)).WithID(fmt.Sprintf("msg_%05d", i)).WithText(text))
 	}
 	if err := store.ReplaceConversation(ctx, sess.ID, msgs); err != nil {
