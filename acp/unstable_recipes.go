@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
@@ -95,17 +94,7 @@ func (s *Server) unstableRecipeScan(_ context.Context, req recipeRequest) (map[s
 	return map[string]bool{"has_security_warnings": recipe.ScanJSON(req.Recipe)}, nil
 }
 
-// recipeListEntry is goose's RecipeListEntryDto.
-type recipeListEntry struct {
-	ID           string         `json:"id"`
-	Recipe       *recipe.Recipe `json:"recipe"`
-	FilePath     string         `json:"file_path"`
-	LastModified string         `json:"last_modified"`
-	ScheduleCron *string        `json:"schedule_cron"`
-	SlashCommand *string        `json:"slash_command"`
-}
-
-func (s *Server) unstableRecipeList(context.Context, struct{}) (map[string][]recipeListEntry, error) {
+func (s *Server) unstableRecipeList(context.Context, struct{}) (map[string][]recipe.Manifest, error) {
 	lib, err := s.recipes()
 	if err != nil {
 		return nil, err
@@ -114,13 +103,11 @@ func (s *Server) unstableRecipeList(context.Context, struct{}) (map[string][]rec
 	if err != nil {
 		return nil, err
 	}
-	out := make([]recipeListEntry, 0, len(all))
+	out := make([]recipe.Manifest, 0, len(all))
 	for _, r := range all {
-		out = append(out, recipeListEntry{ID: r.ID, Recipe: r.Recipe, FilePath: r.FilePath,
-			LastModified: r.Modified.UTC().Format(time.RFC3339), ScheduleCron: s.opts.Scheduler.RecipeCron(r.ID),
-			SlashCommand: r.SlashCommand})
+		out = append(out, r.Manifest(s.opts.Scheduler.RecipeCron(r.ID)))
 	}
-	return map[string][]recipeListEntry{"recipes": out}, nil
+	return map[string][]recipe.Manifest{"recipes": out}, nil
 }
 
 // libraryErr answers an unknown id as goose does (invalid params).

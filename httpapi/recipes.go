@@ -5,27 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
-	"time"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
-// savedRecipe is goosed's RecipeManifest: a library recipe with its
-// schedule and slash command.
-type savedRecipe struct {
-	ID           string         `json:"id"`
-	Recipe       *recipe.Recipe `json:"recipe"`
-	FilePath     string         `json:"file_path"`
-	LastModified string         `json:"last_modified"`
-	ScheduleCron *string        `json:"schedule_cron"`
-	SlashCommand *string        `json:"slash_command"`
-}
-
-func (s *Server) manifest(r recipe.Saved) savedRecipe {
-	out := savedRecipe{ID: r.ID, Recipe: r.Recipe, FilePath: r.FilePath,
-		LastModified: r.Modified.UTC().Format(time.RFC3339), SlashCommand: r.SlashCommand}
-	out.ScheduleCron = s.opts.Scheduler.RecipeCron(r.ID)
-	return out
+func (s *Server) manifest(r recipe.Saved) recipe.Manifest {
+	return r.Manifest(s.opts.Scheduler.RecipeCron(r.ID))
 }
 
 func (s *Server) listRecipes(*http.Request) (reply, error) {
@@ -33,7 +18,7 @@ func (s *Server) listRecipes(*http.Request) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	out := []savedRecipe{}
+	out := []recipe.Manifest{}
 	for _, r := range all {
 		out = append(out, s.manifest(r))
 	}
