@@ -59,7 +59,7 @@ func (rt *runtime) acpOptions() acp.Options {
 	return acp.Options{
 		Agent:           rt.agent,
 		Store:           rt.store,
-		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup},
+		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup, CustomProviders: rt.providers.custom},
 		Scheduler:       rt.scheduler,
 		Providers:       rt.providers.list,
 		DefaultProvider: rt.stringSetting("GOOSE_PROVIDER"),

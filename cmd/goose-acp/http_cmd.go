@@ -90,7 +90,8 @@ func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (*ht
 	srv := httpapi.New(httpapi.Options{
 		Agent: rt.agent, Store: rt.store, Config: rt.cfg, Permissions: rt.perms,
 		Providers: rt.providers.list, NewProvider: rt.providers.create, Scheduler: rt.scheduler,
-		SecretKey: secret, ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,
+		CustomProviders: rt.providers.custom, SecretKey: secret,
+		ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,
 		Version: buildVersion(), Logger: rt.log,
 		ACP: func(ctx context.Context, in io.Reader, out io.Writer) error {
 			return acp.Serve(ctx, in, out, rt.acpOptions())

@@ -18,6 +18,9 @@ type providerSet struct {
 	cfg   *config.Config
 	reg   *registry.Registry
 	setup *setup.Setup
+	// custom is the one custom-provider store of the process (its lock
+	// serialises id generation for every face and connection).
+	custom *registry.CustomStore
 }
 
 func newProviderSet(cfg *config.Config, getenv func(string) string, paths config.Paths, log *slog.Logger) *providerSet {
@@ -40,7 +43,8 @@ func newProviderSet(cfg *config.Config, getenv func(string) string, paths config
 		CustomDir: filepath.Join(paths.Config, "custom_providers"),
 		Logger:    log,
 	})
-	return &providerSet{cfg: cfg, reg: reg, setup: newSetup(cfg, getenv, log)}
+	return &providerSet{cfg: cfg, reg: reg, setup: newSetup(cfg, getenv, log),
+		custom: registry.NewCustomStore(filepath.Join(paths.Config, "custom_providers"), cfg.Secrets())}
 }
 
 // create is the agent's ProviderFactory: an empty name means the
