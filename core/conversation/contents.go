@@ -29,19 +29,9 @@ func plainTextJSON(text string) []byte {
 // straight into it, other items are encoded with Marshal first (they are
 // small, and their variants have maps whose bytes Marshal defines).
 func MarshalContents(cs []Content) ([]byte, error) {
-	encoded := make([][]byte, len(cs)) // nil for bare text items
-	n := 2 + max(len(cs)-1, 0)
-	for i, c := range cs {
-		if text, ok := c.plainText(); ok {
-			n += len(textItemPrefix) + quotedLen(text) + 1
-			continue
-		}
-		b, err := Marshal(c)
-		if err != nil {
-			return nil, err
-		}
-		encoded[i] = b
-		n += len(b)
+	n, encoded, err := measureContents(cs, true)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]byte, 0, n)
 	out = append(out, '[')
@@ -62,19 +52,33 @@ func MarshalContents(cs []Content) ([]byte, error) {
 // ContentsJSONLen is len(MarshalContents(cs)) without building the bare
 // text items (other items are encoded to be measured).
 func ContentsJSONLen(cs []Content) (int, error) {
+	n, _, err := measureContents(cs, false)
+	return n, err
+}
+
+// measureContents returns len(MarshalContents(cs)) and, with keep, the
+// encodings of the items that are not bare text (nil for bare text).
+func measureContents(cs []Content, keep bool) (int, [][]byte, error) {
+	var encoded [][]byte
+	if keep {
+		encoded = make([][]byte, len(cs))
+	}
 	n := 2 + max(len(cs)-1, 0)
-	for _, c := range cs {
+	for i, c := range cs {
 		if text, ok := c.plainText(); ok {
 			n += len(textItemPrefix) + quotedLen(text) + 1
 			continue
 		}
 		b, err := Marshal(c)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
+		}
+		if keep {
+			encoded[i] = b
 		}
 		n += len(b)
 	}
-	return n, nil
+	return n, encoded, nil
 }
 
 // quoteChunk bounds the piece of a text quoted at a time by ContentsMatchJSON.

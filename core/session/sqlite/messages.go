@@ -88,33 +88,6 @@ func encodeAndInsert(ctx context.Context, tx *sql.Tx, id string, msgs []conversa
 	return nil
 }
 
-func encodeAll(id string, msgs []conversation.Message) ([]session.StoredMessage, error) {
-	rows := make([]session.StoredMessage, len(msgs))
-	for i, m := range msgs {
-		row, err := session.EncodeMessage(id, m)
-		if err != nil {
-			return nil, fmt.Errorf("message %d: %w", i, err)
-		}
-		rows[i] = row
-	}
-	return rows, nil
-}
-
-func insertMessages(ctx context.Context, tx *sql.Tx, id string, rows []session.StoredMessage) error {
-	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, row := range rows {
-		_, err := stmt.ExecContext(ctx, row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Truncate deletes the messages created at or after fromCreated (Unix
 // seconds), goose's fork truncation.
 func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) error {

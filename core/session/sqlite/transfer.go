@@ -84,9 +84,5 @@ func fillCopy(ctx context.Context, tx *sql.Tx, id string, src session.Session) e
 		append(args, id)...); err != nil {
 		return err
 	}
-	rows, err := encodeAll(id, src.Conversation)
-	if err != nil {
-		return err
-	}
-	return insertMessages(ctx, tx, id, rows)
+	return encodeAndInsert(ctx, tx, id, src.Conversation)
 }
