@@ -8,7 +8,6 @@ import (
 	"log"
 	"net/http"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -143,4 +142,19 @@ func sseEvents(body io.Reader) <-chan string {
 	return out
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
+// waitStatus waits up to 20 s for base's /status to answer.
+func waitStatus(t *testing.T, base string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(base + "/status")
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s/status never answered: %v", base, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

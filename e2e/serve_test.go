@@ -286,18 +286,7 @@ func TestSessionsSharedAcrossStdioWebSocketAndREST(t *testing.T) {
 	editor := c.newSession(env.Root)
 	c.prompt(editor.SessionID, "hi")
 	base := "http://" + addr
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("HTTP API never came up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitStatus(t, base)
 	w, ws := dialACP(t, "ws://"+addr+"/acp?secret="+secret, nil, c.stderr)
 	w.initialize(acp.ClientCapabilities{})
 	w.call("session/load", acp.LoadSessionRequest{SessionID: editor.SessionID, CWD: env.Root, MCPServers: acp.MCPServers{}}, nil)

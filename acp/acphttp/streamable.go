@@ -59,18 +59,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("not a JSON-RPC message: %v", err), http.StatusBadRequest)
 		return
 	}
-	connID := r.Header.Get(HeaderConnectionID)
-	if connID == "" {
-		if env.Method != "initialize" || len(env.ID) == 0 {
-			http.Error(w, "missing "+HeaderConnectionID+" (send initialize first)", http.StatusBadRequest)
-			return
-		}
+	if r.Header.Get(HeaderConnectionID) == "" && env.Method == "initialize" && len(env.ID) > 0 {
 		h.initialize(w, r, body, env.ID)
 		return
 	}
-	c := h.lookup(connID)
+	c := h.connection(w, r, h.lookup)
 	if c == nil {
-		http.Error(w, "unknown "+HeaderConnectionID, http.StatusNotFound)
 		return
 	}
 	sessionID := r.Header.Get(HeaderSessionID)
@@ -133,14 +127,8 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Accept must include text/event-stream", http.StatusNotAcceptable)
 		return
 	}
-	connID := r.Header.Get(HeaderConnectionID)
-	if connID == "" {
-		http.Error(w, "missing "+HeaderConnectionID, http.StatusBadRequest)
-		return
-	}
-	c := h.lookup(connID)
+	c := h.connection(w, r, h.lookup)
 	if c == nil {
-		http.Error(w, "unknown "+HeaderConnectionID, http.StatusNotFound)
 		return
 	}
 	flusher, ok := w.(http.Flusher)
@@ -210,18 +198,25 @@ func acceptsEventStream(values []string) bool {
 // delete ends a connection: its server cancels running turns and returns;
 // its sessions stay in the core and can be loaded from any connection.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
-	connID := r.Header.Get(HeaderConnectionID)
-	if connID == "" {
-		http.Error(w, "missing "+HeaderConnectionID, http.StatusBadRequest)
-		return
+	if c := h.connection(w, r, h.remove); c != nil {
+		c.close()
+		w.WriteHeader(http.StatusAccepted)
 	}
-	c := h.remove(connID)
+}
+
+// connection finds (with find: lookup or remove) the request's
+// Acp-Connection-Id, answering 400 when it is missing and 404 when unknown.
+func (h *Handler) connection(w http.ResponseWriter, r *http.Request, find func(string) *httpConn) *httpConn {
+	id := r.Header.Get(HeaderConnectionID)
+	if id == "" {
+		http.Error(w, "missing "+HeaderConnectionID, http.StatusBadRequest)
+		return nil
+	}
+	c := find(id)
 	if c == nil {
 		http.Error(w, "unknown "+HeaderConnectionID, http.StatusNotFound)
-		return
 	}
-	c.close()
-	w.WriteHeader(http.StatusAccepted)
+	return c
 }
 
 var errConnClosed = errors.New("acphttp: connection closed")
