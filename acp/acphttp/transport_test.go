@@ -296,3 +296,32 @@ func TestWebSocketConnections(t *testing.T) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
+
+// TestIdleConnectionIsClosed: a streamable-HTTP client that vanished
+// without DELETE (no stream, no POST) does not keep its server forever;
+// one with an open stream stays.
+func TestIdleConnectionIsClosed(t *testing.T) {
+	h := New(Options{Serve: echoServe, PingInterval: time.Hour, IdleTimeout: 100 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+	idle := post(t, srv.URL, "", "", init).Header.Get(HeaderConnectionID)
+	busy := post(t, srv.URL, "", "", init).Header.Get(HeaderConnectionID)
+	events := sse(t, srv.URL, busy, "")
+	deadline := time.Now().Add(5 * time.Second)
+	for h.lookup(idle) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle connection was never closed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := post(t, srv.URL, idle, "", `{"jsonrpc":"2.0","id":2,"method":"x"}`); r.StatusCode != 404 {
+		t.Fatalf("POST to the reaped connection: %d", r.StatusCode)
+	}
+	if r := post(t, srv.URL, busy, "", `{"jsonrpc":"2.0","id":2,"method":"x"}`); r.StatusCode != 202 {
+		t.Fatalf("POST to the streaming connection: %d", r.StatusCode)
+	}
+	if got := next(t, events); !strings.Contains(got, `"id":2`) {
+		t.Fatalf("streaming connection answer: %s", got)
+	}
+}
