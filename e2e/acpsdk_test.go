@@ -234,7 +234,8 @@ func TestSDKClientPermission(t *testing.T) {
 		ran    bool
 	}{
 		{"allow_once", sdk.ToolCallStatusCompleted, true},
-		{"reject_once", sdk.ToolCallStatusFailed, false},
+		// A user rejection keeps the status the client set (none is sent).
+		{"reject_once", sdk.ToolCallStatusPending, false},
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			work := t.TempDir()
