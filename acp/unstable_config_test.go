@@ -20,7 +20,7 @@ type settingsHome struct {
 	env   map[string]string
 }
 
-func newSettingsHome(t *testing.T, yamlText string) *settingsHome {
+func newSettingsHome(t testing.TB, yamlText string) *settingsHome {
 	t.Helper()
 	root := t.TempDir()
 	h := &settingsHome{paths: config.Paths{Config: filepath.Join(root, "config"), Data: filepath.Join(root, "data"),
