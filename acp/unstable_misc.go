@@ -16,6 +16,7 @@ func (s *Server) unstableMiscMethods() map[string]RequestHandler {
 	return map[string]RequestHandler{
 		p + "slash-commands/list": typed(s.unstableSlashCommands),
 		p + "agent-mentions/list": typed(s.unstableAgentMentions),
+		p + "diagnostics/get":     typed(s.unstableDiagnostics),
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/diagnostics"
 )
 
 func TestAuth(t *testing.T) {
@@ -86,7 +88,7 @@ func TestStatusFeaturesSystemInfo(t *testing.T) {
 	if code != 200 || body != `{"features":{"code-mode":false,"local-inference":false}}` {
 		t.Fatalf("/features = %d %s", code, body)
 	}
-	var info systemInfo
+	var info diagnostics.SystemInfo
 	e.callJSON("GET", "/system_info", nil, 200, &info)
 	if info.AppVersion != "1.33.0-test" || info.Provider == nil || *info.Provider != "fake" || info.Model == nil || *info.Model != "fake-model" {
 		t.Fatalf("system info %+v", info)

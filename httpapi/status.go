@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,10 +10,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"strings"
 
+	"github.com/goose-acp/goose-acp/core/diagnostics"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -31,74 +29,10 @@ func (s *Server) features(*http.Request) (reply, error) {
 	return ok(map[string]any{"features": map[string]bool{"local-inference": false, "code-mode": false}}), nil
 }
 
-// systemInfo is goosed's SystemInfo.
-type systemInfo struct {
-	AppVersion        string   `json:"app_version"`
-	OS                string   `json:"os"`
-	OSVersion         string   `json:"os_version"`
-	Architecture      string   `json:"architecture"`
-	Provider          *string  `json:"provider"`
-	Model             *string  `json:"model"`
-	EnabledExtensions []string `json:"enabled_extensions"`
-}
-
 func (s *Server) systemInfo(*http.Request) (reply, error) { return ok(s.collectSystemInfo()), nil }
 
-func (s *Server) collectSystemInfo() systemInfo {
-	info := systemInfo{AppVersion: s.opts.Version, OS: rustOS(runtime.GOOS), OSVersion: osVersion(),
-		Architecture: rustArch(runtime.GOARCH), EnabledExtensions: []string{}}
-	if c := s.opts.Config; c != nil {
-		if v, err := c.GetString("GOOSE_PROVIDER"); err == nil {
-			info.Provider = &v
-		}
-		if v, err := c.GetString("GOOSE_MODEL"); err == nil {
-			info.Model = &v
-		}
-		entries, _ := c.Extensions()
-		for _, e := range entries {
-			if e.Enabled {
-				info.EnabledExtensions = append(info.EnabledExtensions, e.Config.Name)
-			}
-		}
-		sort.Strings(info.EnabledExtensions)
-	}
-	return info
-}
-
-// rustOS and rustArch give std::env::consts names.
-func rustOS(goos string) string {
-	if goos == "darwin" {
-		return "macos"
-	}
-	return goos
-}
-
-func rustArch(goarch string) string {
-	switch goarch {
-	case "amd64":
-		return "x86_64"
-	case "arm64":
-		return "aarch64"
-	case "386":
-		return "x86"
-	}
-	return goarch
-}
-
-// osVersion reads VERSION_ID from /etc/os-release where there is one.
-func osVersion() string {
-	f, err := os.Open("/etc/os-release")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VERSION_ID="); ok {
-			return strings.Trim(v, `"`)
-		}
-	}
-	return "unknown"
+func (s *Server) collectSystemInfo() diagnostics.SystemInfo {
+	return diagnostics.System(s.opts.Version, s.opts.Config)
 }
 
 // diagnostics answers a zip with the session, system info, config.yaml
