@@ -40,7 +40,7 @@ func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
 		textTurn("an image"),
 		slowTurn("wait"),
 	)
-	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "fswrite", "config", "image", "cancel", "list", "load")
+	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "fswrite", "notice", "config", "image", "cancel", "list", "load")
 	cmd.Dir = dir
 	cmd.Env = append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work)
 	var stderr bytes.Buffer

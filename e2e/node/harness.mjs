@@ -132,6 +132,12 @@ const scenarios = {
     const diff = updatesOf(s.sessionId).flatMap((u) => u.content || []).find((c) => c.type === "diff");
     assert(diff && diff.newText === "from node\n", "no diff");
   },
+  async notice(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [{ name: "broken", command: workdir + "/no-such-server", args: [], env: [] }] });
+    for (let i = 0; i < 40 && !updatesOf(s.sessionId).some((u) => u.sessionUpdate === "notice"); i++) await new Promise((r) => setTimeout(r, 50));
+    const n = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "notice");
+    assert(n && n.severity === "warning" && n.title === "Extension broken failed to start", "notice " + JSON.stringify(n));
+  },
   async config(agent) {
     const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
     const r = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: s.sessionId, configId: "mode", value: "smart_approve" });
@@ -173,7 +179,7 @@ await app.connectWith({ readable, writable }, async (agent) => {
     protocolVersion: acp.PROTOCOL_VERSION,
     // auth.terminal and Zed's _meta["terminal-auth"] make the agent list
     // its terminal sign-in method too, so both shapes are schema-checked.
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true }, _meta: { "terminal-auth": true } },
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true }, session: { notices: {} }, _meta: { "terminal-auth": true } },
     clientInfo: { name: "goose-acp-node-harness", version: "1.0.0" },
   });
   const ctx = {};
