@@ -14,9 +14,11 @@ import (
 func (s *Server) unstableMiscMethods() map[string]RequestHandler {
 	const p = "_goose/unstable/"
 	return map[string]RequestHandler{
-		p + "slash-commands/list": typed(s.unstableSlashCommands),
-		p + "agent-mentions/list": typed(s.unstableAgentMentions),
-		p + "diagnostics/get":     typed(s.unstableDiagnostics),
+		p + "slash-commands/list":     typed(s.unstableSlashCommands),
+		p + "agent-mentions/list":     typed(s.unstableAgentMentions),
+		p + "diagnostics/get":         typed(s.unstableDiagnostics),
+		p + "onboarding/import/scan":  typed(s.unstableOnboardingScan),
+		p + "onboarding/import/apply": typed(s.unstableOnboardingApply),
 	}
 }
 

@@ -131,8 +131,7 @@ func platformExtensions() []config.PlatformExtension {
 
 // localDeveloper is the developer extension on local disk and processes.
 func localDeveloper(_ context.Context, env extension.Env) (*mcp.Server, error) {
-	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
-		FileIO: env.Checkpoints.Wrap(developer.LocalFileIO{})}), nil
+	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config}), nil
 }
 
 // configReader adapts config.Config to agent.ConfigReader.
