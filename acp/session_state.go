@@ -126,11 +126,13 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 				Logger:       env.Logger,
 				Config:       env.Config,
 				Emitter:      &emitter{s: s, sessionID: env.SessionID},
-				FileIO: &fileIO{
+				// Checkpoints (core) wrap the editor's fs so /rewind
+				// restores delegated writes through the editor too.
+				FileIO: env.Checkpoints.Wrap(&fileIO{
 					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
 					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,
 					policy: s.sessionPolicy(env.SessionID, env.WorkingDir, roots),
-				},
+				}),
 			}
 			if c.Terminal {
 				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID, s: s}

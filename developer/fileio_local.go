@@ -153,3 +153,12 @@ func sliceLines(s string, line, limit int) string {
 	}
 	return s[start:end]
 }
+
+// LocalDisk marks FileIOs that are the local disk: a wrapper (core's
+// checkpoints) forwards it, so a missing file is still known without asking.
+func (LocalFileIO) LocalDisk() bool { return true }
+
+func isLocal(f FileIO) bool {
+	l, ok := f.(interface{ LocalDisk() bool })
+	return ok && l.LocalDisk()
+}

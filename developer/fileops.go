@@ -16,7 +16,7 @@ var errNotExist = errors.New("file does not exist")
 // missing file is reported as errNotExist; a delegated FileIO may know
 // buffers that are not on disk, so it is always asked.
 func (s *service) readText(ctx context.Context, path string) (string, error) {
-	if _, local := s.fileIO.(LocalFileIO); local {
+	if isLocal(s.fileIO) {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return "", errNotExist
 		}
@@ -27,7 +27,7 @@ func (s *service) readText(ctx context.Context, path string) (string, error) {
 // existingText returns the current content and whether the file exists.
 func (s *service) existingText(ctx context.Context, path string) (string, bool) {
 	if _, err := os.Stat(path); err != nil {
-		if _, local := s.fileIO.(LocalFileIO); local {
+		if isLocal(s.fileIO) {
 			return "", false
 		}
 	}

@@ -131,7 +131,8 @@ func platformExtensions() []config.PlatformExtension {
 
 // localDeveloper is the developer extension on local disk and processes.
 func localDeveloper(_ context.Context, env extension.Env) (*mcp.Server, error) {
-	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config}), nil
+	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
+		FileIO: env.Checkpoints.Wrap(developer.LocalFileIO{})}), nil
 }
 
 // configReader adapts config.Config to agent.ConfigReader.

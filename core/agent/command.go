@@ -36,6 +36,8 @@ func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 	out := []Command{
 		{Name: CommandCompact, Description: "Compact the conversation history"},
 		{Name: CommandClear, Description: "Clear the conversation history"},
+		{Name: CommandRewind, Description: RewindDescription, Hint: "message number"},
+		{Name: CommandUndo, Description: UndoDescription},
 	}
 	prompts, _ := s.mgr.ListPrompts(a.bgCtx)
 	var extra []Command
@@ -80,6 +82,9 @@ func (t *turn) command(msg conversation.Message) (bool, []conversation.Message, 
 		return true, nil, out, err
 	case CommandClear:
 		out, err := t.clear()
+		return true, nil, out, err
+	case CommandRewind, CommandUndo:
+		out, err := t.rewind(name, rest)
 		return true, nil, out, err
 	}
 	msgs, found, err := t.recipeCommand(name, rest)

@@ -21,7 +21,7 @@ func TestPromptSlashCommand(t *testing.T) {
 	for _, c := range cmds {
 		names = append(names, c.Name+"("+c.Hint+")")
 	}
-	if strings.Join(names, ",") != "compact(),clear(),review(file)" {
+	if strings.Join(names, ",") != "compact(),clear(),rewind(message number),undo(),review(file)" {
 		t.Fatalf("commands = %v", names)
 	}
 	h.reply(context.Background(), "/review main.go", nil)

@@ -135,6 +135,9 @@ func (t *turn) start(input []conversation.Message) (Outcome, error) {
 		if err := t.a.opts.Store.AppendMessage(t.ctx, t.s.id, m); err != nil {
 			return Outcome{}, fmt.Errorf("saving user message: %w", err)
 		}
+		if m.Role == conversation.RoleUser {
+			t.beginCheckpoints(*m.ID)
+		}
 	}
 	if err := t.loadConversation(); err != nil {
 		return Outcome{}, err

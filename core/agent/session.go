@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -111,6 +112,9 @@ type sessionState struct {
 
 	// prompt is what a client set on the system prompt (prompt_desktop.go).
 	prompt sessionPrompt
+
+	// checkpoints are the file states /rewind restores (rewind.go).
+	checkpoints *checkpoint.Book
 
 	confirms  waitSet[permission.Decision]
 	frontends waitSet[frontendResult]
@@ -226,10 +230,11 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		}
 		s.subRecipes = a.subRecipeTools(opts.Recipe.SubRecipes, dir)
 	}
+	s.checkpoints = checkpoint.New(checkpoint.Dir(a.opts.DataDir, id))
 	s.mgr = extension.New(extension.Options{
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Config: a.opts.Config.Get, Logger: a.log, TempDir: a.opts.TempDir,
-		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(),
+		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(), Checkpoints: s.checkpoints,
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)

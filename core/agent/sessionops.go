@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -91,7 +92,13 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 		return err
 	}
 	_ = a.CloseSession(id)
-	return a.opts.Store.Delete(ctx, id)
+	if err := a.opts.Store.Delete(ctx, id); err != nil {
+		return err
+	}
+	if err := checkpoint.Remove(a.opts.DataDir, id); err != nil {
+		a.log.Warn("removing the deleted session's checkpoints", "session", id, "err", err)
+	}
+	return nil
 }
 
 // ForkOptions say how ForkSession derives a session.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
@@ -110,6 +111,10 @@ type Env struct {
 	// config.yaml); nil when the host gave none. The developer extension
 	// reads GOOSE_DEVELOPER_MODE through it.
 	Config func(key string) (any, bool)
+	// Checkpoints is the session's checkpoint book: a builtin that writes
+	// files wraps its FileIO with Checkpoints.Wrap (nil-safe) so /rewind can
+	// restore them.
+	Checkpoints *checkpoint.Book
 }
 
 // BuiltinFactory builds an in-process MCP server (e.g. "developer").
@@ -148,6 +153,8 @@ type Options struct {
 	// DefaultProtocolVersion). 2026-07-28 drops server-sent elicitation
 	// and logging inside tool calls, which goose-era servers rely on.
 	ProtocolVersion string
+	// Checkpoints is handed to builtins as Env.Checkpoints.
+	Checkpoints *checkpoint.Book
 }
 
 // DefaultProtocolVersion is the MCP protocol version requested by default.
