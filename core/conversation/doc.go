@@ -6,7 +6,11 @@
 //
 // JSON: Marshal (or any json.Encoder with SetEscapeHTML(false)) writes the
 // bytes goose's serde_json writes, with <, > and & unescaped; plain
-// json.Marshal writes the same values HTML-escaped. Decoding reads each
+// json.Marshal writes the same values HTML-escaped. MarshalContents writes
+// a content list (a session row) with Marshal's bytes into one buffer of
+// its exact size, quoting bare text items straight into it, so a huge
+// prompt is copied once; ContentsMatchJSON compares a list with stored
+// bytes without encoding it. Decoding reads each
 // content item once: a key scan finds the tag and required fields, then
 // the item is decoded into its variant.
 package conversation
