@@ -6,4 +6,9 @@
 // with goose 1.54's sessions.db schema v17 and its migrations), memory (an
 // in-memory store for tests) and sessiontest (the contract suite both
 // pass).
+//
+// Message rows are encoded once, at their exact size (EncodeMessage); a
+// store that keeps rows in memory re-uses a large row's content for a
+// message re-stored with the same content (ContentPool), so compaction
+// does not multiply a huge prompt.
 package session
