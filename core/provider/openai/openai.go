@@ -199,6 +199,24 @@ func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming
 // marshalRequest encodes w, merging the model's request_params (goose
 // lets them add or override top-level fields).
 func marshalRequest(w *wireRequest, params map[string]any) ([]byte, error) {
+	wire := *w
+	wire.Messages = slices.Clone(w.Messages)
+	big := takeBigTexts(&wire)
+	if len(big) == 0 {
+		return marshalWithParams(w, params)
+	}
+	body, err := marshalWithParams(&wire, params)
+	if err != nil {
+		return nil, err
+	}
+	if out, ok := spliceBigTexts(body, big); ok {
+		return out, nil
+	}
+	return marshalWithParams(w, params)
+}
+
+// marshalWithParams encodes w and merges params.
+func marshalWithParams(w *wireRequest, params map[string]any) ([]byte, error) {
 	body, err := json.Marshal(w)
 	if err != nil || len(params) == 0 {
 		return body, err

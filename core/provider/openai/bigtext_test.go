@@ -1,0 +1,91 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+)
+
+// quotingCorpus: every byte, HTML characters, separators, invalid UTF-8
+// and seeded random byte strings.
+func quotingCorpus() []string {
+	out := []string{"", "plain", `a "q" \ b`, "<a href='x'>&amp;</a>", "l\u2028s\u2029p", "\b\f\n\r\t\x00\x1f\x7f",
+		"😀 ünï 中文", "\xff\xfe", "\xe2\x80", "a\xe2\x80\xa8b", "\xed\xa0\x80"}
+	for b := range 256 {
+		out = append(out, "x"+string([]byte{byte(b)})+"y")
+	}
+	r := rand.New(rand.NewPCG(4, 16))
+	for range 500 {
+		buf := make([]byte, r.IntN(64))
+		for i := range buf {
+			buf[i] = byte(r.IntN(256))
+		}
+		out = append(out, string(buf))
+	}
+	return out
+}
+
+func TestAppendHTMLQuotedIsJSONMarshal(t *testing.T) {
+	for _, s := range quotingCorpus() {
+		want, _ := json.Marshal(s)
+		if got := appendHTMLQuoted(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("%q: got %s, json.Marshal wrote %s", s, got, want)
+		}
+		if n := htmlQuotedLen(s); n != len(want) {
+			t.Errorf("%q: htmlQuotedLen %d, want %d", s, n, len(want))
+		}
+	}
+}
+
+// TestHugeTextRequestBodyIsJSONMarshal: a request with texts above the
+// splice size (user and tool results, with escapes, HTML characters and
+// separators, with and without request_params) has exactly the body
+// json.Marshal writes for it.
+func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
+	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", minSplicedText/20)
+	tool := conversation.ToolResponseContent("call_1", conversation.Ok(conversation.CallToolResult{
+		Content: []conversation.ToolContent{conversation.TextBlock(big + "tail")}}))
+	req := provider.Request{System: "sys", Messages: []conversation.Message{
+		user().WithText(big),
+		asst().With(conversation.ToolRequestContent("call_1", "developer__shell", map[string]any{"command": "cat x"})),
+		user().With(tool),
+		user().WithText("small"),
+	}}
+	for _, params := range []map[string]any{nil, {"top_p": 0.5, "messages_note": "<x>"}} {
+		cfg := model.Config{ModelName: "gpt-4o", RequestParams: params}
+		w, err := buildRequest(cfg, req, requestOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := marshalWithParams(w, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalRequest(w, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("params %v: spliced body differs from json.Marshal's (len %d vs %d)", params, len(got), len(want))
+		}
+		if len(got) != cap(got) {
+			t.Errorf("body allocated %d bytes for %d", cap(got), len(got))
+		}
+		wire := *w
+		wire.Messages = append([]wireMessage(nil), w.Messages...)
+		texts := takeBigTexts(&wire)
+		plain, _ := marshalWithParams(&wire, params)
+		if _, ok := spliceBigTexts(plain, texts); len(texts) != 2 || !ok {
+			t.Errorf("%d texts taken out, splice ok %v: the splice path was not taken", len(texts), ok)
+		}
+		if w.Messages[1].Content != big { // the request's messages are left as they were
+			t.Errorf("marshalRequest changed the request's messages")
+		}
+	}
+}
