@@ -91,7 +91,7 @@ func TestServeRefusesWithoutSecretOrOffLoopback(t *testing.T) {
 		{[]string{"serve", "--port", "1"}, "", "GOOSE_SERVER__SECRET_KEY is not set"},
 		{[]string{"serve", "--port", "1"}, "   ", "GOOSE_SERVER__SECRET_KEY is not set"},
 		{[]string{"serve", "--host", "0.0.0.0", "--port", "1"}, "s", `--host "0.0.0.0:1" is not a loopback address; pass --allow-remote`},
-		{[]string{"serve", "--platform", "mobile"}, "s", `--platform "mobile": expected desktop or cli`},
+		{[]string{"serve", "--platform", ""}, "s", `--platform needs a value`},
 	} {
 		cmd := exec.Command(binary, c.args...)
 		cmd.Env = append(env.environ(), "GOOSE_SERVER__SECRET_KEY="+c.secret)

@@ -51,10 +51,10 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	if f.port < 0 || f.port > 65535 {
 		return f, fmt.Errorf("--port %d is not a port number", f.port)
 	}
-	switch f.platform {
-	case "desktop", "cli":
-	default:
-		return f, fmt.Errorf("--platform %q: expected desktop or cli", f.platform)
+	// The platform only tells goose who its client is (Desktop passes
+	// desktop); any name is accepted and logged, an empty one is a mistake.
+	if strings.TrimSpace(f.platform) == "" {
+		return f, errors.New("--platform needs a value (Goose Desktop passes desktop)")
 	}
 	return f, nil
 }

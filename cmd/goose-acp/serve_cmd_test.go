@@ -26,7 +26,8 @@ func TestParseServeFlags(t *testing.T) {
 		{args: nil, env: map[string]string{"GOOSE_PORT": "http"}, wantErr: `GOOSE_PORT "http" is not a port number`},
 		{args: []string{"--port", "70000"}, wantErr: "--port 70000 is not a port number"},
 		{args: []string{"extra"}, wantErr: `unexpected arguments ["extra"]`},
-		{args: []string{"--platform", "web"}, wantErr: `--platform "web": expected desktop or cli`},
+		{args: []string{"--platform", "cli", "--port", "5"}, want: serveFlags{platform: "cli", host: "127.0.0.1", port: 5}},
+		{args: []string{"--platform", " "}, wantErr: "--platform needs a value (Goose Desktop passes desktop)"},
 		{args: []string{"--bogus"}, wantErr: "flag provided but not defined: -bogus"},
 	} {
 		got, err := parseServeFlags(c.args, env(c.env), io.Discard)
