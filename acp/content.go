@@ -21,6 +21,7 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 	}
 	msg := conversation.NewMessage(conversation.RoleUser, timeNow().Unix())
 	pol := s.pathPolicy(as)
+	var notes []string
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -33,30 +34,37 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 		case "audio":
 			msg = msg.WithText(fmt.Sprintf("[audio attachment (%s) omitted: this agent does not accept audio]", b.MimeType))
 		case "resource":
-			msg = embedResource(msg, pol, b.Resource)
+			var note string
+			msg, note = embedResource(msg, pol, b.Resource)
+			notes = appendNote(notes, note)
 		case "resource_link":
-			msg = msg.With(linkText(attach.Link(ctx, pol, b.Name, b.URI, s.linkReader(as)), b))
+			res := attach.Attach(ctx, pol, b.Name, b.URI, s.linkOptions(as))
+			msg = msg.With(linkText(res.Text, b))
+			notes = appendNote(notes, res.Note)
 		default:
 			return conversation.Message{}, invalidParams("unsupported content block type %q", b.Type)
 		}
 	}
+	s.tellNotes(ctx, as, notes)
 	return msg, nil
 }
 
-func embedResource(msg conversation.Message, pol *pathpolicy.Policy, r *EmbeddedResource) conversation.Message {
+// embedResource adds an embedded resource; note is set when the policy
+// refused it (the user is told).
+func embedResource(msg conversation.Message, pol *pathpolicy.Policy, r *EmbeddedResource) (conversation.Message, string) {
 	if r == nil {
-		return msg
+		return msg, ""
 	}
 	if note, ok := attach.Embedded(pol, "", r.URI); !ok {
-		return msg.WithText(note)
+		return msg.WithText(note), note
 	}
 	switch {
 	case r.Text != nil:
-		return msg.WithText(fmt.Sprintf("--- Resource: %s ---\n%s\n---\n", r.URI, *r.Text))
+		return msg.WithText(fmt.Sprintf("--- Resource: %s ---\n%s\n---\n", r.URI, *r.Text)), ""
 	case r.Blob != nil && strings.HasPrefix(r.MimeType, "image/"):
-		return msg.With(conversation.Image(*r.Blob, r.MimeType))
+		return msg.With(conversation.Image(*r.Blob, r.MimeType)), ""
 	}
-	return msg.WithText(fmt.Sprintf("[binary resource %s (%s) attached]", r.URI, r.MimeType))
+	return msg.WithText(fmt.Sprintf("[binary resource %s (%s) attached]", r.URI, r.MimeType)), ""
 }
 
 // pathPolicy is the session's path policy: its cwd, its
@@ -81,12 +89,18 @@ func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolic
 	}
 }
 
-// linkReader is the editor's fs/read_text_file, or nil when it offers none.
-func (s *Server) linkReader(as *acpSession) attach.Reader {
-	if !s.caps.FS.ReadTextFile {
-		return nil
+// linkOptions are how a session's links are attached: through the
+// editor's fs/read_text_file when it offers one, fetching http(s) links
+// only when the user allowed it (attach.FetchLinksKey).
+func (s *Server) linkOptions(as *acpSession) attach.Options {
+	var o attach.Options
+	if s.caps.FS.ReadTextFile {
+		o.Editor = &fileIO{peer: s.peer, sessionID: as.id, canRead: true}
 	}
-	return &fileIO{peer: s.peer, sessionID: as.id, canRead: true}
+	if s.opts.Agent != nil {
+		o.FetchHTTP = s.opts.Agent.FetchLinks()
+	}
+	return o
 }
 
 // setRoots records the session's additionalDirectories.

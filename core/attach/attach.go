@@ -3,6 +3,7 @@ package attach
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -18,30 +19,62 @@ type Reader interface {
 	ReadTextFile(ctx context.Context, path string, line, limit int) (string, error)
 }
 
-// Link returns the text goose appends for a resource_link: the file's
-// content for an allowed file:// link, a markdown reference for any other
-// scheme, a "was not attached" note when the policy or the read refused.
-// editor is nil when the client offers no fs/read_text_file.
+// Options say how a prompt's links are attached.
+type Options struct {
+	// Editor is the editor's fs/read_text_file; nil when the client
+	// offers none (files are read from disk).
+	Editor Reader
+	// FetchHTTP allows fetching http(s) links (FetchLinksKey).
+	FetchHTTP bool
+	// HTTP is the client fetches use (default: one with FetchTimeout).
+	HTTP *http.Client
+}
+
+// Result is what a link became. Note is set when its content was not
+// attached: Text then is the same note, which the model gets, and the
+// user is to be told it too.
+type Result struct {
+	Text string
+	Note string
+}
+
+// Link returns the text for a resource_link (see Attach).
 func Link(ctx context.Context, pol *pathpolicy.Policy, name, uri string, editor Reader) string {
+	return Attach(ctx, pol, name, uri, Options{Editor: editor}).Text
+}
+
+// Attach turns a resource_link into what the model sees: the file's
+// content for an allowed file:// link, the page for an http(s) link when
+// fetching is allowed, otherwise a "was not attached: why" note.
+func Attach(ctx context.Context, pol *pathpolicy.Policy, name, uri string, o Options) Result {
 	path, ok := filePath(uri)
 	if !ok {
-		return fmt.Sprintf("[%s](%s)", name, uri)
+		return other(ctx, name, uri, o)
 	}
 	abs, err := pol.Resolve(path)
 	if err != nil {
-		return notAttached(name, uri, err)
+		return noteResult(name, uri, err)
 	}
-	text, truncated, err := read(ctx, abs, editor)
+	text, truncated, err := read(ctx, abs, o.Editor)
 	if err != nil {
-		return notAttached(name, uri, err)
+		return noteResult(name, uri, err)
 	}
 	if binary(text) {
-		return notAttached(name, uri, fmt.Errorf("'%s' is a binary file (it has NUL bytes), not text", path))
+		return noteResult(name, uri, fmt.Errorf("'%s' is a binary file (it has NUL bytes), not text", path))
 	}
+	return Result{Text: section(path, text, truncated)}
+}
+
+func section(title, text string, truncated bool) string {
 	if truncated {
 		text += "\n[truncated]"
 	}
-	return fmt.Sprintf("\n\n# %s\n```\n%s\n```", path, text)
+	return fmt.Sprintf("\n\n# %s\n```\n%s\n```", title, text)
+}
+
+func noteResult(name, uri string, err error) Result {
+	n := notAttached(name, uri, err)
+	return Result{Text: n, Note: n}
 }
 
 // Embedded reports whether an embedded resource may reach the model: its
