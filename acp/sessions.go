@@ -77,7 +77,7 @@ func (s *Server) resumeSession(ctx context.Context, req LoadSessionRequest) (any
 // reopen loads a stored session (replaying its user-visible history when
 // replay is set) and answers only after the replay was sent.
 func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool) (any, error) {
-	stored, err := s.opts.Store.Get(ctx, req.SessionID, true)
+	stored, err := s.opts.Store.Get(ctx, req.SessionID, replay) // resume needs no messages
 	if err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, notFound("Session not found: %s", req.SessionID)

@@ -58,7 +58,7 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 func (rt *runtime) acpOptions() acp.Options {
 	return acp.Options{
 		Agent:           rt.agent,
-		Store:           rt.store,
+		Store:           rt.agent.Sessions(),
 		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup, CustomProviders: rt.providers.custom},
 		Scheduler:       rt.scheduler,
 		Providers:       rt.providers.list,

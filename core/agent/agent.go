@@ -113,6 +113,9 @@ func New(opts Options) *Agent {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
+	if opts.Store != nil {
+		opts.Store = newConvStore(opts.Store)
+	}
 	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*sessionState{}}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
 	return a

@@ -257,6 +257,9 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	}
 	a.sessions[id] = s
 	a.mu.Unlock()
+	if c := a.convCache(); c != nil {
+		c.track(id)
+	}
 	out, err := a.opts.Store.Get(ctx, id, true)
 	if err != nil {
 		return nil, nil, err
@@ -358,6 +361,9 @@ func (a *Agent) CloseSession(id string) error {
 	a.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrSessionNotLoaded, id)
+	}
+	if c := a.convCache(); c != nil {
+		c.forget(id)
 	}
 	s.close()
 	return nil

@@ -16,6 +16,7 @@ VALUES (?, ?, ?, ?, ?, ?)`
 
 // AppendMessage stores one message and touches the session's updated_at.
 func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Message) error {
+	defer s.revs.Bump(id)
 	row, err := session.EncodeMessage(id, m)
 	if err != nil {
 		return fmt.Errorf("append message: %w", err)
@@ -45,6 +46,7 @@ func insertMessage(ctx context.Context, q querier, id string, row session.Stored
 // ReplaceConversation deletes the session's messages and stores msgs in
 // their place, as goose does (updated_at is left alone, also as goose).
 func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error {
+	defer s.revs.Bump(id)
 	for i, m := range msgs { // bad input is refused before the transaction
 		if err := session.ValidateMessage(m); err != nil {
 			return fmt.Errorf("replace conversation: message %d: %w", i, err)
@@ -91,6 +93,7 @@ func encodeAndInsert(ctx context.Context, tx *sql.Tx, id string, msgs []conversa
 // Truncate deletes the messages created at or after fromCreated (Unix
 // seconds), goose's fork truncation.
 func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) error {
+	defer s.revs.Bump(id)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err

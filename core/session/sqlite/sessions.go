@@ -183,6 +183,7 @@ func requireSession(ctx context.Context, q querier, id string) error {
 // Delete removes the session, its messages and its usage ledger rows (in
 // goose's order: foreign keys are enforced, as in goose).
 func (s *Store) Delete(ctx context.Context, id string) error {
+	defer s.revs.Bump(id)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err

@@ -38,6 +38,8 @@ type Store struct {
 	log *slog.Logger
 	// cols is sessionColumns for this file (with or without thread_id).
 	cols string
+	// revs counts each session's message writes (revision.go).
+	revs session.Revisions
 }
 
 var _ session.Store = (*Store)(nil)

@@ -1,0 +1,168 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// convStore keeps the decoded conversation of each loaded session, so a
+// turn of an 8,000-message session does not read and decode the whole
+// history from sessions.db again (goose reloads it every turn; the cache
+// gives the same messages). It is valid while the store's revision of
+// the session is the one it was read or written at: the agent's own
+// appends and replacements update it in place, any other write through
+// the store (truncate, delete, another component's append) invalidates
+// it, and a changed user-visible message count (another process writing
+// the same sessions.db) makes the next read decode again.
+type convStore struct {
+	session.Store
+	revs session.Revisioner
+
+	mu     sync.Mutex
+	cached map[string]*cachedConv // only sessions the agent has loaded
+}
+
+type cachedConv struct {
+	rev  uint64
+	msgs []conversation.Message
+}
+
+// newConvStore wraps st when it counts revisions; other stores are used
+// as they are (every read decodes).
+func newConvStore(st session.Store) session.Store {
+	r, ok := st.(session.Revisioner)
+	if !ok {
+		return st
+	}
+	c := &convStore{Store: st, revs: r, cached: map[string]*cachedConv{}}
+	if ut, ok := st.(session.UsageTotaler); ok {
+		return usageConvStore{c, ut}
+	}
+	return c
+}
+
+// usageConvStore keeps the wrapped store's usage ledger visible.
+type usageConvStore struct {
+	*convStore
+	session.UsageTotaler
+}
+
+// track starts caching id's conversation (from its next full read);
+// forget drops it when the session is closed.
+func (c *convStore) track(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.cached[id]; !ok {
+		c.cached[id] = &cachedConv{rev: ^uint64(0)}
+	}
+}
+
+func (c *convStore) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.cached, id)
+}
+
+// Get answers a read of a tracked session from the cache when it is still
+// valid: only the session row is read then, and the message count and
+// last message time come from the cached messages (sessions.db would
+// read every message row for them). The caller gets its own copy of the
+// message slice.
+func (c *convStore) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	rev := c.revs.Revision(id)
+	c.mu.Lock()
+	e, tracked := c.cached[id]
+	hit := tracked && e.rev == rev
+	var msgs []conversation.Message
+	var count int
+	var last *time.Time
+	if hit {
+		count, last = session.ConversationStats(e.msgs)
+		if withMessages {
+			msgs = append(make([]conversation.Message, 0, len(e.msgs)), e.msgs...)
+		}
+	}
+	c.mu.Unlock()
+	if hit {
+		sess, err := c.revs.Row(ctx, id)
+		sess.Conversation, sess.MessageCount, sess.LastMessageAt = msgs, count, last
+		return sess, err
+	}
+	if !withMessages {
+		return c.Store.Get(ctx, id, false)
+	}
+	sess, err := c.Store.Get(ctx, id, true)
+	if err != nil || !tracked {
+		return sess, err
+	}
+	c.mu.Lock()
+	if e, ok := c.cached[id]; ok {
+		e.rev, e.msgs = rev, slices.Clone(sess.Conversation)
+	}
+	c.mu.Unlock()
+	return sess, nil
+}
+
+// AppendMessage appends m to the cached conversation when this append was
+// the only write since the cache was last valid and m sorts last in
+// goose's order (created_timestamp, then row id); otherwise the next read
+// decodes again.
+func (c *convStore) AppendMessage(ctx context.Context, id string, m conversation.Message) error {
+	before := c.revs.Revision(id)
+	err := c.Store.AppendMessage(ctx, id, m)
+	c.after(id, before, err == nil && m.ID != nil, func(e *cachedConv) bool {
+		if n := len(e.msgs); n > 0 && e.msgs[n-1].Created > m.Created {
+			return false
+		}
+		e.msgs = append(slices.Clip(e.msgs), m)
+		return true
+	})
+	return err
+}
+
+// ReplaceConversation caches msgs in goose's order (same rule).
+func (c *convStore) ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error {
+	before := c.revs.Revision(id)
+	err := c.Store.ReplaceConversation(ctx, id, msgs)
+	ok := err == nil && !slices.ContainsFunc(msgs, func(m conversation.Message) bool { return m.ID == nil })
+	c.after(id, before, ok, func(e *cachedConv) bool {
+		e.msgs = slices.Clone(msgs)
+		slices.SortStableFunc(e.msgs, func(x, y conversation.Message) int { return cmp.Compare(x.Created, y.Created) })
+		return true
+	})
+	return err
+}
+
+// after applies a write to the cache entry, or invalidates it when the
+// write failed, stored something the cache cannot mirror, or another
+// write came between.
+func (c *convStore) after(id string, before uint64, ok bool, apply func(*cachedConv) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, tracked := c.cached[id]
+	if !tracked {
+		return
+	}
+	if ok && e.rev == before && c.revs.Revision(id) == before+1 && apply(e) {
+		e.rev = before + 1
+		return
+	}
+	e.rev, e.msgs = ^uint64(0), nil
+}
+
+// convCache is the agent's convStore, nil when the store has no revisions.
+func (a *Agent) convCache() *convStore {
+	switch st := a.opts.Store.(type) {
+	case *convStore:
+		return st
+	case usageConvStore:
+		return st.convStore
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session/sqlite"
+)
+
+// TestConversationCache: a loaded session's turns reuse the decoded
+// conversation (no full read while only the agent writes), the messages
+// are exactly what sessions.db holds, and any other write is seen.
+func TestConversationCache(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	h := newHarnessWith(t, nil, func(o *Options) { o.Store = db })
+	h.start(StartOptions{})
+	c := h.a.convCache()
+	if c == nil {
+		t.Fatal("a sqlite store is not cached")
+	}
+	turn := func(n int, steps ...step) {
+		t.Helper()
+		h.prov.steps = steps
+		// created 0: the fake provider's replies are created 0 too, so
+		// the messages are in goose's order as they are appended.
+		msg := conversation.UserText(0, fmt.Sprintf("turn %d", n)).WithID(fmt.Sprintf("u%d", n))
+		if out, err := h.a.Reply(ctx, h.id, msg, nil); err != nil || out.StopReason != EndTurn {
+			t.Fatalf("turn %d: %v %v", n, out, err)
+		}
+	}
+	turn(1, say("hello  "))
+	turn(2, say("fine"))
+	c.mu.Lock()
+	e := c.cached[h.id]
+	valid := e != nil && e.rev == db.Revision(h.id)
+	c.mu.Unlock()
+	if !valid {
+		t.Fatal("the agent's own writes invalidated the cache")
+	}
+	same := func(when string) {
+		t.Helper()
+		for _, withMessages := range []bool{true, false} {
+			cached, err := h.a.opts.Store.Get(ctx, h.id, withMessages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored, err := db.Get(ctx, h.id, withMessages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(cached)
+			want, _ := json.Marshal(stored)
+			if string(got) != string(want) {
+				t.Fatalf("%s (messages %v): cached session\n%s\nsessions.db\n%s", when, withMessages, got, want)
+			}
+		}
+	}
+	same("after two turns")
+	if got := h.prov.requests[1].Messages; len(got) != 3 {
+		t.Fatalf("second call saw %d messages, want 3: %+v", len(got), got)
+	}
+	// The tool response is created now, the fake's next reply at 0: goose
+	// sorts that reply before the response, and so must the next read.
+	turn(3, calls(call("c1", "tt__echo", map[string]any{"text": "x"})), say("done"))
+	same("after a tool turn")
+	// A write the cache did not make (goose's fork truncation) is seen.
+	if err := db.Truncate(ctx, h.id, 1); err != nil {
+		t.Fatal(err)
+	}
+	same("after truncate")
+	turn(4, say("again"))
+	same("after a turn following the truncate")
+	for _, m := range h.prov.requests[len(h.prov.requests)-1].Messages {
+		if m.Role == conversation.RoleUser && len(m.Content) > 0 && m.Content[0].ToolResponse != nil {
+			t.Fatalf("the truncated tool response reached the model: %+v", m)
+		}
+	}
+	// A closed session's conversation is no longer held.
+	if err := h.a.CloseSession(h.id); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	_, held := c.cached[h.id]
+	c.mu.Unlock()
+	if held {
+		t.Fatal("closed session still cached")
+	}
+}
