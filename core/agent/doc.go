@@ -28,6 +28,12 @@
 //
 // Faces read sessions through SessionReader and never write the store.
 //
+// /rewind [N] and /undo (rewind.go) are slash commands like /compact: they
+// put back the files the session's tools changed since the chosen user
+// message (core/checkpoint: saved before each change under
+// <data>/sessions/<id>/checkpoints, restored through the session's FileIO)
+// and cut the stored conversation before that message.
+//
 // Prompt templates carry goose's registry names (system.md, compaction.md,
 // recipe.md, permission_judge.md, session_name.md); a file
 // <config>/prompts/<name> overrides one and is read at every render. They

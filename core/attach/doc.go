@@ -14,4 +14,10 @@
 // into every request of the session. A refused or unreadable
 // link is never dropped silently: the prompt gets "[name](uri) was not
 // attached: reason", so the user and the model both see why.
+//
+// Links that are not file:// get the same note saying why their content
+// is missing (zed:// mentions, unknown schemes); http(s) links are fetched
+// only when the user allowed it (FetchLinksKey), text answers only, at
+// most MaxLinkedFileBytes, within FetchTimeout and the turn's cancel.
+// Result.Note is what the face shows the user as well.
 package attach
