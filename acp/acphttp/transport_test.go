@@ -60,13 +60,17 @@ func newTestHandler(t *testing.T) (*Handler, *httptest.Server) {
 
 func post(t *testing.T, url, conn, session, body string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if conn != "" {
-		req.Header.Set(HeaderConnectionID, conn)
-	}
-	if session != "" {
-		req.Header.Set(HeaderSessionID, session)
+	return send(t, "POST", url, "application/json", "", conn, session, body)
+}
+
+// send is one request; empty header values are left out.
+func send(t *testing.T, method, url, ctype, accept, conn, session, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for k, v := range map[string]string{"Content-Type": ctype, "Accept": accept, HeaderConnectionID: conn, HeaderSessionID: session} {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -193,25 +197,7 @@ func TestStreamableHTTPRejects(t *testing.T) {
 	resp := post(t, url, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
 	conn := resp.Header.Get(HeaderConnectionID)
 	do := func(method, ctype, accept, conn, session, body string) int {
-		req, _ := http.NewRequest(method, url, strings.NewReader(body))
-		if ctype != "" {
-			req.Header.Set("Content-Type", ctype)
-		}
-		if accept != "" {
-			req.Header.Set("Accept", accept)
-		}
-		if conn != "" {
-			req.Header.Set(HeaderConnectionID, conn)
-		}
-		if session != "" {
-			req.Header.Set(HeaderSessionID, session)
-		}
-		r, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Body.Close()
-		return r.StatusCode
+		return send(t, method, url, ctype, accept, conn, session, body).StatusCode
 	}
 	msg := `{"jsonrpc":"2.0","id":2,"method":"session/list","params":{}}`
 	for _, c := range []struct {
