@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,15 +52,21 @@ func jsonOf(v any) string {
 // TestNonFileLinksAreNotedForModelAndUser (issue 17 §2): links goose-acp
 // cannot open reach the model as a note saying what was attached and why
 // its content is missing, and the user is told the same in an
-// agent_message_chunk before the reply.
+// agent_message_chunk before the reply — as for a file link the path
+// policy refused.
 func TestNonFileLinksAreNotedForModelAndUser(t *testing.T) {
 	env := newAgentEnv(t, textTurn("ok"))
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
-	sess := c.newSession(t.TempDir())
+	work := t.TempDir()
+	secret := filepath.Join(work, ".env")
+	os.WriteFile(secret, []byte("KEY=sk-should-not-leak"), 0o600)
+	envNote := "[.env](file://" + secret + ") was not attached: Access to '" + secret + "' is restricted by .gooseignore"
+	sess := c.newSession(work)
 	n := len(c.updatesOf(sess.SessionID))
-	c.promptBlocks(sess.SessionID, acp.ContentBlock{Type: "text", Text: "look"}, zedTerminal, webLink, customLink)
-	if got, want := sentUserText(t, env), "look\n"+zedNote+"\n"+webNote+"\n"+customNote; got != want {
+	c.promptBlocks(sess.SessionID, acp.ContentBlock{Type: "text", Text: "look"}, zedTerminal, webLink, customLink,
+		acp.ContentBlock{Type: "resource_link", Name: ".env", URI: "file://" + secret})
+	if got, want := sentUserText(t, env), "look\n"+zedNote+"\n"+webNote+"\n"+customNote+"\n"+envNote; got != want {
 		t.Errorf("the model got %s\nwant %s", got, want)
 	}
 	var chunks []string
@@ -71,6 +79,7 @@ func TestNonFileLinksAreNotedForModelAndUser(t *testing.T) {
 		jsonOf(acp.ContentBlock{Type: "text", Text: zedNote + "\n\n"}),
 		jsonOf(acp.ContentBlock{Type: "text", Text: webNote + "\n\n"}),
 		jsonOf(acp.ContentBlock{Type: "text", Text: customNote + "\n\n"}),
+		jsonOf(acp.ContentBlock{Type: "text", Text: envNote + "\n\n"}),
 		`{"type":"text","text":"ok"}`,
 	}
 	if jsonOf(chunks) != jsonOf(want) {
