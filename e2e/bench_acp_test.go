@@ -320,7 +320,7 @@ func seedSessionText(b *testing.B, env *agentEnv, cwd string, n int, word string
 		b.Fatal(err)
 	}
 	msgs := make([]conversation.Message, 0, n)
-	base := time.Now().Add(-time.Hour).Unix()
+	base := time.Now().Add(-time.Hour).Unix() - int64(n) // all in the past
 	for i := range n {
 		role := conversation.RoleUser
 		if i%2 == 1 {
