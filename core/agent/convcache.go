@@ -166,3 +166,13 @@ func (a *Agent) convCache() *convStore {
 	}
 	return nil
 }
+
+// sessionRow reads a session without its message statistics when the
+// store can (resume needs its settings, not a scan of every message row;
+// load reads the whole session afterwards).
+func (a *Agent) sessionRow(ctx context.Context, id string) (session.Session, error) {
+	if c := a.convCache(); c != nil {
+		return c.revs.Row(ctx, id)
+	}
+	return a.opts.Store.Get(ctx, id, false)
+}

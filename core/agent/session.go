@@ -112,6 +112,8 @@ type sessionState struct {
 
 	// prompt is what a client set on the system prompt (prompt_desktop.go).
 	prompt sessionPrompt
+	// steer is the running turn's run id and steered input (steer.go).
+	steer steerQueue
 
 	// checkpoints are the file states /rewind restores (rewind.go).
 	checkpoints *checkpoint.Book
@@ -170,7 +172,7 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 		sess, err := a.opts.Store.Get(ctx, id, true)
 		return &sess, nil, err
 	}
-	sess, err := a.opts.Store.Get(ctx, id, false)
+	sess, err := a.sessionRow(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
