@@ -60,7 +60,9 @@ type touchingProvider struct{ fakeProvider }
 func (tp *touchingProvider) Stream(ctx context.Context, req Request) iter.Seq2[Chunk, error] {
 	return func(yield func(Chunk, error) bool) {
 		touch := Toucher(ctx)
-		for range 6 {
+		// 20 keep-alives 20 ms apart outlast the 150 ms watchdog several
+		// times over, with room for a loaded machine's scheduling delays.
+		for range 20 {
 			select {
 			case <-time.After(20 * time.Millisecond):
 				touch()
@@ -75,7 +77,7 @@ func (tp *touchingProvider) Stream(ctx context.Context, req Request) iter.Seq2[C
 }
 
 func TestIdleTimeoutResetByTouch(t *testing.T) {
-	texts, err := collect(IdleTimeout(&touchingProvider{}, 50*time.Millisecond))
+	texts, err := collect(IdleTimeout(&touchingProvider{}, 150*time.Millisecond))
 	if err != nil || len(texts) != 1 {
 		t.Fatalf("texts %v err %v", texts, err)
 	}
