@@ -26,8 +26,16 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 		as.endTurn(tc)
 		return PromptResponse{}, err
 	}
-	gate := newAuthGate(func(ev agent.Event) { s.handleEvent(turnCtx, as, ev) })
+	ran := false // a run started: its end is announced (unstable_steer.go)
+	gate := newAuthGate(func(ev agent.Event) {
+		_, started := ev.(agent.RunEvent)
+		ran = ran || started
+		s.handleEvent(turnCtx, as, ev)
+	})
 	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
+	if ran {
+		s.sendActiveRun(context.WithoutCancel(ctx), as.id, "")
+	}
 	s.releaseHeld(ctx, as, "")
 	s.endCompaction(ctx, as, CompactionFailed)
 	authErr := gate.settle(s, out, err)
@@ -142,6 +150,10 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
+	case agent.RunEvent:
+		s.sendActiveRun(live, as.id, e.RunID)
+	case agent.SteerEvent:
+		s.sendSteered(live, as.id, e.Message)
 	case agent.HistoryReplacedEvent:
 		s.endCompaction(live, as, CompactionCompleted)
 	}

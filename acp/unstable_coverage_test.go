@@ -11,9 +11,7 @@ import (
 // notYetUnstable lists the acp-meta.json methods still being written
 // (issue 14). Whoever registers one removes it here; the list must end
 // empty.
-var notYetUnstable = []string{
-	"_goose/unstable/session/steer",
-}
+var notYetUnstable = []string{}
 
 // Every method of acp-meta.json is either answered (registered in the
 // request table, the unavailable ones included) or still on notYetUnstable;

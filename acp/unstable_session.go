@@ -30,6 +30,7 @@ func (s *Server) unstableSessionMethods() map[string]RequestHandler {
 		p + "import":                typed(s.unstableImport),
 		p + "cost/aggregate":        typed(s.unstableCostAggregate),
 		p + "system-prompt/set":     typed(s.unstableSystemPrompt),
+		p + "steer":                 typed(s.unstableSteer),
 	}
 }
 
@@ -59,7 +60,13 @@ func (s *Server) unstableSessionInfo(ctx context.Context, req unstableSessionID)
 	if err != nil {
 		return sessionInfoResponse{}, storeErr(err, id)
 	}
-	return sessionInfoResponse{Session: sessionInfo(ss)}, nil
+	info := sessionInfo(ss)
+	var run any
+	if r := s.opts.Agent.ActiveRun(id); r != "" {
+		run = r
+	}
+	info.Meta["goose"] = map[string]any{"activeRunId": run}
+	return sessionInfoResponse{Session: info}, nil
 }
 
 // sessionInfo is a session as session/list and session/info show it.

@@ -80,7 +80,9 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 	s.mu.Lock()
 	s.turn = t
 	s.mu.Unlock()
+	t.beginRun()
 	defer func() {
+		t.endRun()
 		s.mu.Lock()
 		s.turn = nil
 		s.mu.Unlock()
@@ -169,6 +171,9 @@ func (t *turn) loop() (Outcome, error) {
 			t.emit(MessageEvent{Message: t.assistantText(MaxTurnsText)})
 			return Outcome{StopReason: MaxTurns}, nil
 		}
+		if _, err := t.takeSteered(); err != nil {
+			return Outcome{}, err
+		}
 		t.subdirHintsTurn()
 		t.refreshTools()
 		reply, err := t.stream()
@@ -197,6 +202,11 @@ func (t *turn) loop() (Outcome, error) {
 					continue
 				}
 				return res, err
+			}
+			if steered, err := t.takeSteered(); err != nil {
+				return Outcome{}, err
+			} else if steered {
+				continue
 			}
 			res, again := t.endOrRetry()
 			if again {

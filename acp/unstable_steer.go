@@ -1,0 +1,72 @@
+package acp
+
+import (
+	"context"
+	"errors"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+// Steering (_goose/unstable/session/steer): Desktop learns the running
+// turn's run id from session_info_update _meta.goose.activeRunId (a
+// string when a turn starts, null when it ends; session/info carries it
+// too) and adds input to that turn with session/steer. The steered
+// message is later shown as a user_message_chunk with the id steer
+// answered.
+
+// sendActiveRun announces a turn's run id, or its end (runID "").
+func (s *Server) sendActiveRun(ctx context.Context, sessionID, runID string) {
+	var v any
+	if runID != "" {
+		v = runID
+	}
+	s.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Meta: Meta{"goose": map[string]any{"activeRunId": v}}})
+}
+
+type steerRequest struct {
+	SessionID     string         `json:"sessionId"`
+	Prompt        []ContentBlock `json:"prompt"`
+	ExpectedRunID string         `json:"expectedRunId"`
+}
+
+type steerResponse struct {
+	RunID     string `json:"runId"`
+	MessageID string `json:"messageId"`
+}
+
+func (s *Server) unstableSteer(ctx context.Context, req steerRequest) (steerResponse, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return steerResponse{}, err
+	}
+	if len(req.Prompt) == 0 {
+		return steerResponse{}, invalidParams("prompt cannot be empty")
+	}
+	msg, err := s.promptMessage(ctx, as, req.Prompt)
+	if err != nil {
+		return steerResponse{}, err
+	}
+	runID, msgID, err := s.opts.Agent.Steer(as.id, req.ExpectedRunID, msg.Content)
+	switch {
+	case errors.Is(err, agent.ErrNoActiveRun), errors.Is(err, agent.ErrRunMismatch):
+		return steerResponse{}, invalidParams("%v", err)
+	case err != nil:
+		return steerResponse{}, err
+	}
+	return steerResponse{RunID: runID, MessageID: msgID}, nil
+}
+
+// sendSteered shows steered input as the user's, marked _meta.goose.steer
+// and carrying the id session/steer answered.
+func (s *Server) sendSteered(ctx context.Context, sessionID string, m conversation.Message) {
+	id := m.IDOrEmpty()
+	for _, c := range m.Content {
+		if c.Text == nil {
+			continue
+		}
+		u := chunk(UpdateUserMessageChunk, id, textBlock(c.Text.Text))
+		u.Meta = Meta{"goose": map[string]any{"messageId": id, "steer": true}}
+		s.notify(ctx, sessionID, u)
+	}
+}
