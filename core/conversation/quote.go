@@ -12,13 +12,23 @@ const hexDigits = "0123456789abcdef"
 // appendQuoted appends s as a JSON string literal with exactly the bytes
 // Marshal(s) writes: encoding/json's escapes without HTML escaping,
 // invalid UTF-8 as \ufffd, and U+2028/U+2029 left raw as serde_json does.
-func appendQuoted(dst []byte, s string) []byte {
+func appendQuoted(dst []byte, s string) []byte { return AppendJSONString(dst, s, false) }
+
+// quotedLen is len(appendQuoted(nil, s)), computed without building it.
+func quotedLen(s string) int { return JSONStringLen(s, false) }
+
+// AppendJSONString appends s as a JSON string literal. With escapeHTML it
+// writes exactly what json.Marshal writes (<, >, & and U+2028/U+2029
+// escaped); without, what an encoder with SetEscapeHTML(false) writes.
+// Both escape control characters, quote and backslash, and turn invalid
+// UTF-8 into \ufffd. It is for huge texts that must not be copied again.
+func AppendJSONString(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
+			if b >= 0x20 && b != '"' && b != '\\' && !(escapeHTML && (b == '<' || b == '>' || b == '&')) {
 				i++
 				continue
 			}
@@ -44,27 +54,31 @@ func appendQuoted(dst []byte, s string) []byte {
 			continue
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(append(dst, s[start:i]...), `\ufffd`...)
+		case escapeHTML && (c == '\u2028' || c == '\u2029'):
+			dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+		default:
+			i += size
 			continue
 		}
 		i += size
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
 
-// quotedLen is len(appendQuoted(nil, s)), computed without building it.
-func quotedLen(s string) int {
+// JSONStringLen is len(AppendJSONString(nil, s, escapeHTML)), computed
+// without building it (so the caller can allocate the exact size once).
+func JSONStringLen(s string, escapeHTML bool) int {
 	n := 2 + len(s)
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
 			switch {
-			case b >= 0x20 && b != '"' && b != '\\':
+			case b >= 0x20 && b != '"' && b != '\\' && !(escapeHTML && (b == '<' || b == '>' || b == '&')):
 			case b == '\\', b == '"', b == '\b', b == '\f', b == '\n', b == '\r', b == '\t':
 				n++
 			default:
@@ -74,8 +88,11 @@ func quotedLen(s string) int {
 			continue
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
+		switch {
+		case c == utf8.RuneError && size == 1:
 			n += 5 // one byte becomes the six of \ufffd
+		case escapeHTML && (c == '\u2028' || c == '\u2029'):
+			n += 3 // three bytes become the six of \u2028
 		}
 		i += size
 	}

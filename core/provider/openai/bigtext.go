@@ -5,7 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"unicode/utf8"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
 // A huge message text (a 31 MB prompt) is not handed to encoding/json:
@@ -71,82 +72,10 @@ func spliceBigTexts(body []byte, texts []bigText) ([]byte, bool) {
 	return append(out, body[prev:]...), true
 }
 
-// appendHTMLQuoted appends s as json.Marshal writes a string: control
-// characters, quote and backslash escaped, <, > and & as \u003c, \u003e,
-// \u0026, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+// appendHTMLQuoted appends s as json.Marshal writes a string.
 func appendHTMLQuoted(dst []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(append(dst, s[start:i]...), `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return conversation.AppendJSONString(dst, s, true)
 }
 
 // htmlQuotedLen is len(appendHTMLQuoted(nil, s)).
-func htmlQuotedLen(s string) int {
-	n := 2 + len(s)
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			switch {
-			case b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&':
-			case b == '\\', b == '"', b == '\b', b == '\f', b == '\n', b == '\r', b == '\t':
-				n++
-			default:
-				n += 5
-			}
-			i++
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			n += 5
-		case c == '\u2028' || c == '\u2029':
-			n += 3 // three bytes become the six of \u2028
-		}
-		i += size
-	}
-	return n
-}
+func htmlQuotedLen(s string) int { return conversation.JSONStringLen(s, true) }
