@@ -40,27 +40,12 @@ func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
 		textTurn("an image"),
 		slowTurn("wait"),
 	)
-	cmd := exec.Command("node", "harness.mjs", "basic", "permission", "fsread", "fswrite", "notice", "config", "image", "cancel", "list", "load")
-	cmd.Dir = dir
-	cmd.Env = append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	t.Logf("node harness:\n%s", out)
-	if err != nil {
-		t.Fatalf("node harness failed: %v\nstderr:\n%s", err, stderr.String())
-	}
 	var report struct {
 		Frames     int               `json:"frames"`
 		Violations []json.RawMessage `json:"violations"`
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 8<<20)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "{") {
-			_ = json.Unmarshal(sc.Bytes(), &report)
-		}
-	}
+	runNodeHarness(t, dir, append(env.environ(), "GOOSE_ACP_BIN="+binary, "WORKDIR="+work), &report,
+		"basic", "permission", "fsread", "fswrite", "notice", "config", "image", "cancel", "list", "load")
 	if report.Frames == 0 || len(report.Violations) != 0 {
 		t.Fatalf("frames=%d violations=%s", report.Frames, report.Violations)
 	}
@@ -72,5 +57,29 @@ func TestNodeSDKClientValidatesEveryFrame(t *testing.T) {
 	}
 	if !sawBuffer {
 		t.Errorf("the model never saw the editor's buffer content")
+	}
+}
+
+// runNodeHarness runs `node harness.mjs args…` in dir with env, fails the
+// test when it exits non-zero, and decodes the last JSON line it printed
+// (its report) into report.
+func runNodeHarness(t *testing.T, dir string, env []string, report any, args ...string) {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"harness.mjs"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	t.Logf("node harness %s:\n%s", filepath.Base(dir), out)
+	if err != nil {
+		t.Fatalf("node harness failed: %v\nstderr:\n%s", err, stderr.String())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 8<<20)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "{") {
+			_ = json.Unmarshal(sc.Bytes(), report)
+		}
 	}
 }
