@@ -11,6 +11,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/checkpoint"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // textSince concatenates the agent_message_chunk texts after the first n
@@ -194,5 +195,33 @@ func TestRewindTooLargeFile(t *testing.T) {
 	}
 	if got, want := c.command(t, sess.SessionID, "/undo"), "Rewound to before message 1 (write big).\nNot restored "+path+": "+why; got != want {
 		t.Errorf("/undo = %q, want %q", got, want)
+	}
+}
+
+// TestRewindUndoesADelegatesWrites: files a summon delegate's subagent
+// wrote belong to the parent's turn, so the parent's /undo restores them.
+func TestRewindUndoesADelegatesWrites(t *testing.T) {
+	work := t.TempDir()
+	path := filepath.Join(work, "notes.md")
+	os.WriteFile(path, []byte("before\n"), 0o644)
+	summary, _ := json.Marshal(map[string]string{"final_output": `{"summary":"wrote notes"}`})
+	env := newAgentEnv(t,
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_del", Name: "summon__delegate", Arguments: `{"instructions":"Write the notes"}`}}},
+		toolCallTurn("call_w", "developer__write", map[string]string{"path": path, "content": "by the subagent\n"}),
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_fin", Name: "final_output", Arguments: string(summary)}}},
+		textTurn("The subagent wrote the notes."),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	c.command(t, sess.SessionID, "delegate the notes")
+	if readFile(t, path) != "by the subagent\n" {
+		t.Fatalf("the subagent did not write: %q\n%s", readFile(t, path), c.stderr.String())
+	}
+	if got, want := c.command(t, sess.SessionID, "/undo"), "Rewound to before message 1 (delegate the notes).\nRestored "+path; got != want {
+		t.Errorf("/undo = %q, want %q", got, want)
+	}
+	if readFile(t, path) != "before\n" {
+		t.Errorf("after /undo: %q", readFile(t, path))
 	}
 }

@@ -168,7 +168,7 @@ func (a *Agent) startDelegate(ctx context.Context, parent *sessionState, p platf
 		WorkingDir: childDir, Type: session.TypeSubAgent, Name: DelegateSessionName, Mode: &auto,
 		Extensions: a.subagentExtensions(parent, p.Extensions), Builtins: builtins, MaxTurns: maxTurns,
 		Recipe:  &Recipe{Title: r.Title, Instructions: r.Instructions, ResponseSchema: schema, MaxTurns: maxTurns},
-		inherit: prov,
+		inherit: prov, checkpoints: parent.checkpoints.Shared(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create subagent session: %w", err)

@@ -68,6 +68,10 @@ type StartOptions struct {
 
 	// inherit is a sub-recipe session's parent provider, used as is.
 	inherit provider.Provider
+	// checkpoints is a child session's view of its parent's checkpoints:
+	// its file changes belong to the parent's turn, so the parent's
+	// /rewind restores them too.
+	checkpoints *checkpoint.Book
 	// MaxToolRepetitions limits identical consecutive tool calls (goose's
 	// max_tool_repetitions; 0 falls back to GOOSE_MAX_TOOL_REPETITIONS,
 	// unset means no limit).
@@ -232,7 +236,10 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		}
 		s.subRecipes = a.subRecipeTools(opts.Recipe.SubRecipes, dir)
 	}
-	s.checkpoints = checkpoint.New(checkpoint.Dir(a.opts.DataDir, id))
+	s.checkpoints = opts.checkpoints
+	if s.checkpoints == nil {
+		s.checkpoints = checkpoint.New(checkpoint.Dir(a.opts.DataDir, id))
+	}
 	s.mgr = extension.New(extension.Options{
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Config: a.opts.Config.Get, Logger: a.log, TempDir: a.opts.TempDir,

@@ -213,6 +213,7 @@ func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub reci
 		WorkingDir: wd, Type: session.TypeSubAgent, Name: SubagentSessionPrefix + parent.id,
 		Mode: &modeName, Builtins: builtins, Recipe: subAgentRecipe(rec, text),
 		MaxTurns: a.configInt("GOOSE_SUBAGENT_MAX_TURNS", DefaultSubagentMaxTurns), inherit: prov,
+		checkpoints: parent.checkpoints.Shared(),
 	}
 	if rec.Settings != nil {
 		opts.Temperature = rec.Settings.Temperature

@@ -45,6 +45,9 @@ type Entry struct {
 // calls of a turn run in parallel).
 type Book struct {
 	dir string
+	// shared, when set, is the parent book this view records into (see
+	// Shared); the view's own fields are unused.
+	shared *Book
 
 	mu      sync.Mutex
 	marker  string
@@ -79,7 +82,7 @@ func Dir(dataDir, sessionID string) string {
 // Begin starts a turn: changes from now on belong to the user message
 // marker; warn tells the user about a file that cannot be saved.
 func (b *Book) Begin(marker string, warn func(string)) {
-	if b == nil {
+	if b == nil || b.shared != nil {
 		return
 	}
 	b.mu.Lock()
@@ -88,8 +91,25 @@ func (b *Book) Begin(marker string, warn func(string)) {
 	b.reads = nil
 }
 
+// Shared returns a view of b for a child session (a delegate or
+// sub-recipe run inside a turn): its writes are checkpointed in b under
+// the turn's marker, so rewinding the turn restores them too, and its own
+// turns do not move the marker. nil for a nil book.
+func (b *Book) Shared() *Book {
+	if b == nil {
+		return nil
+	}
+	for b.shared != nil {
+		b = b.shared
+	}
+	return &Book{shared: b}
+}
+
 // Entries returns a copy of the saved entries, oldest first.
 func (b *Book) Entries() []Entry {
+	if b.shared != nil {
+		return b.shared.Entries()
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]Entry(nil), b.entries...)

@@ -176,7 +176,7 @@ func TestConcurrentWritesOneCheckpoint(t *testing.T) {
 
 type failing struct{ disk }
 
-func (failing) WriteTextFile(context.Context, string, string) error {
+func (*failing) WriteTextFile(context.Context, string, string) error {
 	return errors.New("editor refused")
 }
 
@@ -193,5 +193,38 @@ func TestRestoreFailureIsReported(t *testing.T) {
 	r, _ := book.Rewind(ctx, map[string]bool{"m1": true})
 	if fmt.Sprint(r.NotRestored) != "["+p+": editor refused]" {
 		t.Errorf("report %+v", r)
+	}
+}
+
+// A child session's writes (summon's delegate, a sub-recipe) belong to the
+// parent's turn: the parent's rewind restores them through the parent's
+// FileIO, and the child's own turns do not move the parent's marker.
+func TestChildWritesBelongToTheParentTurn(t *testing.T) {
+	ctx := context.Background()
+	wd := t.TempDir()
+	p, q := filepath.Join(wd, "p"), filepath.Join(wd, "q")
+	os.WriteFile(p, []byte("parent0"), 0o644)
+	os.WriteFile(q, []byte("child0"), 0o644)
+	parent := New(t.TempDir())
+	parentIO := &disk{}
+	pf := parent.Wrap(parentIO)
+	parent.Begin("m1", nil)
+	child := parent.Shared()
+	childIO := &disk{}
+	cf := child.Wrap(childIO)
+	child.Begin("child-msg", nil)
+	cf.WriteTextFile(ctx, q, "child1")
+	pf.WriteTextFile(ctx, p, "parent1")
+	for _, e := range parent.Entries() {
+		if e.Marker != "m1" {
+			t.Errorf("entry %+v has marker %q, want the parent's m1", e, e.Marker)
+		}
+	}
+	r, err := parent.Rewind(ctx, map[string]bool{"m1": true})
+	if err != nil || read(t, p) != "parent0" || read(t, q) != "child0" || len(r.Restored) != 2 {
+		t.Fatalf("rewind: %+v %v p=%q q=%q", r, err, read(t, p), read(t, q))
+	}
+	if len(childIO.writes) != 1 || len(parentIO.writes) != 3 {
+		t.Errorf("restores went through the child's FileIO: child %v parent %v", childIO.writes, parentIO.writes)
 	}
 }

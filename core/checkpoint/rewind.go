@@ -30,6 +30,9 @@ func (r Report) Changed() bool {
 // session's FileIO (the editor's when delegated); files that did not exist
 // are removed from local disk.
 func (b *Book) Rewind(ctx context.Context, markers map[string]bool) (Report, error) {
+	if b.shared != nil {
+		return b.shared.Rewind(ctx, markers)
+	}
 	b.mu.Lock()
 	inner := b.inner
 	first := map[string]Entry{}

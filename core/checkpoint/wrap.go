@@ -16,6 +16,10 @@ func (b *Book) Wrap(inner Files) Files {
 	if b == nil {
 		return inner
 	}
+	if b.shared != nil {
+		// A child's FileIO is not where the parent's restores go.
+		return &files{b: b.shared, inner: inner}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.inner = inner
