@@ -27,6 +27,9 @@
 //	opts.UseRecipe(rec, values)                             // via RecipeFrom, the one recipe path
 //
 // Faces read sessions through SessionReader and never write the store.
+// A loaded session's decoded conversation is kept between turns while the
+// store's revision of it is unchanged (convcache.go), so a turn's own work
+// does not grow with the history.
 //
 // /rewind [N] and /undo (rewind.go) are slash commands like /compact: they
 // put back the files the session's tools changed since the chosen user
