@@ -10,7 +10,10 @@
 // old content back through the same FileIO (the editor's
 // fs/write_text_file when delegated, so its buffers follow). A file that
 // did not exist before is removed from local disk on rewind (ACP has no
-// delete).
+// delete). A child session (summon's delegate, a sub-recipe) records into
+// its parent's book through Book.Shared, under the parent's turn, so the
+// parent's rewind undoes what its subagents wrote. Changes made by shell
+// commands are not seen (they do not go through FileIO).
 //
 // Checkpoints live in <data>/sessions/<session id>/checkpoints: index.jsonl
 // (one Entry a line) and one file per saved content, named by its sequence
