@@ -225,3 +225,39 @@ func TestRewindUndoesADelegatesWrites(t *testing.T) {
 		t.Errorf("after /undo: %q", readFile(t, path))
 	}
 }
+
+// TestRewindAfterRestart: checkpoints are on disk, so a session loaded by
+// a new goose-acp process can still /undo its last turn, and a reload
+// replays only what is left.
+func TestRewindAfterRestart(t *testing.T) {
+	work := t.TempDir()
+	path := filepath.Join(work, "cfg.yaml")
+	os.WriteFile(path, []byte("a: 1\n"), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("w1", "developer__write", map[string]string{"path": path, "content": "a: 2\n"}),
+		textTurn("changed"),
+	)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	c.command(t, sess.SessionID, "keep this")
+	c.close()
+
+	c2 := startAgent(t, env)
+	c2.initialize(acp.ClientCapabilities{})
+	c2.call("session/load", acp.LoadSessionRequest{SessionID: sess.SessionID, CWD: work, MCPServers: []acp.MCPServer{}}, nil)
+	if got, want := c2.command(t, sess.SessionID, "/undo"), "Rewound to before message 1 (keep this).\nRestored "+path; got != want {
+		t.Errorf("/undo after restart = %q, want %q", got, want)
+	}
+	if readFile(t, path) != "a: 1\n" {
+		t.Errorf("after /undo: %q", readFile(t, path))
+	}
+	c3 := startAgent(t, env)
+	c3.initialize(acp.ClientCapabilities{})
+	c3.call("session/load", acp.LoadSessionRequest{SessionID: sess.SessionID, CWD: work, MCPServers: []acp.MCPServer{}}, nil)
+	for _, u := range c3.updatesOf(sess.SessionID) {
+		if u.SessionUpdate == acp.UpdateUserMessageChunk || u.SessionUpdate == acp.UpdateAgentMessageChunk || u.SessionUpdate == acp.UpdateToolCall {
+			t.Errorf("replayed after /undo: %s", jsonOf(u))
+		}
+	}
+}
