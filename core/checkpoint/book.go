@@ -148,13 +148,15 @@ func (b *Book) has(marker, path string) bool {
 // save records e with content. b.mu held.
 func (b *Book) save(e Entry, content string) error {
 	e.Seq = b.next
+	if b.dir != "" {
+		if err := os.MkdirAll(b.dir, 0o700); err != nil {
+			return fmt.Errorf("checkpoint dir: %w", err)
+		}
+	}
 	if e.Existed && e.Skipped == "" {
 		if b.dir == "" {
 			b.blobs[e.Seq] = content
 		} else {
-			if err := os.MkdirAll(b.dir, 0o700); err != nil {
-				return fmt.Errorf("checkpoint dir: %w", err)
-			}
 			if err := os.WriteFile(b.blobPath(e.Seq), []byte(content), 0o600); err != nil {
 				return fmt.Errorf("saving checkpoint of %s: %w", e.Path, err)
 			}
@@ -163,7 +165,28 @@ func (b *Book) save(e Entry, content string) error {
 	}
 	b.next++
 	b.entries = append(b.entries, e)
-	return b.writeIndex()
+	return b.appendIndex(e)
+}
+
+// appendIndex adds e's line to index.jsonl (a save costs one line, not a
+// rewrite of the whole index).
+func (b *Book) appendIndex(e Entry) error {
+	if b.dir == "" {
+		return nil
+	}
+	line, _ := json.Marshal(e)
+	f, err := os.OpenFile(filepath.Join(b.dir, "index.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing checkpoint index: %w", err)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing checkpoint index: %w", err)
+	}
+	return nil
 }
 
 func (b *Book) blobPath(seq int) string { return filepath.Join(b.dir, strconv.Itoa(seq)) }
