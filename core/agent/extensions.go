@@ -135,7 +135,7 @@ func savedExtensions(d session.ExtensionData) ([]config.ExtensionConfig, bool) {
 
 // saveSessionState persists the extension list, mode, provider and model.
 func (a *Agent) saveSessionState(ctx context.Context, s *sessionState) error {
-	sess, err := a.opts.Store.Get(ctx, s.id, false)
+	sess, err := a.sessionRow(ctx, s.id) // its extension data, not its message statistics
 	if err != nil {
 		return err
 	}
