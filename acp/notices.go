@@ -50,6 +50,7 @@ func isObject(raw *json.RawMessage) bool {
 // sendNotice tells a client that opted in about a recoverable problem
 // (an extension that did not start); others only get the log line.
 func (s *Server) sendNotice(ctx context.Context, sessionID, severity, title, description string) {
+	s.gooseStatus(ctx, sessionID, "notice", title)
 	if !s.wantsNotices() {
 		return
 	}
@@ -62,7 +63,7 @@ func (s *Server) sendNotice(ctx context.Context, sessionID, severity, title, des
 
 // retryNotices makes a turn's provider retries a warning notice.
 func (s *Server) retryNotices(ctx context.Context, as *acpSession) context.Context {
-	if !s.wantsNotices() {
+	if !s.wantsNotices() && !s.gooseCapability("customNotifications") {
 		return ctx
 	}
 	return provider.WithRetryObserver(ctx, func(n provider.RetryNotice) {

@@ -9,7 +9,9 @@ import (
 // Goose's own session notifications (_goose/unstable/session/update),
 // sent only to clients whose initialize set
 // _meta.goose.customNotifications (Goose Desktop does): usage_update
-// drives Desktop's context meter, message_usage its per-reply usage.
+// drives Desktop's context meter, message_usage its per-reply usage,
+// status_message shows live status (the notices goose-acp gives: provider
+// retries, extensions that failed to start) and is never history.
 
 // GooseSessionUpdateMethod is the notification's method.
 const GooseSessionUpdateMethod = "_goose/unstable/session/update"
@@ -85,4 +87,22 @@ func (s *Server) gooseNotify(ctx context.Context, sessionID string, update any) 
 	if err := s.peer.Notify(ctx, GooseSessionUpdateMethod, gooseSessionNotification{SessionID: sessionID, Update: update}); err != nil {
 		s.log.Debug("goose session update not sent", "session", sessionID, "err", err)
 	}
+}
+
+type gooseStatusUpdate struct {
+	SessionUpdate string `json:"sessionUpdate"`
+	Status        struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"status"`
+}
+
+// gooseStatus sends a status_message ("notice" or "progress").
+func (s *Server) gooseStatus(ctx context.Context, sessionID, kind, message string) {
+	if !s.gooseCapability("customNotifications") || message == "" {
+		return
+	}
+	u := gooseStatusUpdate{SessionUpdate: "status_message"}
+	u.Status.Type, u.Status.Message = kind, message
+	s.gooseNotify(ctx, sessionID, u)
 }

@@ -3,6 +3,7 @@ package acp
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,37 @@ func TestGooseUsageNotificationsOnlyWhenAsked(t *testing.T) {
 	}
 	if mu := usage.Update["usage"].(map[string]any); mu["inputTokens"] != float64(1) || mu["totalTokens"] != float64(2) {
 		t.Fatalf("message_usage usage: %s", got[1])
+	}
+}
+
+func TestGooseStatusMessageForAFailedExtension(t *testing.T) {
+	r := newDesktopRig(t, nil)
+	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"_meta":{"goose":{"customNotifications":true}}}}}`)
+	for {
+		var rep rpcReply
+		mustUnmarshal(t, []byte(r.read(t)), &rep)
+		if string(rep.ID) == "1" {
+			break
+		}
+	}
+	r.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[{"name":"broken","command":"/nonexistent/mcp-server","args":[],"env":[]}]}}`, r.dir))
+	// afterSetup sends the notices, then the session's usage_update.
+	var status []json.RawMessage
+	for {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		mustUnmarshal(t, []byte(r.read(t)), &m)
+		if m.Method == "session/update" && strings.Contains(string(m.Params), `"sessionUpdate":"usage_update"`) {
+			break
+		}
+		if m.Method == GooseSessionUpdateMethod && strings.Contains(string(m.Params), "status_message") {
+			validateUnstableType(t, "GooseSessionNotification_unstable", m.Params)
+			status = append(status, m.Params)
+		}
+	}
+	if len(status) == 0 || !strings.Contains(string(status[0]), `"type":"notice","message":"Extension broken failed to start"`) {
+		t.Fatalf("status_message: %s", status)
 	}
 }
