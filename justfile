@@ -22,7 +22,7 @@ bench:
 
 # release archives (linux/darwin/windows), SHA256SUMS, agent.json and NOTES.md into dist/VERSION
 release VERSION *ARGS:
-    go run ./scripts/release -version {{VERSION}} {{ARGS}}
+    go run ./cmd/release -version {{VERSION}} {{ARGS}}
 
 # formatting, vet and the builds CI checks (the windows cgo build needs gcc-mingw-w64-x86-64)
 lint:

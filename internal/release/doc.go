@@ -4,5 +4,5 @@
 // SHA256SUMS, the agentclientprotocol registry's agent.json computed from
 // the real archives, and NOTES.md saying which builds carry `analyze`
 // (it needs cgo, so only targets with a working C compiler have it).
-// scripts/release is its command line; `just release` wraps that.
+// cmd/release is its command line; `just release` wraps that.
 package release
