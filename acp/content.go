@@ -94,7 +94,7 @@ func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolic
 // only when the user allowed it (attach.FetchLinksKey).
 func (s *Server) linkOptions(as *acpSession) attach.Options {
 	var o attach.Options
-	if s.caps.FS.ReadTextFile {
+	if s.clientCaps().FS.ReadTextFile {
 		o.Editor = &fileIO{peer: s.peer, sessionID: as.id, canRead: true}
 	}
 	if s.opts.Agent != nil {

@@ -36,11 +36,11 @@ const (
 )
 
 func (s *Server) wantsNotices() bool {
-	return s.caps.Session != nil && isObject(s.caps.Session.Notices)
+	return s.clientCaps().Session != nil && isObject(s.clientCaps().Session.Notices)
 }
 
 func (s *Server) wantsCompaction() bool {
-	return s.caps.Session != nil && isObject(s.caps.Session.Compaction)
+	return s.clientCaps().Session != nil && isObject(s.clientCaps().Session.Compaction)
 }
 
 func isObject(raw *json.RawMessage) bool {

@@ -120,7 +120,7 @@ func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conve
 // waiting out its timeout.
 func (s *Server) elicit(ctx context.Context, as *acpSession, d conversation.ActionData) {
 	action, content := "decline", json.RawMessage(nil)
-	if s.caps.Elicitation != nil {
+	if s.clientCaps().Elicitation != nil {
 		var schema any
 		_ = json.Unmarshal(d.RequestedSchema, &schema)
 		req := ElicitationRequest{SessionID: as.id, Mode: "form", Message: d.Message, RequestedSchema: schema}

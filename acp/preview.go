@@ -14,7 +14,7 @@ import (
 func (s *Server) sessionFiles(as *acpSession) *fileIO {
 	return &fileIO{
 		peer: s.peer, sessionID: as.id, local: s.opts.LocalFiles,
-		canRead: s.caps.FS.ReadTextFile, canWrite: s.caps.FS.WriteTextFile,
+		canRead: s.clientCaps().FS.ReadTextFile, canWrite: s.clientCaps().FS.WriteTextFile,
 		policy: func() *pathpolicy.Policy { return s.pathPolicy(as) },
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -77,8 +78,9 @@ type Server struct {
 	// than through the Conn (see notify).
 	frames frameWriter
 
-	capsOnce sync.Once
-	caps     ClientCapabilities
+	// caps is the first initialize's client capabilities; atomic because a
+	// client may send session/new before initialize has been answered.
+	caps atomic.Pointer[ClientCapabilities]
 
 	mu       sync.Mutex
 	sessions map[string]*acpSession
@@ -249,7 +251,8 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 }
 
 func (s *Server) initialize(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
-	s.capsOnce.Do(func() { s.caps = req.ClientCapabilities })
+	caps := req.ClientCapabilities
+	s.caps.CompareAndSwap(nil, &caps)
 	version := req.ProtocolVersion
 	if version <= 0 || version > ProtocolVersion {
 		version = ProtocolVersion
@@ -269,6 +272,14 @@ func (s *Server) initialize(_ context.Context, req InitializeRequest) (Initializ
 		AuthMethods: s.authMethods(req.ClientCapabilities),
 		AgentInfo:   &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
 	}, nil
+}
+
+// clientCaps is what the client's initialize offered (zero before it).
+func (s *Server) clientCaps() ClientCapabilities {
+	if c := s.caps.Load(); c != nil {
+		return *c
+	}
+	return ClientCapabilities{}
 }
 
 // frameWriter writes encoded JSON-RPC messages (Stream).

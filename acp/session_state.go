@@ -116,7 +116,7 @@ func (as *acpSession) cancelAll() {
 // roots are the session's additionalDirectories: with any, absolute paths
 // are confined to the working dir and those roots (ACP's effective roots).
 func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
-	c := s.caps
+	c := s.clientCaps()
 	return map[string]extension.BuiltinFactory{
 		"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
 			opts := developer.Options{
@@ -165,6 +165,6 @@ func (s *Server) inProgressOnCall(sessionID string) mcp.Middleware {
 
 // wantsTerminalOutput reports Zed's _meta.terminal_output capability.
 func (s *Server) wantsTerminalOutput() bool {
-	v, _ := s.caps.Meta["terminal_output"].(bool)
+	v, _ := s.clientCaps().Meta["terminal_output"].(bool)
 	return v
 }

@@ -18,7 +18,7 @@ const GooseSessionUpdateMethod = "_goose/unstable/session/update"
 
 // gooseCapability reads a boolean of the client's _meta.goose.
 func (s *Server) gooseCapability(name string) bool {
-	goose, _ := s.caps.Meta["goose"].(map[string]any)
+	goose, _ := s.clientCaps().Meta["goose"].(map[string]any)
 	on, _ := goose[name].(bool)
 	return on
 }
