@@ -14,4 +14,14 @@
 // the methods of features goose-acp does not ship. testdata/unstable holds
 // goose's acp-meta.json and acp-schema.json, against which the tests
 // validate every answer.
+//
+// session/new's _meta.recipeId (a saved recipe) or _meta.recipeDeeplink (a
+// goose://recipe link) starts the chat from that recipe
+// (unstable_recipe_params.go). When it has parameters without values,
+// clients whose initialize set _meta.goose.recipeParameterRequests are
+// asked with _goose/unstable/session/recipe/request-params: submit applies
+// the recipe with the values, cancel keeps a plain session, a submit still
+// missing a value fails session/new (-32602) and deletes the session, as
+// goose does. Other clients get a plain session without the recipe (and a
+// warning in the log); goose would refuse the session/new instead.
 package acp

@@ -35,12 +35,25 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	if err := s.requireProvider(); err != nil {
 		return nil, err
 	}
-	sess, results, err := s.opts.Agent.StartSession(ctx, agent.StartOptions{
+	mr, err := s.recipeFromMeta(req.Meta, req.CWD)
+	if err != nil {
+		return nil, err
+	}
+	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
 		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
-	})
+	}
+	if mr, err = s.startWith(mr, &opts); err != nil {
+		return nil, err
+	}
+	sess, results, err := s.opts.Agent.StartSession(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create session: %w", err)
+	}
+	if mr != nil {
+		if results, err = s.recipeAfterStart(ctx, sess, mr, opts, results); err != nil {
+			return nil, err
+		}
 	}
 	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
