@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
@@ -33,6 +34,11 @@ parameters:
 // clientCapabilities.
 func recipeRig(t *testing.T, caps string) (*desktopRig, string) {
 	t.Helper()
+	return recipeRigModel(t, caps, instantModel{})
+}
+
+func recipeRigModel(t *testing.T, caps string, prov provider.Provider) (*desktopRig, string) {
+	t.Helper()
 	lib := &recipe.Library{Dir: filepath.Join(t.TempDir(), "recipes"), Config: memYAML{}}
 	if err := os.MkdirAll(lib.Dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -41,7 +47,7 @@ func recipeRig(t *testing.T, caps string) (*desktopRig, string) {
 	if err := os.WriteFile(path, []byte(greeterRecipe), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := newDesktopRig(t, func(o *Options) { o.Recipes = lib })
+	r := newRigModel(t, nil, prov, func(o *Options) { o.Recipes = lib })
 	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":`+caps+`}}`)
 	for {
 		var rep rpcReply
@@ -102,7 +108,8 @@ func sessionIDOf(t *testing.T, f clientFrame) string {
 const askCaps = `{"_meta":{"goose":{"recipeParameterRequests":true}}}`
 
 func TestRecipeParamsSubmitAppliesTheRecipe(t *testing.T) {
-	r, id := recipeRig(t, askCaps)
+	model := &systemRecorder{}
+	r, id := recipeRigModel(t, askCaps, model)
 	rep, asked := newRecipeSession(t, r, map[string]any{"client": "goose-desktop", "recipeId": id, "recipeParameterScopeId": "scope-9"},
 		`{"action":"submit","values":{"name":"Ada"}}`)
 	sid := sessionIDOf(t, rep)
@@ -123,6 +130,12 @@ func TestRecipeParamsSubmitAppliesTheRecipe(t *testing.T) {
 	rec := string(got.Recipe)
 	if !strings.Contains(rec, "Always greet Ada in English.") || !strings.Contains(rec, "Say hello to Ada") {
 		t.Fatalf("stored recipe not rendered with the values: %s", rec)
+	}
+	// The running session follows the recipe: its instructions reach the
+	// model.
+	r.prompt(t, sid, "hi")
+	if sys := model.last(); !strings.Contains(sys, "Always greet Ada in English.") {
+		t.Fatalf("recipe instructions not in the system prompt:\n%s", sys)
 	}
 }
 
