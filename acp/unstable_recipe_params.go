@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sourcegraph/jsonrpc2"
+
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -162,6 +164,12 @@ func (s *Server) askRecipeValues(ctx context.Context, id string, mr *metaRecipe,
 	}
 	var resp recipeParamsResponse
 	if err := s.peer.Call(ctx, RecipeParamsMethod, req, &resp); err != nil {
+		// The client's own error code must not become session/new's (a
+		// -32601 would say session/new does not exist): keep its text only.
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) {
+			return nil, false, fmt.Errorf("asking the client for recipe parameters: %s (%d)", rpcErr.Message, rpcErr.Code)
+		}
 		return nil, false, fmt.Errorf("asking the client for recipe parameters: %w", err)
 	}
 	if resp.Action == "cancel" {

@@ -70,6 +70,7 @@ type clientFrame struct {
 // newRecipeSession sends session/new with meta; answer (a result JSON,
 // or "" to expect no request) answers request-params. It returns the
 // session/new reply and the request-params params seen (nil if none).
+// An answer starting {"code" is sent as a JSON-RPC error.
 func newRecipeSession(t *testing.T, r *desktopRig, meta map[string]any, answer string) (clientFrame, json.RawMessage) {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"cwd": r.dir, "mcpServers": []any{}, "_meta": meta})
@@ -85,6 +86,10 @@ func newRecipeSession(t *testing.T, r *desktopRig, meta map[string]any, answer s
 			}
 			asked = f.Params
 			validateUnstableType(t, "RequestRecipeParams_unstable", f.Params)
+			if strings.HasPrefix(answer, `{"code"`) {
+				r.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":%s}`, f.ID, answer))
+				continue
+			}
 			validateUnstableType(t, "RecipeParamsResponse_unstable", []byte(answer))
 			r.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, f.ID, answer))
 		case f.Method == "" && string(f.ID) == "7":
@@ -158,13 +163,29 @@ func TestRecipeParamsCancelLeavesAPlainSession(t *testing.T) {
 func TestRecipeParamsSubmitWithoutAValueFails(t *testing.T) {
 	r, id := recipeRig(t, askCaps)
 	rep, _ := newRecipeSession(t, r, map[string]any{"recipeId": id}, `{"action":"submit","values":{}}`)
+	expectNoSessionLeft(t, r, rep, "recipe still missing required parameters")
+}
+
+func TestRecipeParamsClientErrorFailsSessionNew(t *testing.T) {
+	r, id := recipeRig(t, askCaps)
+	rep, _ := newRecipeSession(t, r, map[string]any{"recipeId": id}, `{"code":-32601,"message":"Method not found"}`)
+	expectNoSessionLeft(t, r, rep, "asking the client for recipe parameters")
+}
+
+// expectNoSessionLeft checks that session/new failed with want and that
+// the session it had made was deleted.
+func expectNoSessionLeft(t *testing.T, r *desktopRig, rep clientFrame, want string) {
+	t.Helper()
 	var e struct {
 		Code int64  `json:"code"`
 		Data string `json:"data"`
 	}
 	mustUnmarshal(t, rep.Error, &e)
-	if e.Code != -32602 || !strings.Contains(string(rep.Error), "recipe still missing required parameters") {
-		t.Fatalf("error %s, want -32602 recipe still missing required parameters", rep.Error)
+	if !strings.Contains(string(rep.Error), want) {
+		t.Fatalf("error %s, want %q", rep.Error, want)
+	}
+	if wantCode := map[bool]int64{true: -32602, false: -32603}[want == "recipe still missing required parameters"]; e.Code != wantCode {
+		t.Fatalf("error %s, want code %d", rep.Error, wantCode)
 	}
 	list := r.callRaw(t, 8, "session/list", map[string]any{})
 	if list.Error != nil || strings.Contains(string(list.Result), `"sessionId"`) {
