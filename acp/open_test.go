@@ -17,6 +17,10 @@ type lineClient struct {
 	in   *io.PipeWriter
 	out  *bufio.Scanner
 	done chan error
+	// skipped keeps the lines callRaw read past while waiting for its
+	// answer (notifications that arrived in between), for tests that
+	// look for a frame whose timing they do not control.
+	skipped []string
 }
 
 func serveLines(t *testing.T, opts Options) *lineClient {

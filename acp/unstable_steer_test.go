@@ -89,8 +89,21 @@ func TestUnstableSteerReachesTheRunningTurn(t *testing.T) {
 		"prompt": []any{map[string]any{"type": "text", "text": "x"}}}); code != -32602 {
 		t.Fatalf("steer into another run: %d", code)
 	}
-	close(model.release)
+	// The steered input may be taken (and its chunk sent) before the model
+	// is released — while the calls above waited for their answers — or
+	// after; look at both.
 	sawChunk, sawEnd := false, false
+	for _, line := range r.skipped {
+		var f struct {
+			Params struct {
+				Update map[string]any `json:"update"`
+			} `json:"params"`
+		}
+		mustUnmarshal(t, []byte(line), &f)
+		u := f.Params.Update
+		sawChunk = sawChunk || (u["sessionUpdate"] == "user_message_chunk" && u["messageId"] == steer.MessageID)
+	}
+	close(model.release)
 	for {
 		line := r.read(t)
 		var f struct {

@@ -175,6 +175,7 @@ func (c *lineClient) callRaw(t testing.TB, id int, method string, params any) rp
 		if string(r.ID) == want {
 			return r
 		}
+		c.skipped = append(c.skipped, c.out.Text())
 	}
 	t.Fatalf("agent output ended before the answer to %s: %v", method, c.out.Err())
 	return rpcReply{}
