@@ -150,6 +150,9 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
+	case agent.ProgressEvent:
+		// A thought, not a message: the note is no part of the answer.
+		s.notify(live, as.id, chunk(UpdateAgentThoughtChunk, "", textBlock(e.Text+"\n")))
 	case agent.RunEvent:
 		s.sendActiveRun(live, as.id, e.RunID)
 	case agent.SteerEvent:

@@ -39,9 +39,11 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	if err != nil {
 		return nil, err
 	}
+	// Extensions connect while the editor gets its answer; a recipe start
+	// asks for its values with them connected.
 	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
-		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
+		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories), ConnectInBackground: mr == nil,
 	}
 	if mr, err = s.startWith(mr, &opts); err != nil {
 		return nil, err
@@ -55,7 +57,6 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 			return nil, err
 		}
 	}
-	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
 	as.setRoots(req.AdditionalDirectories)
 	setup := s.setupResponse(sess)
@@ -72,8 +73,16 @@ func (s *Server) track(sess *session.Session) *acpSession {
 
 // afterSetup sends what clients expect right after a session is ready,
 // and a notice per extension that failed to start (to clients that opted
-// in to notices).
+// in to notices). results nil: the extensions are connecting in the
+// background, and the commands (their prompts among them) and notices
+// wait for them.
 func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
+	if results == nil {
+		var err error
+		if results, err = s.opts.Agent.ExtensionResults(ctx, as.id); err != nil {
+			s.log.Debug("no extension results", "session", as.id, "err", err)
+		}
+	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: s.availableCommands(as.id)})
 	s.extensionNotices(ctx, as.id, results)
 	s.sendUsage(ctx, as, sess)
@@ -114,11 +123,11 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	s.dropSession(req.SessionID)
 	sess, results, err := s.opts.Agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
 		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
+		ConnectInBackground: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)
 	}
-	s.logExtensionResults(sess.ID, results)
 	as := s.track(sess)
 	as.setRoots(req.AdditionalDirectories)
 	if replay {
@@ -202,14 +211,6 @@ func (s *Server) forkSession(ctx context.Context, req LoadSessionRequest) (any, 
 	f.result = NewSessionResponse{SessionID: forked.ID, Modes: setup.Modes, Models: setup.Models,
 		ConfigOptions: setup.ConfigOptions, Meta: Meta{"messageCount": forked.MessageCount}}
 	return f, nil
-}
-
-func (s *Server) logExtensionResults(id string, results []extensionResult) {
-	for _, r := range results {
-		if !r.Success {
-			s.log.Warn("extension failed to load", "session", id, "extension", r.Name, "err", r.Error)
-		}
-	}
 }
 
 // checkRoots requires additionalDirectories to be absolute.

@@ -29,7 +29,7 @@ const (
 // SlashCommands lists /compact, /clear, the recipe commands of
 // config.yaml's slash_commands and the extensions' prompts.
 func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(a.bgCtx, sessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func (a *Agent) Model(sessionID string) (string, model.Config, error) {
 // Tools lists the session's tools; ext filters by extension key ("" all,
 // the recipe's sub-recipe tools included).
 func (a *Agent) Tools(ctx context.Context, sessionID, ext string) ([]extension.Tool, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (a *Agent) Tools(ctx context.Context, sessionID, ext string) ([]extension.T
 // CallTool runs a tool directly, outside any turn and without permission
 // checks (goosed's /agent/call_tool).
 func (a *Agent) CallTool(ctx context.Context, sessionID, name string, args map[string]any) (conversation.CallToolResult, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return conversation.CallToolResult{}, err
 	}
@@ -83,7 +83,7 @@ func (a *Agent) CallTool(ctx context.Context, sessionID, name string, args map[s
 
 // ReadResource reads a resource from one of the session's extensions.
 func (a *Agent) ReadResource(ctx context.Context, sessionID, ext, uri string) (*mcp.ReadResourceResult, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (a *Agent) ReadResource(ctx context.Context, sessionID, ext, uri string) (*
 
 // ListResources lists one extension's resources.
 func (a *Agent) ListResources(ctx context.Context, sessionID, ext string) ([]*mcp.Resource, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (a *Agent) ListResources(ctx context.Context, sessionID, ext string) ([]*mc
 
 // ListPrompts lists the prompts of every extension.
 func (a *Agent) ListPrompts(ctx context.Context, sessionID string) ([]extension.Prompt, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (a *Agent) ListPrompts(ctx context.Context, sessionID string) ([]extension.
 
 // GetPrompt renders an extension prompt.
 func (a *Agent) GetPrompt(ctx context.Context, sessionID, ext, name string, args map[string]string) (*mcp.GetPromptResult, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}

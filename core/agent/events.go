@@ -55,7 +55,13 @@ type UsageEvent struct {
 // arrives as this event; one ready later goes to Options.OnTitle.
 type TitleEvent struct{ Title string }
 
+// ProgressEvent is a transient note for the user about what the turn is
+// waiting for (extensions still starting); it is not part of the
+// conversation.
+type ProgressEvent struct{ Text string }
+
 func (MessageEvent) isEvent()         {}
+func (ProgressEvent) isEvent()        {}
 func (NotificationEvent) isEvent()    {}
 func (ModelChangeEvent) isEvent()     {}
 func (HistoryReplacedEvent) isEvent() {}

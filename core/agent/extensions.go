@@ -166,7 +166,7 @@ func (a *Agent) saveSessionState(ctx context.Context, s *sessionState) error {
 // AddExtension connects an extension to a loaded session and persists
 // the session's extension list.
 func (a *Agent) AddExtension(ctx context.Context, sessionID string, cfg config.ExtensionConfig) error {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (a *Agent) AddExtension(ctx context.Context, sessionID string, cfg config.E
 
 // RemoveExtension disconnects an extension by name.
 func (a *Agent) RemoveExtension(ctx context.Context, sessionID, name string) error {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (a *Agent) RemoveExtension(ctx context.Context, sessionID, name string) err
 
 // Extensions returns the session's connected extensions.
 func (a *Agent) Extensions(sessionID string) ([]extension.Info, error) {
-	s, err := a.session(sessionID)
+	s, err := a.readySession(a.bgCtx, sessionID)
 	if err != nil {
 		return nil, err
 	}

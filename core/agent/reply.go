@@ -95,6 +95,9 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 			return Outcome{}, perr
 		}
 	}
+	if err := t.awaitExtensions(); err != nil {
+		return Outcome{StopReason: Cancelled}, nil
+	}
 	handled, input, out, err := t.command(msg)
 	if handled || err != nil {
 		return out, err

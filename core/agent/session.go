@@ -72,6 +72,10 @@ type StartOptions struct {
 	// its file changes belong to the parent's turn, so the parent's
 	// /rewind restores them too.
 	checkpoints *checkpoint.Book
+	// ConnectInBackground returns the session before its extensions have
+	// connected: they connect in the background, its first turn waits for
+	// them, and ExtensionResults reports their outcomes.
+	ConnectInBackground bool
 	// MaxToolRepetitions limits identical consecutive tool calls (goose's
 	// max_tool_repetitions; 0 falls back to GOOSE_MAX_TOOL_REPETITIONS,
 	// unset means no limit).
@@ -84,6 +88,8 @@ type sessionState struct {
 	a   *Agent
 	id  string
 	mgr *extension.Manager
+	// connect is the extensions' connect (connect.go).
+	connect *connecting
 
 	busy atomic.Bool
 
@@ -133,7 +139,11 @@ func (s *sessionState) snapshot() (provider.Provider, error, permission.Mode, st
 	return s.provider, s.providerErr, s.mode, s.workingDir
 }
 
+// close stops a connect still running (and waits for it, so nothing is
+// added or saved after), then disconnects the extensions.
 func (s *sessionState) close() {
+	s.connect.cancel()
+	<-s.connect.ready
 	_ = s.mgr.Close()
 }
 
@@ -173,8 +183,8 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 		if opts.WorkingDir != "" {
 			_ = a.UpdateWorkingDir(ctx, s.id, opts.WorkingDir)
 		}
-		sess, err := a.opts.Store.Get(ctx, id, true)
-		return &sess, nil, err
+		sess, err := a.opts.Store.Get(ctx, id, false)
+		return &sess, []extension.Result{}, err // nothing new connected
 	}
 	sess, err := a.sessionRow(ctx, id)
 	if err != nil {
@@ -205,7 +215,7 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOptions, cfgs []config.ExtensionConfig, resume bool) (*session.Session, []extension.Result, error) {
 	id := sess.ID
 	var err error
-	s := &sessionState{a: a, id: id, workingDir: sess.WorkingDir, recipe: opts.Recipe,
+	s := &sessionState{a: a, id: id, connect: newConnecting(), workingDir: sess.WorkingDir, recipe: opts.Recipe,
 		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
 	if s.repetition.Max <= 0 {
 		s.repetition.Max = a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)
@@ -247,8 +257,8 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)
-	results := s.mgr.AddAll(ctx, cfgs)
-	if err := a.saveSessionState(ctx, s); err != nil {
+	results, err := a.connectExtensions(ctx, s, cfgs, opts.ConnectInBackground)
+	if err != nil {
 		s.close()
 		return nil, nil, err
 	}
@@ -269,7 +279,25 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	if c := a.convCache(); c != nil {
 		c.track(id)
 	}
-	out, err := a.opts.Store.Get(ctx, id, true)
+	if !resume && opts.ConnectInBackground {
+		// A new session's row is what Create returned plus the state
+		// chosen here: no need to read it back (its extension list is
+		// saved once the extensions have connected).
+		out := sess
+		out.Conversation = []conversation.Message{}
+		s.mu.Lock()
+		mode := string(s.mode)
+		out.GooseMode = mode
+		if s.provider != nil {
+			name, mc := s.providerName, s.model
+			out.ProviderName, out.ModelConfig = &name, &mc
+		}
+		s.mu.Unlock()
+		return &out, results, nil
+	}
+	// A resumed session's messages stay in the store: callers that show
+	// them read them (a long session's decode is the costly part).
+	out, err := a.opts.Store.Get(ctx, id, !resume)
 	if err != nil {
 		return nil, nil, err
 	}
