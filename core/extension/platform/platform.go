@@ -55,8 +55,8 @@ func Defaults(d Deps) map[string]extension.PlatformFactory {
 		Skills:           d.skills,
 		Summon:           d.summon,
 		Summarize:        d.summarize,
-		Apps:             unavailable(Apps, "Apps", appsUnavailable),
-		CodeExecution:    unavailable(CodeExecution, "Code Mode", codeModeUnavailable),
+		Apps:             appsFactory,
+		CodeExecution:    codeExecutionFactory,
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
@@ -15,11 +18,14 @@ const Tom = "tom"
 // tomMaxBytes bounds each of GOOSE_MOIM_MESSAGE_TEXT and the file.
 const tomMaxBytes = 64 * 1024
 
+// tomServer is tom's server, the same for every session: one per process.
+var tomServer = sync.OnceValue(func() *mcp.Server { return newServer(Tom, "Top Of Mind", "") })
+
 // tom has no tools: its server only exists so it is listed like the other
 // platform extensions; its MOIM reads GOOSE_MOIM_MESSAGE_TEXT and the file
 // named by GOOSE_MOIM_MESSAGE_FILE on every turn.
 func (d Deps) tom(ctx context.Context, env extension.Env) (extension.Platform, error) {
-	s := newServer(Tom, "Top Of Mind", "")
+	s := tomServer()
 	moim := func(context.Context) string {
 		var parts []string
 		if t := strings.TrimSpace(clip(d.Getenv("GOOSE_MOIM_MESSAGE_TEXT"))); t != "" {

@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,10 +42,17 @@ var unavailableTools = map[string][]unavailableTool{
 	},
 }
 
+// The factories of the unavailable extensions, one per process.
+var (
+	appsFactory          = unavailable(Apps, "Apps", appsUnavailable)
+	codeExecutionFactory = unavailable(CodeExecution, "Code Mode", codeModeUnavailable)
+)
+
 // unavailable builds an extension whose instructions and every tool say
-// why it cannot work here.
+// why it cannot work here. Nothing in it depends on the session, so the
+// process builds its server once and every session connects to that one.
 func unavailable(name, title, why string) extension.PlatformFactory {
-	return func(context.Context, extension.Env) (extension.Platform, error) {
+	server := sync.OnceValue(func() *mcp.Server {
 		s := newServer(name, title, why)
 		for _, t := range unavailableTools[name] {
 			s.AddTool(&mcp.Tool{Name: t.name, Description: t.description, InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -52,6 +60,9 @@ func unavailable(name, title, why string) extension.PlatformFactory {
 					return errorResult("%s", why), nil
 				})
 		}
-		return extension.Platform{Server: s}, nil
+		return s
+	})
+	return func(context.Context, extension.Env) (extension.Platform, error) {
+		return extension.Platform{Server: server()}, nil
 	}
 }
