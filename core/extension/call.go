@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,11 +48,19 @@ func (m *Manager) Call(ctx context.Context, callID, name string, args map[string
 	params := &mcp.CallToolParams{Name: tool, Arguments: argsOrEmpty(args), Meta: mcp.Meta{
 		MetaWorkingDir: m.WorkingDir(), MetaSessionID: m.opts.SessionID, MetaToolCallID: callID,
 	}}
-	params.SetProgressToken(callID)
 	e.begin(callID)
 	defer e.end(callID)
+	token := callID
+	if e.conn != nil {
+		token = e.conn.begin(e, callID)
+		defer e.conn.end(token)
+	}
+	params.SetProgressToken(token)
 	res, err := e.session.CallTool(cctx, params)
 	if err != nil {
+		if e.conn != nil && (errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF)) {
+			e.conn.dead.Store(true) // the next Add reconnects
+		}
 		if ctx.Err() == nil && errors.Is(context.Cause(cctx), ErrTimeout) {
 			return conversation.CallToolResult{}, fmt.Errorf("%w after %s", ErrTimeout, timeout)
 		}

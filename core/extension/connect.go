@@ -19,6 +19,9 @@ import (
 var ErrUnsupported = errors.New("unsupported extension")
 
 func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key string) (*extension, error) {
+	if m.opts.Shared != nil && shareable(cfg.Type) {
+		return m.connectShared(ctx, cfg, key)
+	}
 	e := &extension{cfg: cfg, key: key}
 	timeout := time.Duration(cfg.TimeoutSeconds()) * time.Second
 	cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -53,13 +56,23 @@ func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key s
 		e.close()
 		return nil, err
 	}
-	cs, err := m.newClient(e).Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: m.opts.ProtocolVersion})
-	if err != nil {
+	if err := m.initialize(cctx, e, t, m.newClient(e)); err != nil {
 		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// initialize connects client over t and records the server's
+// instructions and capabilities on e (setting the log level of servers
+// that log).
+func (m *Manager) initialize(ctx context.Context, e *extension, t mcp.Transport, client *mcp.Client) error {
+	cs, err := client.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: m.opts.ProtocolVersion})
+	if err != nil {
 		if et, ok := t.(*exitTransport); ok && et.stderr.Tail() != "" {
-			return nil, fmt.Errorf("process quit before initialization: stderr = %s: %w", et.stderr.Tail(), err)
+			return fmt.Errorf("process quit before initialization: stderr = %s: %w", et.stderr.Tail(), err)
 		}
-		return nil, fmt.Errorf("connecting: %w", err)
+		return fmt.Errorf("connecting: %w", err)
 	}
 	e.session = cs
 	if r := cs.InitializeResult(); r != nil {
@@ -70,11 +83,11 @@ func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key s
 			e.hasResources = c.Resources != nil
 			e.hasPrompts = c.Prompts != nil
 			if c.Logging != nil {
-				m.enableLogging(cctx, e, cs)
+				m.enableLogging(ctx, e, cs)
 			}
 		}
 	}
-	return e, nil
+	return nil
 }
 
 // LogLevel is the level we ask logging servers for. go-sdk servers (our
@@ -145,6 +158,16 @@ func (m *Manager) inMemory(ctx context.Context, e *extension, s *mcp.Server) (mc
 }
 
 func (m *Manager) httpTransport(cfg config.ExtensionConfig, sse bool) (mcp.Transport, error) {
+	headers, err := m.httpHeaders(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return httpClientTransport(cfg.URI, headers, sse), nil
+}
+
+// httpHeaders checks the uri and resolves the headers (${VAR} from the
+// extension's envs and secrets, then the environment).
+func (m *Manager) httpHeaders(cfg config.ExtensionConfig) (map[string]string, error) {
 	if _, err := url.Parse(cfg.URI); err != nil || cfg.URI == "" {
 		return nil, fmt.Errorf("invalid uri %q", cfg.URI)
 	}
@@ -156,11 +179,15 @@ func (m *Manager) httpTransport(cfg config.ExtensionConfig, sse bool) (mcp.Trans
 	for k, v := range cfg.Headers {
 		headers[k] = substitute(v, vars, m.getenv)
 	}
+	return headers, nil
+}
+
+func httpClientTransport(uri string, headers map[string]string, sse bool) mcp.Transport {
 	client := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
 	if sse {
-		return detached{&mcp.SSEClientTransport{Endpoint: cfg.URI, HTTPClient: client}}, nil
+		return detached{&mcp.SSEClientTransport{Endpoint: uri, HTTPClient: client}}
 	}
-	return &mcp.StreamableClientTransport{Endpoint: cfg.URI, HTTPClient: client, MaxRetries: 1}, nil
+	return &mcp.StreamableClientTransport{Endpoint: uri, HTTPClient: client, MaxRetries: 1}
 }
 
 // detached connects with a context that outlives the connect timeout:
@@ -217,6 +244,12 @@ func (m *Manager) newClient(e *extension) *mcp.Client {
 			return m.opts.Hooks.Sample(ctx, e.getKey(), r.Params)
 		}
 	}
+	return m.mcpClient(opts)
+}
+
+// mcpClient is our MCP client with opts, announcing the working dir as
+// its root.
+func (m *Manager) mcpClient(opts *mcp.ClientOptions) *mcp.Client {
 	c := mcp.NewClient(&mcp.Implementation{Name: m.opts.ClientName, Version: m.opts.ClientVersion}, opts)
 	if wd := m.opts.WorkingDir; wd != "" {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(wd)}

@@ -23,6 +23,10 @@ type extension struct {
 	hasPrompts   bool
 	moim         func(context.Context) string
 	closers      []func()
+	// conn is the shared connection this extension uses (nil when the
+	// manager owns the connection) and mgr the manager it belongs to.
+	conn *conn
+	mgr  *Manager
 
 	mu     sync.Mutex
 	key    string
@@ -46,6 +50,10 @@ func (e *extension) retag() {
 func (e *extension) markToolsChanged() { e.retag() }
 
 func (e *extension) close() {
+	if e.conn != nil {
+		e.conn.detach(e)
+		return
+	}
 	if e.session != nil {
 		_ = e.session.Close()
 	}

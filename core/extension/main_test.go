@@ -3,11 +3,13 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -19,6 +21,7 @@ const serverEnv = "GOOSE_EXTENSION_TEST_SERVER"
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) == "1" {
 		fmt.Fprintln(os.Stderr, "test server starting")
+		startTestServer()
 		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -69,7 +72,97 @@ func testServer() *mcp.Server {
 		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: r.Params.GetProgressToken(), Progress: 1, Message: "step"})
 		return text("done"), nil
 	})
+	pairs := make(chan struct{})
+	s.AddTool(&mcp.Tool{Name: "pid", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(strconv.Itoa(os.Getpid())), nil
+	})
+	// pair returns once a second pair call is running too, then reports
+	// progress with its own token, which it returns.
+	s.AddTool(&mcp.Tool{Name: "pair", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := pair(ctx, pairs); err != nil {
+			return nil, err
+		}
+		token := r.Params.GetProgressToken()
+		_ = r.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Message: "paired"})
+		return text(fmt.Sprint(token)), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "grow", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.AddTool(&mcp.Tool{Name: "grown", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("grown"), nil
+		})
+		return text("grew"), nil
+	})
+	// ask elicits a name, naming the call in _meta when asked to (after
+	// pairing with another call when asked to).
+	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var p struct{ Meta, Pair bool }
+		_ = json.Unmarshal(r.Params.Arguments, &p)
+		if p.Pair {
+			if err := pair(ctx, pairs); err != nil {
+				return nil, err
+			}
+		}
+		params := &mcp.ElicitParams{Message: "Your name?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}
+		if p.Meta {
+			params.Meta = mcp.Meta{MetaToolCallID: r.Params.Meta[MetaToolCallID]}
+		}
+		res, err := r.Session.Elicit(ctx, params)
+		if err != nil {
+			return text("elicit failed: " + err.Error()), nil
+		}
+		b, _ := json.Marshal(res.Content)
+		return text(res.Action + " " + string(b)), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "sample", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := r.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Meta: mcp.Meta{MetaToolCallID: r.Params.Meta[MetaToolCallID]},
+			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+		if err != nil {
+			return text("sampling failed: " + err.Error()), nil
+		}
+		return text(res.Content.(*mcp.TextContent).Text), nil
+	})
 	return s
+}
+
+// pair waits until another call of the same server is in pair too.
+func pair(ctx context.Context, pairs chan struct{}) error {
+	select {
+	case pairs <- struct{}{}:
+	case <-pairs:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(10 * time.Second):
+		return errors.New("no second call arrived")
+	}
+	return nil
+}
+
+// Environment of the stdio test server: it appends its pid to the
+// spawnLogEnv file, exits at once while the failIfEnv file exists and
+// sleeps delayEnv before serving.
+const (
+	spawnLogEnv = "GOOSE_EXTENSION_TEST_SPAWNLOG"
+	failIfEnv   = "GOOSE_EXTENSION_TEST_FAIL_IF"
+	delayEnv    = "GOOSE_EXTENSION_TEST_DELAY"
+)
+
+func startTestServer() {
+	if p := os.Getenv(spawnLogEnv); p != "" {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			_ = f.Close()
+		}
+	}
+	if p := os.Getenv(failIfEnv); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			fmt.Fprintln(os.Stderr, "failing on purpose")
+			os.Exit(3)
+		}
+	}
+	if d, err := time.ParseDuration(os.Getenv(delayEnv)); err == nil {
+		time.Sleep(d)
+	}
 }
 
 func headerOf(r *mcp.CallToolRequest, k string) string {

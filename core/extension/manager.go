@@ -155,6 +155,10 @@ type Options struct {
 	ProtocolVersion string
 	// Checkpoints is handed to builtins as Env.Checkpoints.
 	Checkpoints *checkpoint.Book
+	// Shared, when set, lets managers share one connection per identical
+	// stdio, streamable_http and sse extension (see Shared); nil gives
+	// every manager connections of its own.
+	Shared *Shared
 }
 
 // DefaultProtocolVersion is the MCP protocol version requested by default.

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +84,19 @@ func substitute(s string, vars map[string]string, getenv func(string) string) st
 }
 
 func (m *Manager) stdioTransport(e *extension, name string, args []string) (mcp.Transport, error) {
-	vars, err := m.extensionEnv(e.cfg)
+	cmd, err := m.stdioCommand(e.cfg, name, args)
+	if err != nil {
+		return nil, err
+	}
+	return m.commandTransport(e, cmd), nil
+}
+
+// stdioCommand is the child a stdio extension runs: the process
+// environment, GOOSE_WORKING_DIR and the extension's envs and secrets (in
+// key order, so equal configs give equal commands), in the session's
+// working dir.
+func (m *Manager) stdioCommand(cfg config.ExtensionConfig, name string, args []string) (*exec.Cmd, error) {
+	vars, err := m.extensionEnv(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +106,20 @@ func (m *Manager) stdioTransport(e *extension, name string, args []string) (mcp.
 		cmd.Dir = wd
 		cmd.Env = append(cmd.Env, "GOOSE_WORKING_DIR="+wd)
 	}
-	for k, v := range vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		cmd.Env = append(cmd.Env, k+"="+vars[k])
 	}
+	return cmd, nil
+}
+
+// commandTransport runs cmd in its own process group, killed when e closes,
+// with its stderr logged.
+func (m *Manager) commandTransport(e *extension, cmd *exec.Cmd) mcp.Transport {
 	stderr := &stderrLog{log: m.log, ext: e.cfg.Name}
 	cmd.Stderr = stderr
 	setProcessGroup(cmd)
 	e.closers = append(e.closers, func() { killProcessGroup(cmd) })
-	return &exitTransport{CommandTransport: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, stderr: stderr}, nil
+	return &exitTransport{CommandTransport: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, stderr: stderr}
 }
 
 // exitTransport adds the child's stderr to a failed connect, as goose's
