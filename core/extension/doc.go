@@ -18,4 +18,23 @@
 // notifications/message before that. Cancelling a call's context sends notifications/cancelled
 // (go-sdk does this). A failing extension is reported by Add and never
 // affects the others.
+//
+// Managers given one Shared (Options.Shared, one per process) share
+// connections: every stdio, streamable_http or sse extension whose fully
+// resolved connection is identical — command, arguments, environment after
+// envs and env_keys, uri, resolved headers, timeout, working dir (the
+// child's cwd and the root we announce) and our client identity, but not
+// the extension's name — uses one child process or HTTP client session,
+// reference-counted by Add and Remove/Close; the last release closes it
+// and kills the process group. A second Add waits for a connect in
+// progress instead of spawning; failed connects and dead servers are not
+// reused. Tool names, available_tools, the tool cache and running calls
+// stay per manager. Progress goes to the manager whose call owns the
+// token (the call id, made unique on the connection when two sessions use
+// the same id); log messages go to the running calls of every attached
+// manager and tools/list_changed bumps every attached manager's Version;
+// elicitation and sampling go to the manager running the call named by
+// _meta's goose-tool-call-id, else the only running call, else fail.
+// Builtin, platform, frontend and inline_python extensions are never
+// shared.
 package extension
