@@ -34,7 +34,8 @@
 // the same id); log messages go to the running calls of every attached
 // manager and tools/list_changed bumps every attached manager's Version;
 // elicitation and sampling go to the manager running the call named by
-// _meta's goose-tool-call-id, else the only running call, else fail.
+// _meta's goose-tool-call-id, else the only running call, else the only
+// attached manager, else fail.
 // Builtin, platform, frontend and inline_python extensions are never
 // shared.
 package extension

@@ -517,3 +517,31 @@ func TestSharedClose(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkStdioAdd measures a session's Add of a stdio extension that
+// another session already runs: joining the shared connection, or
+// spawning a process of its own.
+func BenchmarkStdioAdd(b *testing.B) {
+	for _, shared := range []bool{true, false} {
+		b.Run(map[bool]string{true: "shared", false: "own"}[shared], func(b *testing.B) {
+			var s *Shared
+			if shared {
+				s = NewShared()
+				defer s.Close()
+			}
+			cfg := stdioConfig("srv")
+			holder := New(Options{Shared: s})
+			defer holder.Close()
+			if err := holder.Add(context.Background(), cfg); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				m := New(Options{Shared: s})
+				if err := m.Add(context.Background(), cfg); err != nil {
+					b.Fatal(err)
+				}
+				_ = m.Close()
+			}
+		})
+	}
+}
