@@ -318,10 +318,10 @@ func TestSharedConnectOutlivesItsFirstCaller(t *testing.T) {
 	s := newShared(t)
 	log := filepath.Join(t.TempDir(), "spawns")
 	cfg := sharedStdio("srv", log)
-	cfg.Envs[delayEnv] = "500ms"
+	cfg.Envs[delayEnv] = "1s"
 	m1 := newManager(t, Options{Shared: s})
 	m2 := newManager(t, Options{Shared: s})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
 	var wg sync.WaitGroup
 	var err1, err2 error
