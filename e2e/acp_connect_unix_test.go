@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/acp"
@@ -97,4 +98,44 @@ func TestSessionCloseStopsAStartingExtension(t *testing.T) {
 	if s := c.newSession(env.Root); s.SessionID == "" {
 		t.Fatal("no session after the close")
 	}
+}
+
+// Sessions of one editor whose MCP servers are configured identically
+// share one server process; each session's calls still reach it after
+// another session closes, and the last close ends it.
+func TestIdenticalStdioExtensionsShareOneProcess(t *testing.T) {
+	env := newAgentEnv(t, textTurn("one"), textTurn("two"),
+		toolCallTurn("call_1", "srv__shell", map[string]string{"command": "echo shared-ok"}), textTurn("done"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	// The server runs through a link of its own, so pgrep can tell it.
+	marker := filepath.Join(t.TempDir(), "shared-developer-server")
+	if err := os.Symlink(binary, marker); err != nil {
+		t.Fatal(err)
+	}
+	srv := acp.MCPServer{Name: "srv", Command: marker, Args: []string{"mcp", "developer"}, Env: []acp.EnvVariable{}}
+	var s1, s2 acp.NewSessionResponse
+	c.call("session/new", acp.NewSessionRequest{CWD: env.Root, MCPServers: []acp.MCPServer{srv}}, &s1)
+	c.call("session/new", acp.NewSessionRequest{CWD: env.Root, MCPServers: []acp.MCPServer{srv}}, &s2)
+	c.prompt(s1.SessionID, "first") // each first prompt waits for its session's connect
+	c.prompt(s2.SessionID, "second")
+	count := func() int {
+		out, _ := exec.Command("pgrep", "-f", marker).Output()
+		return len(strings.Fields(string(out)))
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("%d server processes for two sessions with the same config, want 1", n)
+	}
+	c.call("session/close", map[string]any{"sessionId": s1.SessionID}, nil)
+	if r := c.prompt(s2.SessionID, "run it"); r.StopReason != "end_turn" {
+		t.Fatalf("stop reason %q", r.StopReason)
+	}
+	if got := c.finalStatus(s2.SessionID, "call_1"); got != "completed" {
+		t.Fatalf("the tool call on the shared server ended %q after the other session closed", got)
+	}
+	if !llmSaw(env, "shared-ok") {
+		t.Fatal("the model did not see the shared server's output")
+	}
+	c.call("session/close", map[string]any{"sessionId": s2.SessionID}, nil)
+	c.waitFor("the shared server to end with its last session", func() bool { return count() == 0 })
 }

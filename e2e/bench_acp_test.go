@@ -166,6 +166,41 @@ func BenchmarkSessionNew(b *testing.B) {
 	a.reportCPU(b, start)
 }
 
+// BenchmarkSessionNewFirstPrompt: session/new and then the session's first
+// one-message prompt (an editor's first question in a new thread). The
+// extensions connect in the background, so the prompt may wait for them:
+// ms-new and ms-first-prompt are the two steps' own times; their sum is
+// what the user waits.
+func BenchmarkSessionNewFirstPrompt(b *testing.B) {
+	env := newAgentEnv(b)
+	a := spawnRaw(b, env)
+	defer a.stop()
+	a.call(b, "initialize", initParams)
+	cwd := b.TempDir()
+	turn := providertest.Turn{Text: []string{"Hello there."}, Usage: &providertest.Usage{Input: 50, Output: 3}}
+	env.LLM.Script.Append(turn)
+	a.prompt(b, a.newSession(b, cwd), "warm up") // token tables, provider client
+	var news, prompts time.Duration
+	start := a.cpu()
+	for b.Loop() {
+		b.StopTimer()
+		env.LLM.Script.Append(turn)
+		b.StartTimer()
+		t0 := time.Now()
+		id := a.newSession(b, cwd)
+		t1 := time.Now()
+		a.prompt(b, id, "say hello")
+		news += t1.Sub(t0)
+		prompts += time.Since(t1)
+		b.StopTimer()
+		a.call(b, "session/close", map[string]any{"sessionId": id})
+		b.StartTimer()
+	}
+	a.reportCPU(b, start)
+	b.ReportMetric(float64(news.Microseconds())/1000/float64(b.N), "ms-new")
+	b.ReportMetric(float64(prompts.Microseconds())/1000/float64(b.N), "ms-first-prompt")
+}
+
 // BenchmarkTextTurn: a one-message text turn against an instant mock LLM,
 // prompt sent to response read (goal ≤ 15 ms); reports the agent's RSS
 // (VmRSS, MiB) after the first turn (goal ≤ 30 MB), and after the loop.

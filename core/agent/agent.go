@@ -88,6 +88,10 @@ type Agent struct {
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
 
+	// shared holds the stdio/HTTP extension connections that sessions
+	// with identical configs share (each keeps its own permissions).
+	shared *extension.Shared
+
 	mu       sync.Mutex
 	sessions map[string]*sessionState
 	closed   bool
@@ -116,7 +120,7 @@ func New(opts Options) *Agent {
 	if opts.Store != nil {
 		opts.Store = newConvStore(opts.Store)
 	}
-	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*sessionState{}}
+	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*sessionState{}, shared: extension.NewShared()}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
 	return a
 }
@@ -136,7 +140,7 @@ func (a *Agent) Close() error {
 	}
 	a.bgCancel()
 	a.bg.Wait()
-	return nil
+	return a.shared.Close()
 }
 
 // Wait blocks until background work (session naming) has finished.

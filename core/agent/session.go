@@ -253,7 +253,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	s.mgr = extension.New(extension.Options{
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Config: a.opts.Config.Get, Logger: a.log, TempDir: a.opts.TempDir,
-		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(), Checkpoints: s.checkpoints,
+		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(), Checkpoints: s.checkpoints, Shared: a.shared,
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)

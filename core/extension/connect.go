@@ -148,7 +148,7 @@ func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Trans
 }
 
 func (m *Manager) inMemory(ctx context.Context, e *extension, s *mcp.Server) (mcp.Transport, error) {
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := newInProcessTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting in-process server: %w", err)
