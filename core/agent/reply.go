@@ -95,8 +95,11 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 			return Outcome{}, perr
 		}
 	}
-	if err := t.awaitExtensions(); err != nil {
-		return Outcome{StopReason: Cancelled}, nil
+	if _, _, isCommand := parseCommand(msg); isCommand {
+		// Prompt and skill commands come from extensions.
+		if err := t.awaitExtensions(); err != nil {
+			return Outcome{StopReason: Cancelled}, nil
+		}
 	}
 	handled, input, out, err := t.command(msg)
 	if handled || err != nil {
@@ -153,6 +156,11 @@ func (t *turn) start(input []conversation.Message) (Outcome, error) {
 		}
 	}
 	t.maybeNameSession()
+	// Only now are the tools needed: the message was stored and the
+	// history loaded while the extensions were still connecting.
+	if err := t.awaitExtensions(); err != nil {
+		return Outcome{StopReason: Cancelled}, nil
+	}
 	return t.loop()
 }
 
