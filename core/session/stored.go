@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -71,10 +72,13 @@ func (r StoredMessage) Decode() (m conversation.Message, ok bool, err error) {
 			return conversation.Message{}, false, fmt.Errorf("message %s: content_json: %w", r.MessageID, err)
 		}
 	}
-	kept := make([]conversation.Content, 0, len(content))
-	for _, c := range content {
-		if c.Type != "" { // conversationCompacted and the like decode to no type
-			kept = append(kept, c)
+	kept := content // usually every item is kept: no second slice
+	if len(content) == 0 || slices.ContainsFunc(content, untyped) {
+		kept = make([]conversation.Content, 0, len(content))
+		for _, c := range content {
+			if !untyped(c) {
+				kept = append(kept, c)
+			}
 		}
 	}
 	m = conversation.Message{Role: role, Created: r.Created, Content: kept, Metadata: decodeMetadata(r.MetadataJSON)}
@@ -84,6 +88,10 @@ func (r StoredMessage) Decode() (m conversation.Message, ok bool, err error) {
 	}
 	return m, true, nil
 }
+
+// untyped reports an item that decoded to no type (conversationCompacted
+// and the like), which goose drops.
+func untyped(c conversation.Content) bool { return c.Type == "" }
 
 // decodeMetadata treats NULL or invalid metadata as visible to everyone, and
 // a missing flag as true, as goose does.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sort"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -119,68 +118,19 @@ func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conve
 		return nil, err
 	}
 	defer rows.Close()
-	var batch storedBatch
+	d := newRowDecoder()
 	for rows.Next() {
 		var row session.StoredMessage
 		var rowID int64
 		if err := rows.Scan(&rowID, &row.MessageID, &row.Role, &row.ContentJSON, &row.Created, &row.MetadataJSON); err != nil {
+			d.finish(s.log, id)
 			return nil, err
 		}
-		batch.add(rowID, row)
+		d.add(rowID, row)
 	}
+	msgs := d.finish(s.log, id)
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return s.assemble(id, batch), nil
-}
-
-// storedBatch is a conversation's rows as read, with their row ids.
-type storedBatch struct {
-	rows   []session.StoredMessage
-	rowIDs []int64
-}
-
-func (b *storedBatch) add(rowID int64, row session.StoredMessage) {
-	b.rows = append(b.rows, row)
-	b.rowIDs = append(b.rowIDs, rowID)
-}
-
-// assemble orders and decodes rows. The query has no ORDER BY: SQLite would
-// drag every content_json through its sorter, while the index already hands
-// rows over in row id order and Go sorts the small keys. Rows with other
-// roles are skipped as goose skips them; a row whose content does not parse
-// is skipped with a warning so the rest of the session stays readable.
-func (s *Store) assemble(id string, b storedBatch) []conversation.Message {
-	sortByCreated(b.rows, b.rowIDs)
-	out := make([]conversation.Message, 0, len(b.rows))
-	for _, d := range decodeRows(b.rows) {
-		if d.err != nil {
-			s.log.Warn("skipping unreadable message", "session", id, "err", d.err)
-			continue
-		}
-		if d.ok {
-			out = append(out, d.msg)
-		}
-	}
-	return out
-}
-
-// sortByCreated puts rows in goose's ORDER BY created_timestamp, id.
-func sortByCreated(stored []session.StoredMessage, rowIDs []int64) {
-	order := make([]int, len(stored))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool {
-		x, y := order[a], order[b]
-		if stored[x].Created != stored[y].Created {
-			return stored[x].Created < stored[y].Created
-		}
-		return rowIDs[x] < rowIDs[y]
-	})
-	sorted := make([]session.StoredMessage, len(stored))
-	for i, j := range order {
-		sorted[i] = stored[j]
-	}
-	copy(stored, sorted)
+	return msgs, nil
 }

@@ -43,8 +43,13 @@ func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (
 	return out, nil
 }
 
+// rawConversation reads and decodes the session's messages. Role and
+// metadata_json are compared in SQLite's buffer, so the usual values
+// ("user", "assistant", the four metadata texts goose and EncodeMessage
+// write) cost no allocation per row; rows are decoded while later ones
+// are still being read (rowDecoder).
 func (s *Store) rawConversation(ctx context.Context, conn *sql.Conn, id string) ([]conversation.Message, error) {
-	var batch storedBatch
+	d := newRowDecoder()
 	err := conn.Raw(func(dc any) error {
 		c := dc.(driver.Conn).Raw()
 		defer c.SetInterrupt(c.SetInterrupt(ctx))
@@ -59,20 +64,51 @@ func (s *Store) rawConversation(ctx context.Context, conn *sql.Conn, id string) 
 		for stmt.Step() {
 			row := session.StoredMessage{
 				MessageID:   stmt.ColumnText(1),
-				Role:        stmt.ColumnText(2),
+				Role:        internRole(stmt.ColumnRawText(2)),
 				ContentJSON: stmt.ColumnText(3),
 				Created:     stmt.ColumnInt64(4),
 			}
 			if stmt.ColumnType(5) != sqlite3.NULL {
-				md := stmt.ColumnText(5)
-				row.MetadataJSON = &md
+				row.MetadataJSON = internMetadata(stmt.ColumnRawText(5))
 			}
-			batch.add(stmt.ColumnInt64(0), row)
+			d.add(stmt.ColumnInt64(0), row)
 		}
 		return stmt.Err()
 	})
+	msgs := d.finish(s.log, id)
 	if err != nil {
 		return nil, fmt.Errorf("load messages of %s: %w", id, err)
 	}
-	return s.assemble(id, batch), nil
+	return msgs, nil
+}
+
+func internRole(b []byte) string {
+	switch {
+	case string(b) == string(conversation.RoleUser):
+		return string(conversation.RoleUser)
+	case string(b) == string(conversation.RoleAssistant):
+		return string(conversation.RoleAssistant)
+	}
+	return string(b)
+}
+
+// knownMetadata are the metadata_json texts goose and EncodeMessage write;
+// rows share these strings (Decode only reads them).
+var knownMetadata = []*string{
+	ptr(`{"userVisible":true,"agentVisible":true}`),
+	ptr(`{"userVisible":true,"agentVisible":false}`),
+	ptr(`{"userVisible":false,"agentVisible":true}`),
+	ptr(`{"userVisible":false,"agentVisible":false}`),
+}
+
+func ptr(s string) *string { return &s }
+
+func internMetadata(b []byte) *string {
+	for _, k := range knownMetadata {
+		if string(b) == *k {
+			return k
+		}
+	}
+	md := string(b)
+	return &md
 }
