@@ -99,7 +99,7 @@ func (t *Translator) toolCall(r *conversation.ToolRequest) SessionUpdate {
 	}
 	t.requests[r.ID] = call
 	info := t.info(call.Name)
-	title := ToolTitle(call, info, t.WorkingDir)
+	title := toolinfo.Title(call.Name, call.Arguments, info, t.WorkingDir)
 	u.Title, u.Kind = &title, info.Kind
 	u.RawInput = nonNilArgs(call.Arguments)
 	u.Locations = t.locations(info, call.Arguments)
@@ -114,9 +114,7 @@ func commandContent(info toolinfo.Info, args map[string]any) []ToolCallContent {
 	if !ok || info.Kind != toolinfo.Execute || strings.TrimSpace(cmd) == "" {
 		return nil
 	}
-	fence := strings.Repeat("`", max(3, longestRun(cmd, '`')+1))
-	text := fence + "sh\n" + cmd + "\n" + fence
-	return []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: text}}}
+	return []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: toolinfo.CodeBlock("sh", cmd)}}}
 }
 
 func nonNilArgs(a map[string]any) map[string]any {

@@ -15,6 +15,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // MaxParallelDelegates bounds the subagents running at once in this
@@ -214,7 +215,15 @@ func (a *Agent) driveDelegate(ctx context.Context, parent *sessionState, child *
 	defer a.CloseSession(child.id)
 	parent.addChild(child.id)
 	defer parent.removeChild(child.id)
-	prog := newDelegateProgress(child.id, child.task, callID)
+	_, _, _, wd := parent.snapshot()
+	prog := newDelegateProgress(child.id, child.task, callID, wd, func(tool string) toolinfo.Info {
+		if cs, err := a.session(child.id); err == nil {
+			if t, ok := cs.mgr.Tool(ctx, tool); ok {
+				return t.Info
+			}
+		}
+		return toolinfo.Guess(tool)
+	})
 	parent.outOfBand(prog.event())
 	msg := conversation.UserText(a.now().Unix(), fmt.Sprintf("Subagent ID: %s\n\n%s", child.id, child.task))
 	out, err := a.Reply(ctx, child.id, msg, func(ev Event) {

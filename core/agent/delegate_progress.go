@@ -8,6 +8,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // delegateProgressLines bounds the tool-call lines a progress message
@@ -20,12 +21,14 @@ const delegateProgressLines = 20
 // so a client can show the latest one as the tool call's content.
 type delegateProgress struct {
 	callID, header string
+	cwd            string // the subagent's working dir: paths inside it are shown relative
+	infoOf         func(tool string) toolinfo.Info
 	mu             sync.Mutex
 	lines          []string
 	count          int
 }
 
-func newDelegateProgress(childID, task, callID string) *delegateProgress {
+func newDelegateProgress(childID, task, callID, cwd string, infoOf func(string) toolinfo.Info) *delegateProgress {
 	snippet := strings.Join(strings.Fields(task), " ")
 	if r := []rune(snippet); len(r) > 80 {
 		snippet = string(r[:77]) + "..."
@@ -34,7 +37,7 @@ func newDelegateProgress(childID, task, callID string) *delegateProgress {
 	if snippet != "" {
 		header += " (" + snippet + ")"
 	}
-	return &delegateProgress{callID: callID, header: header}
+	return &delegateProgress{callID: callID, header: header, cwd: cwd, infoOf: infoOf}
 }
 
 // observe records the tool calls of a child message; it reports whether
@@ -49,11 +52,10 @@ func (p *delegateProgress) observe(m conversation.Message) bool {
 			continue
 		}
 		call := r.ToolCall.Value
-		line := "• " + call.Name
-		if d := firstArg(call.Arguments); d != "" {
-			line += " · " + d
-		}
-		p.lines = append(p.lines, line)
+		// Titled as the editor titles tool calls ("Run `ls`"), not by
+		// the prefixed tool name.
+		title := toolinfo.Title(call.Name, call.Arguments, p.infoOf(call.Name), p.cwd)
+		p.lines = append(p.lines, "• "+clipLine(title))
 		p.count++
 		changed = true
 	}
@@ -74,17 +76,6 @@ func (p *delegateProgress) event() NotificationEvent {
 	p.mu.Unlock()
 	params, _ := json.Marshal(map[string]any{"progressToken": p.callID, "progress": n, "message": text})
 	return NotificationEvent{RequestID: p.callID, Extension: platform.Summon, Method: "notifications/progress", Params: params}
-}
-
-// firstArg is a short detail of a call: its path, command or first
-// string argument, on one line.
-func firstArg(args map[string]any) string {
-	for _, k := range []string{"path", "command", "name", "source", "query"} {
-		if v, ok := args[k].(string); ok && v != "" {
-			return clipLine(v)
-		}
-	}
-	return ""
 }
 
 func clipLine(s string) string {

@@ -170,7 +170,7 @@ func TestDelegateAdHocRunsASubagentAndTheParentReadsItsSummary(t *testing.T) {
 		t.Fatalf("parent's follow-up request lacks the summary: %.800s", reqs[3].Body)
 	}
 	if len(progress) < 2 || !strings.HasPrefix(progress[0], "Running subagent "+child.ID+" (Count the Go files)") ||
-		!strings.Contains(progress[len(progress)-1], "• summon__load") {
+		!strings.Contains(progress[len(progress)-1], "\n• Load\n") {
 		t.Fatalf("progress = %q", progress)
 	}
 }

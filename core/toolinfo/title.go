@@ -1,35 +1,35 @@
-package acp
+package toolinfo
 
 import (
 	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/goose-acp/goose-acp/core/conversation"
-	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
-// ToolTitle names what a tool call does and what it does it to, as a
+// Title names what a tool call does and what it does it to, as a
 // person reads it: "Run `npm test`", "Edit src/x.go", "Read README.md".
 // There is no "<extension>:" prefix: clients such as codecompanion.nvim
 // cut titles at the first colon. A shell command is shown whole and
 // verbatim (the user approves exactly that); other details are their
 // first line cut to 60 characters. Paths inside cwd are shown relative
 // to it.
-func ToolTitle(call conversation.ToolCall, info toolinfo.Info, cwd string) string {
-	_, bare, ok := strings.Cut(call.Name, "__")
+//
+// Every surface that names a tool call uses it: ACP tool calls and
+// permission requests, and a subagent's progress lines.
+func Title(name string, args map[string]any, info Info, cwd string) string {
+	_, bare, ok := strings.Cut(name, "__")
 	if !ok {
-		bare = call.Name
+		bare = name
 	}
-	verb := toolVerb(bare, info.Kind, call.Arguments)
+	verb := toolVerb(bare, info.Kind, args)
 	object := ""
-	if p, ok := info.PathOf(call.Arguments); ok {
+	if p, ok := info.PathOf(args); ok {
 		object = displayPath(p, cwd)
-	} else if cmd, ok := call.Arguments["command"].(string); ok && info.Kind == toolinfo.Execute && strings.TrimSpace(cmd) != "" {
+	} else if cmd, ok := args["command"].(string); ok && info.Kind == Execute && strings.TrimSpace(cmd) != "" {
 		object = codeSpan(cmd)
 	} else {
-		object = toolDetail(call.Arguments)
+		object = toolDetail(args)
 	}
 	switch {
 	case verb == "":
@@ -70,15 +70,15 @@ func toolVerb(bare, kind string, args map[string]any) string {
 		return "Edit"
 	}
 	switch kind {
-	case toolinfo.Read:
+	case Read:
 		return "Read"
-	case toolinfo.Edit:
+	case Edit:
 		return "Edit"
-	case toolinfo.Execute:
+	case Execute:
 		return "Run"
-	case toolinfo.Search:
+	case Search:
 		return "Search"
-	case toolinfo.Fetch:
+	case Fetch:
 		return "Fetch"
 	}
 	return ""
@@ -148,4 +148,12 @@ func toolDetail(args map[string]any) string {
 		return s
 	}
 	return ""
+}
+
+// CodeBlock is text as a fenced Markdown code block in lang, its fence
+// (at least three backticks) longer than any backtick run in text, so the
+// text shows verbatim.
+func CodeBlock(lang, text string) string {
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+	return fence + lang + "\n" + text + "\n" + fence
 }
