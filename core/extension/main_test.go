@@ -92,8 +92,8 @@ func testServer() *mcp.Server {
 		})
 		return text("grew"), nil
 	})
-	// ask elicits a name, naming the call in _meta when asked to (after
-	// pairing with another call when asked to).
+	// ask elicits a name, naming the call in _meta when asked to (paired
+	// with another call before and after when asked to).
 	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var p struct{ Meta, Pair bool }
 		_ = json.Unmarshal(r.Params.Arguments, &p)
@@ -107,6 +107,11 @@ func testServer() *mcp.Server {
 			params.Meta = mcp.Meta{MetaToolCallID: r.Params.Meta[MetaToolCallID]}
 		}
 		res, err := r.Session.Elicit(ctx, params)
+		if p.Pair { // both calls stay running until both asked
+			if err := pair(ctx, pairs); err != nil {
+				return nil, err
+			}
+		}
 		if err != nil {
 			return text("elicit failed: " + err.Error()), nil
 		}
