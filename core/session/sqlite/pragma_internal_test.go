@@ -12,7 +12,7 @@ import (
 // TestConnectionSettings checks what goose's sqlx pool sets: WAL, a 30 s
 // busy timeout, foreign keys on, and write transactions that take the write
 // lock at BEGIN (IMMEDIATE), so a second writer waits instead of failing
-// mid-transaction.
+// mid-transaction; and the page cache bound (512 KiB per connection).
 func TestConnectionSettings(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
@@ -21,7 +21,7 @@ func TestConnectionSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for pragma, want := range map[string]string{"busy_timeout": "30000", "foreign_keys": "1", "journal_mode": "wal", "synchronous": "1"} {
+	for pragma, want := range map[string]string{"busy_timeout": "30000", "foreign_keys": "1", "journal_mode": "wal", "synchronous": "1", "cache_size": "-512"} {
 		var got string
 		if err := st.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
 			t.Errorf("PRAGMA %s = %q (%v), want %s", pragma, got, err, want)

@@ -95,7 +95,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // (sqlx's default, so goose has them), BEGIN IMMEDIATE for every
 // transaction. synchronous=NORMAL keeps WAL commits safe against process
 // crashes (only power loss can drop the newest commits) and saves an fsync
-// per append.
+// per append. cache_size bounds each connection's page cache to 512 KiB
+// (SQLite's default is 2 MB): every pooled connection is a sandboxed SQLite
+// whose memory only grows, a long conversation's rows (8 MB for 8,000
+// messages) stream past any cache this size once per load, and the
+// index and session pages the other queries touch fit in 512 KiB. The
+// OS page cache still holds the file. (Measured: 4-5 MiB less RSS after
+// an 8,000-message session's resume and prompt, same times.)
 func dsn(abs string) string {
 	p := filepath.ToSlash(abs)
 	if !strings.HasPrefix(p, "/") {
@@ -106,6 +112,7 @@ func dsn(abs string) string {
 	q.Add("_pragma", "journal_mode(wal)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(normal)")
+	q.Add("_pragma", "cache_size(-512)")
 	q.Set("_txlock", "immediate")
 	u := url.URL{Scheme: "file", Path: p, RawQuery: q.Encode()}
 	return u.String()
