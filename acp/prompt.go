@@ -18,6 +18,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	turnCtx, cancel := context.WithCancel(s.retryNotices(ctx, as))
 	defer cancel()
 	tc := as.beginTurn(cancel)
+	as.term.begin()
 	as.usage.reset()
 	// Attachments are read under the turn: session/cancel stops a slow
 	// read (an editor that never answers fs/read_text_file).

@@ -28,6 +28,14 @@ func (r *terminalReleases) track(terminalID, toolCallID string) {
 		r.calls = map[string]string{}
 	}
 	r.calls[terminalID] = toolCallID
+}
+
+// begin starts a turn: releases are held again. Only a turn's start does
+// this — a terminal tracked after a cancelled turn ended (its tool was
+// still starting it) must be released at once, or nobody ever would.
+func (r *terminalReleases) begin() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.ended = false
 }
 
