@@ -29,9 +29,15 @@ const (
 // beginCheckpoints makes the file changes from now on belong to the user
 // message id; a file too large to checkpoint is reported to the user as
 // soon as it is written.
+//
+// The book keeps warn until the next turn begins, so warn holds only the
+// turn's event queue, not the turn: the turn's conversation (all of an
+// 8,000-message session) must not stay reachable from the session after
+// the turn, nor after a close until the book goes.
 func (t *turn) beginCheckpoints(id string) {
+	a, q := t.a, t.q
 	t.s.checkpoints.Begin(id, func(text string) {
-		t.post(MessageEvent{Message: t.assistantText(text)})
+		q.push(MessageEvent{Message: conversation.AssistantText(a.now().Unix(), text).WithID(a.msgID())})
 	})
 }
 
