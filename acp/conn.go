@@ -24,6 +24,9 @@ type Router struct {
 	Requests      map[string]RequestHandler
 	Notifications map[string]NotificationHandler
 	Logger        *slog.Logger
+	// Wired, when set, holds every message until it is closed: the server
+	// finishes wiring itself to the Conn (which starts reading at once).
+	Wired <-chan struct{}
 
 	mu       sync.Mutex
 	inflight map[inflightKey]context.CancelFunc
@@ -47,6 +50,9 @@ var _ jsonrpc2.Handler = (*Router)(nil)
 
 // Handle implements jsonrpc2.Handler.
 func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if r.Wired != nil {
+		<-r.Wired
+	}
 	params := rawParams(req)
 	if req.Notif {
 		r.handleNotification(ctx, req.Method, params)

@@ -74,6 +74,10 @@ type Server struct {
 	// why it is not usable. Both are written before ready closes.
 	ready   chan struct{}
 	openErr error
+	// openOnce starts open once: after the first initialize, or at the
+	// first request that needs the options (startOpen).
+	openOnce sync.Once
+	openCtx  context.Context
 	// frames carries session/update notifications, encoded by us rather
 	// than through the Conn (see notify).
 	frames frameWriter
@@ -99,7 +103,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	stream.OnReject = func(code int64, reason string) {
 		s.log.Warn("rejected client message", "code", code, "reason", reason)
 	}
-	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable()}
+	wired := make(chan struct{})
+	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable(), Wired: wired}
 	// When the editor closes stdin, running turns are cancelled, but every
 	// request already read still gets its answer before we shut down.
 	stream.OnEOF = func() {
@@ -108,9 +113,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 			s.log.Warn("requests still running at shutdown", "grace", shutdownGrace)
 		}
 	}
+	s.openCtx = ctx
 	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
 	s.peer, s.frames = newRPCPeer(conn), stream
-	go s.open(ctx)
+	close(wired)
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -118,7 +124,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	cancel()
 	router.Wait()
-	// The caller closes what Open built, so Open must have finished.
+	// The caller closes what Open built, so Open must have finished (or
+	// never start: an editor that left before asking for anything).
+	s.openOnce.Do(func() { close(s.ready) })
 	<-s.ready
 	s.closeAll()
 	return nil
@@ -160,9 +168,19 @@ func (s *Server) open(ctx context.Context) {
 	close(s.ready)
 }
 
+// startOpen opens the options (Options.Open) in the background, once.
+// It is not started with Serve: on two cores the open (the session
+// database) running beside the reading and answering of initialize slowed
+// that answer by about a third, and finished no sooner than when started
+// once initialize is handled.
+func (s *Server) startOpen() {
+	s.openOnce.Do(func() { go s.open(s.openCtx) })
+}
+
 // afterOpen makes h wait until the server's options are complete.
 func (s *Server) afterOpen(h RequestHandler) RequestHandler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		s.startOpen()
 		select {
 		case <-s.ready:
 		case <-ctx.Done():
@@ -251,6 +269,7 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 }
 
 func (s *Server) initialize(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
+	defer s.startOpen() // the editor's next request is likely a session's
 	caps := req.ClientCapabilities
 	s.caps.CompareAndSwap(nil, &caps)
 	version := req.ProtocolVersion

@@ -53,15 +53,25 @@ func TestUnknownCommandAndBadFlag(t *testing.T) {
 }
 
 // ACP on an empty stdin: the agent starts, sees EOF, shuts down cleanly
-// and writes nothing to stdout (the protocol channel).
+// and writes nothing to stdout (the protocol channel). An editor that
+// asked for nothing leaves no session database behind; one that sent
+// initialize gets it opened (and created) before the agent exits.
 func TestACPExitsCleanlyOnEOFWithSilentStdout(t *testing.T) {
 	getenv := testEnv(t, nil)
+	db := filepath.Join(getenv("GOOSE_PATH_ROOT"), "data", "sessions", "sessions.db")
 	code, out, errOut := runCLI(t, getenv, "")
 	if code != 0 || out != "" {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if _, err := os.Stat(filepath.Join(getenv("GOOSE_PATH_ROOT"), "data", "sessions", "sessions.db")); err != nil {
-		t.Fatalf("sessions.db was not created: %v", err)
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("sessions.db was created though the editor asked for nothing")
+	}
+	code, out, errOut = runCLI(t, getenv, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	if code != 0 || !strings.Contains(out, `"protocolVersion":1`) {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("sessions.db was not created after initialize: %v", err)
 	}
 }
 
