@@ -129,10 +129,11 @@ func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Tran
 		return nil, err
 	}
 	e.moim = p.MOIM
+	e.instructions = p.Instructions
 	if p.Close != nil {
 		e.closers = append(e.closers, p.Close)
 	}
-	return m.inMemory(ctx, e, p.Server)
+	return m.inMemoryBound(ctx, e, p.Server, p.Bind)
 }
 
 func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
@@ -148,12 +149,30 @@ func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Trans
 }
 
 func (m *Manager) inMemory(ctx context.Context, e *extension, s *mcp.Server) (mcp.Transport, error) {
+	return m.inMemoryBound(ctx, e, s, nil)
+}
+
+// inMemoryBound connects a server session of s over the channel
+// transport and returns the client's end. bind, when set, learns that
+// server session before the client can send anything; what it returns
+// runs after the server session has closed.
+func (m *Manager) inMemoryBound(ctx context.Context, e *extension, s *mcp.Server, bind func(*mcp.ServerSession) func()) (mcp.Transport, error) {
 	ct, st := newInProcessTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting in-process server: %w", err)
 	}
-	e.closers = append(e.closers, func() { _ = ss.Close(); _ = ss.Wait() })
+	var unbind func()
+	if bind != nil {
+		unbind = bind(ss)
+	}
+	e.closers = append(e.closers, func() {
+		_ = ss.Close()
+		_ = ss.Wait()
+		if unbind != nil {
+			unbind()
+		}
+	})
 	return ct, nil
 }
 

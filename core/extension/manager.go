@@ -122,7 +122,20 @@ type BuiltinFactory func(ctx context.Context, env Env) (*mcp.Server, error)
 
 // Platform is an in-process platform extension.
 type Platform struct {
+	// Server is the extension's MCP server. It may be one server shared by
+	// every session of the process: the manager connects a server session
+	// of its own to it, and Bind tells the platform which one that is.
 	Server *mcp.Server
+	// Bind, when set, runs with the server session the manager connected
+	// to Server, before the client initializes, so a shared server's
+	// handlers can find this session's state from their request's Session.
+	// The returned function (nil for none) runs once that server session
+	// has closed.
+	Bind func(ss *mcp.ServerSession) (unbind func())
+	// Instructions, when not empty, are the extension's instructions for
+	// this session instead of those the server answers initialize with (a
+	// shared server's are the same for every session).
+	Instructions string
 	// MOIM, when set, contributes to the per-turn info message.
 	MOIM func(ctx context.Context) string
 	// Close, when set, runs when the extension is removed.
