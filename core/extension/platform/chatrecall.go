@@ -20,69 +20,75 @@ const (
 	chatRecallMaxLimit     = 50
 )
 
-func (d Deps) chatRecall(ctx context.Context, env extension.Env) (extension.Platform, error) {
+// chatRecallServer is chatrecall's server, one per process; a search
+// leaves out the calling session, found by its request's server session.
+var chatRecallServer = newSharedServer(ChatRecall, func(sh *sharedServer) *mcp.Server {
 	s := newServer(ChatRecall, "Chat Recall", chatRecallInstructions)
 	s.AddTool(&mcp.Tool{
 		Name:        "chatrecall",
 		Description: "Search past conversations by keywords (query) or load one session's messages (session_id). Optional after_date / before_date (YYYY-MM-DD) narrow a search; limit defaults to 10 (max 50).",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Keywords to search for"},"session_id":{"type":"string","description":"Load this session's messages"},"limit":{"type":"integer","description":"Maximum results (default 10, max 50)"},"after_date":{"type":"string","description":"Only sessions updated on or after this date (YYYY-MM-DD)"},"before_date":{"type":"string","description":"Only sessions updated before this date (YYYY-MM-DD)"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Recall past chats", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
-	}, d.recall(env.SessionID))
-	return extension.Platform{Server: s}, nil
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return b.d.recall(ctx, b.env.SessionID, req)
+	}))
+	return s
+})
+
+func (d Deps) chatRecall(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	return chatRecallServer.platform(&binding{d: d, env: env}), nil
 }
 
-func (d Deps) recall(current string) handler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var p struct {
-			Query     string `json:"query"`
-			SessionID string `json:"session_id"`
-			Limit     int    `json:"limit"`
-			After     string `json:"after_date"`
-			Before    string `json:"before_date"`
-		}
-		if err := decode(req, &p); err != nil {
-			return errorResult("Invalid arguments: %v", err), nil
-		}
-		limit := p.Limit
-		if limit <= 0 {
-			limit = chatRecallDefaultLimit
-		}
-		limit = min(limit, chatRecallMaxLimit)
-		if p.SessionID != "" {
-			return d.loadSession(ctx, p.SessionID, limit)
-		}
-		if strings.TrimSpace(p.Query) == "" {
-			return errorResult("Provide either query or session_id"), nil
-		}
-		after, err1 := parseDate(p.After)
-		before, err2 := parseDate(p.Before)
-		if err1 != nil || err2 != nil {
-			return errorResult("Dates must be YYYY-MM-DD"), nil
-		}
-		hits, err := d.Store.Search(ctx, p.Query, limit+1)
-		if err != nil {
-			return errorResult("Search failed: %v", err), nil
-		}
-		var b strings.Builder
-		n := 0
-		for _, h := range hits {
-			if h.Session.ID == current || n >= limit {
-				continue
-			}
-			if (!after.IsZero() && h.Session.UpdatedAt.Before(after)) || (!before.IsZero() && !h.Session.UpdatedAt.Before(before)) {
-				continue
-			}
-			n++
-			fmt.Fprintf(&b, "Session %s (%s) — %s\n", h.Session.ID, h.Session.UpdatedAt.Format("2006-01-02"), h.Session.Name)
-			for _, s := range h.Snippets {
-				fmt.Fprintf(&b, "  > %s\n", oneLine(s, 300))
-			}
-		}
-		if n == 0 {
-			return textResult(fmt.Sprintf("No past conversations found for %q.", p.Query)), nil
-		}
-		return textResult(fmt.Sprintf("Found %d session(s):\n\n%s", n, b.String())), nil
+func (d Deps) recall(ctx context.Context, current string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var p struct {
+		Query     string `json:"query"`
+		SessionID string `json:"session_id"`
+		Limit     int    `json:"limit"`
+		After     string `json:"after_date"`
+		Before    string `json:"before_date"`
 	}
+	if err := decode(req, &p); err != nil {
+		return errorResult("Invalid arguments: %v", err), nil
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = chatRecallDefaultLimit
+	}
+	limit = min(limit, chatRecallMaxLimit)
+	if p.SessionID != "" {
+		return d.loadSession(ctx, p.SessionID, limit)
+	}
+	if strings.TrimSpace(p.Query) == "" {
+		return errorResult("Provide either query or session_id"), nil
+	}
+	after, err1 := parseDate(p.After)
+	before, err2 := parseDate(p.Before)
+	if err1 != nil || err2 != nil {
+		return errorResult("Dates must be YYYY-MM-DD"), nil
+	}
+	hits, err := d.Store.Search(ctx, p.Query, limit+1)
+	if err != nil {
+		return errorResult("Search failed: %v", err), nil
+	}
+	var b strings.Builder
+	n := 0
+	for _, h := range hits {
+		if h.Session.ID == current || n >= limit {
+			continue
+		}
+		if (!after.IsZero() && h.Session.UpdatedAt.Before(after)) || (!before.IsZero() && !h.Session.UpdatedAt.Before(before)) {
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "Session %s (%s) — %s\n", h.Session.ID, h.Session.UpdatedAt.Format("2006-01-02"), h.Session.Name)
+		for _, s := range h.Snippets {
+			fmt.Fprintf(&b, "  > %s\n", oneLine(s, 300))
+		}
+	}
+	if n == 0 {
+		return textResult(fmt.Sprintf("No past conversations found for %q.", p.Query)), nil
+	}
+	return textResult(fmt.Sprintf("Found %d session(s):\n\n%s", n, b.String())), nil
 }
 
 func (d Deps) loadSession(ctx context.Context, id string, limit int) (*mcp.CallToolResult, error) {

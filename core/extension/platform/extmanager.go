@@ -29,11 +29,10 @@ Use manage_extensions to enable or disable specific extensions by name.
 Use list_resources and read_resource to work with extension data and resources.
 `
 
-func (d Deps) extensionManager(ctx context.Context, env extension.Env) (extension.Platform, error) {
-	m := env.Manager
-	if m == nil {
-		return extension.Platform{}, fmt.Errorf("extensionmanager needs the extension manager")
-	}
+// extensionManagerServer is extensionmanager's server, one per process;
+// a call acts on the extensions of the session found by its request's
+// server session.
+var extensionManagerServer = newSharedServer(ExtensionManager, func(sh *sharedServer) *mcp.Server {
 	s := newServer(ExtensionManager, "Extension Manager", extensionManagerInstructions)
 	s.AddTool(&mcp.Tool{
 		Name:        "search_available_extensions",
@@ -41,29 +40,44 @@ func (d Deps) extensionManager(ctx context.Context, env extension.Env) (extensio
 		InputSchema: json.RawMessage(`{"type":"object","properties":{},"required":[]}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Discover extensions", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
 		Meta:        declare(toolinfo.Search),
-	}, d.searchExtensions(m))
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return b.d.searchExtensions(b.env.Manager)(ctx, req)
+	}))
 	s.AddTool(&mcp.Tool{
 		Name:        "manage_extensions",
 		Description: "Tool to manage extensions and tools in goose context.\nEnable or disable extensions to help complete tasks.\nEnable or disable an extension by providing the extension name.",
 		InputSchema: json.RawMessage(`{"type":"object","required":["action","extension_name"],"properties":{"action":{"type":"string","enum":["enable","disable"],"description":"The action to perform"},"extension_name":{"type":"string","description":"The name of the extension to enable"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Enable or disable an extension", DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
 		Meta:        declare(toolinfo.Other),
-	}, d.manageExtensions(m))
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return b.d.manageExtensions(b.env.Manager)(ctx, req)
+	}))
 	s.AddTool(&mcp.Tool{
 		Name:        "list_resources",
 		Description: "List resources from an extension(s).\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool lists resources\nin the provided extension, and returns a list for the user to browse. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "List resources", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
 		Meta:        declare(toolinfo.Read),
-	}, listResources(m))
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return listResources(b.env.Manager)(ctx, req)
+	}))
 	s.AddTool(&mcp.Tool{
 		Name:        "read_resource",
 		Description: "Read a resource from an extension.\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool searches for the\nresource URI in the provided extension, and reads in the resource content. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","required":["uri"],"properties":{"uri":{"type":"string","description":"Resource URI"},"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Read a resource", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
 		Meta:        declare(toolinfo.Read),
-	}, readResource(m))
-	return extension.Platform{Server: s}, nil
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return readResource(b.env.Manager)(ctx, req)
+	}))
+	return s
+})
+
+func (d Deps) extensionManager(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	if env.Manager == nil {
+		return extension.Platform{}, fmt.Errorf("extensionmanager needs the extension manager")
+	}
+	return extensionManagerServer.platform(&binding{d: d, env: env}), nil
 }
 
 func (d Deps) catalog() []config.ExtensionConfig {

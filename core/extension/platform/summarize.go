@@ -49,25 +49,31 @@ type summarizeParams struct {
 	Extensions []string `json:"extensions"`
 }
 
-func (d Deps) summarize(ctx context.Context, env extension.Env) (extension.Platform, error) {
+// summarizeServer is summarize's server, one per process; a call runs
+// in the session found by its request's server session.
+var summarizeServer = newSharedServer(Summarize, func(sh *sharedServer) *mcp.Server {
 	s := newServer(Summarize, "Summarize", "")
 	s.AddTool(&mcp.Tool{Name: "summarize", Description: summarizeDescription, InputSchema: json.RawMessage(summarizeSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var p summarizeParams
 			if err := decode(req, &p); err != nil {
 				return errorResult("Invalid parameters: %v", err), nil
 			}
 			wd, _ := req.Params.Meta[extension.MetaWorkingDir].(string)
 			if wd == "" {
-				wd = env.WorkingDir
+				wd = b.env.WorkingDir
 			}
-			text, err := d.runSummarize(ctx, env.SessionID, wd, p)
+			text, err := b.d.runSummarize(ctx, b.env.SessionID, wd, p)
 			if err != nil {
 				return errorResult("%s", err.Error()), nil
 			}
 			return textResult(text), nil
-		})
-	return extension.Platform{Server: s}, nil
+		}))
+	return s
+})
+
+func (d Deps) summarize(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	return summarizeServer.platform(&binding{d: d, env: env}), nil
 }
 
 func (d Deps) runSummarize(ctx context.Context, sessionID, wd string, p summarizeParams) (string, error) {

@@ -58,14 +58,22 @@ func TodoContent(d session.ExtensionData) string {
 	return st.Content
 }
 
-func (d Deps) todo(ctx context.Context, env extension.Env) (extension.Platform, error) {
+// todoServer is todo's server, one per process; todo_write finds the
+// session it writes to by its request's server session.
+var todoServer = newSharedServer(Todo, func(sh *sharedServer) *mcp.Server {
 	s := newServer(Todo, "Todo", todoInstructions)
 	s.AddTool(&mcp.Tool{
 		Name: "todo_write", Description: todoDescription,
 		InputSchema: json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#","title":"TodoWriteParams","type":"object","required":["content"],"properties":{"content":{"type":"string"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Write TODO", DestructiveHint: boolp(true), OpenWorldHint: boolp(false)},
 		Meta:        declare(toolinfo.Think),
-	}, d.todoWrite(env.SessionID))
+	}, sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return b.d.todoWrite(ctx, b.env.SessionID, req)
+	}))
+	return s
+})
+
+func (d Deps) todo(ctx context.Context, env extension.Env) (extension.Platform, error) {
 	moim := func(ctx context.Context) string {
 		sess, err := d.Store.Get(ctx, env.SessionID, false)
 		if err != nil {
@@ -76,38 +84,38 @@ func (d Deps) todo(ctx context.Context, env extension.Env) (extension.Platform, 
 		}
 		return "Current tasks and notes:\nOnce given a task, immediately update your todo with all explicit and implicit requirements\n"
 	}
-	return extension.Platform{Server: s, MOIM: moim}, nil
+	p := todoServer.platform(&binding{d: d, env: env})
+	p.MOIM = moim
+	return p, nil
 }
 
-func (d Deps) todoWrite(sessionID string) handler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var p struct {
-			Content *string `json:"content"`
-		}
-		if err := decode(req, &p); err != nil || p.Content == nil {
-			return errorResult("Missing required parameter: content"), nil
-		}
-		n := utf8.RuneCountInString(*p.Content)
-		max := DefaultTodoMaxChars
-		if v, err := strconv.Atoi(d.Getenv("GOOSE_TODO_MAX_CHARS")); err == nil {
-			max = v
-		}
-		if max > 0 && n > max {
-			return errorResult("Todo list too large: %d chars (max: %d)", n, max), nil
-		}
-		sess, err := d.Store.Get(ctx, sessionID, false)
-		if err != nil {
-			return errorResult("Failed to read session metadata"), nil
-		}
-		data := session.ExtensionData{}
-		for k, v := range sess.ExtensionData {
-			data[k] = v
-		}
-		raw, _ := json.Marshal(todoState{Content: *p.Content})
-		data[TodoKey] = raw
-		if err := d.Store.Update(ctx, sessionID, session.Update{ExtensionData: data}); err != nil {
-			return errorResult("Failed to update session metadata"), nil
-		}
-		return textResult("Updated (" + strconv.Itoa(n) + " chars)"), nil
+func (d Deps) todoWrite(ctx context.Context, sessionID string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var p struct {
+		Content *string `json:"content"`
 	}
+	if err := decode(req, &p); err != nil || p.Content == nil {
+		return errorResult("Missing required parameter: content"), nil
+	}
+	n := utf8.RuneCountInString(*p.Content)
+	max := DefaultTodoMaxChars
+	if v, err := strconv.Atoi(d.Getenv("GOOSE_TODO_MAX_CHARS")); err == nil {
+		max = v
+	}
+	if max > 0 && n > max {
+		return errorResult("Todo list too large: %d chars (max: %d)", n, max), nil
+	}
+	sess, err := d.Store.Get(ctx, sessionID, false)
+	if err != nil {
+		return errorResult("Failed to read session metadata"), nil
+	}
+	data := session.ExtensionData{}
+	for k, v := range sess.ExtensionData {
+		data[k] = v
+	}
+	raw, _ := json.Marshal(todoState{Content: *p.Content})
+	data[TodoKey] = raw
+	if err := d.Store.Update(ctx, sessionID, session.Update{ExtensionData: data}); err != nil {
+		return errorResult("Failed to update session metadata"), nil
+	}
+	return textResult("Updated (" + strconv.Itoa(n) + " chars)"), nil
 }
