@@ -91,14 +91,14 @@ func (d Deps) enabledPlugins() map[string]bool {
 	return out
 }
 
-func (d Deps) skills(ctx context.Context, env extension.Env) (extension.Platform, error) {
-	wd := env.WorkingDir
-	if env.Manager != nil && env.Manager.WorkingDir() != "" {
-		wd = env.Manager.WorkingDir()
-	}
-	s := newServer(Skills, "Skills", SkillsInstructions(d.SessionSkills(wd)))
+// skillsServer is skills' server, one per process. Its instructions list
+// the session's skills, so they come with each session's Platform instead
+// of the server's initialize answer; load_skill finds the session by its
+// request's server session.
+var skillsServer = newSharedServer(Skills, func(sh *sharedServer) *mcp.Server {
+	s := newServer(Skills, "Skills", "")
 	s.AddTool(&mcp.Tool{Name: "load_skill", Description: loadSkillDescription, InputSchema: json.RawMessage(loadSkillSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var p struct {
 				Name string  `json:"name"`
 				Args *string `json:"args"`
@@ -107,17 +107,27 @@ func (d Deps) skills(ctx context.Context, env extension.Env) (extension.Platform
 			if p.Name == "" {
 				return plainError("Missing required parameter: name"), nil
 			}
-			dir := wd
-			if env.Manager != nil && env.Manager.WorkingDir() != "" {
-				dir = env.Manager.WorkingDir()
+			dir := b.wd
+			if m := b.env.Manager; m != nil && m.WorkingDir() != "" {
+				dir = m.WorkingDir()
 			}
-			text, ok := LoadSkill(d.SessionSkills(dir), p.Name, p.Args)
+			text, ok := LoadSkill(b.d.SessionSkills(dir), p.Name, p.Args)
 			if !ok {
 				return plainError(text), nil
 			}
 			return textResult(text), nil
-		})
-	return extension.Platform{Server: s}, nil
+		}))
+	return s
+})
+
+func (d Deps) skills(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	wd := env.WorkingDir
+	if env.Manager != nil && env.Manager.WorkingDir() != "" {
+		wd = env.Manager.WorkingDir()
+	}
+	p := skillsServer.platform(&binding{d: d, env: env, wd: wd})
+	p.Instructions = SkillsInstructions(d.SessionSkills(wd))
+	return p, nil
 }
 
 func plainError(text string) *mcp.CallToolResult {

@@ -107,21 +107,35 @@ func (d Deps) SessionSources(sessionID, workingDir string) []Source {
 	return DiscoverSources(o)
 }
 
-func (d Deps) summon(ctx context.Context, env extension.Env) (extension.Platform, error) {
-	wd := func() string {
-		if env.Manager != nil && env.Manager.WorkingDir() != "" {
-			return env.Manager.WorkingDir()
-		}
-		return env.WorkingDir
+// The summon servers, one per process each: with delegate for user
+// sessions, without for subagent sessions (goose hides delegate there: no
+// nested delegation). Their instructions name the session's sources, so
+// they come with each session's Platform instead of the server's
+// initialize answer; the tools find the session by their request's server
+// session.
+var (
+	summonServer         = newSharedServer(Summon, func(sh *sharedServer) *mcp.Server { return buildSummon(sh, true) })
+	summonSubagentServer = newSharedServer(Summon, func(sh *sharedServer) *mcp.Server { return buildSummon(sh, false) })
+)
+
+// workingDir is the session's current working dir, else the one it
+// started with.
+func (b *binding) workingDir() string {
+	if b.env.Manager != nil && b.env.Manager.WorkingDir() != "" {
+		return b.env.Manager.WorkingDir()
 	}
-	s := newServer(Summon, "Summon", SummonInstructions(d.SessionSources(env.SessionID, wd())))
+	return b.env.WorkingDir
+}
+
+func buildSummon(sh *sharedServer, withDelegate bool) *mcp.Server {
+	s := newServer(Summon, "Summon", "")
 	s.AddTool(&mcp.Tool{Name: LoadTool, Description: loadDescription, InputSchema: json.RawMessage(loadSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var p struct {
 				Source *string `json:"source"`
 			}
 			_ = decode(req, &p)
-			sources := d.SessionSources(env.SessionID, wd())
+			sources := b.d.SessionSources(b.env.SessionID, b.workingDir())
 			if p.Source == nil {
 				return textResult(ListSources(sources)), nil
 			}
@@ -130,24 +144,34 @@ func (d Deps) summon(ctx context.Context, env extension.Env) (extension.Platform
 				return errorResult("%s", err.Error()), nil
 			}
 			return textResult(text), nil
-		})
-	// goose hides delegate inside subagent sessions: no nested delegation.
-	if sess, err := d.Store.Get(ctx, env.SessionID, false); err != nil || sess.SessionType != session.TypeSubAgent {
+		}))
+	if withDelegate {
 		s.AddTool(&mcp.Tool{Name: DelegateTool, Description: delegateDescription, InputSchema: json.RawMessage(delegateSchema)},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				var p DelegateParams
 				if err := decode(req, &p); err != nil {
 					return errorResult("Invalid parameters: %v", err), nil
 				}
 				callID, _ := req.Params.Meta[extension.MetaToolCallID].(string)
-				text, err := d.delegate(ctx, env.SessionID, callID, p)
+				text, err := b.d.delegate(ctx, b.env.SessionID, callID, p)
 				if err != nil {
 					return errorResult("%s", err.Error()), nil
 				}
 				return textResult(text), nil
-			})
+			}))
 	}
-	return extension.Platform{Server: s}, nil
+	return s
+}
+
+func (d Deps) summon(ctx context.Context, env extension.Env) (extension.Platform, error) {
+	b := &binding{d: d, env: env}
+	sh := summonServer
+	if sess, err := d.Store.Get(ctx, env.SessionID, false); err == nil && sess.SessionType == session.TypeSubAgent {
+		sh = summonSubagentServer
+	}
+	p := sh.platform(b)
+	p.Instructions = SummonInstructions(d.SessionSources(env.SessionID, b.workingDir()))
+	return p, nil
 }
 
 func (d Deps) delegate(ctx context.Context, parentID, callID string, p DelegateParams) (string, error) {
