@@ -9,4 +9,11 @@
 // and agent files; the agent runs the subagents through AgentHooks),
 // summarize (one LLM call over files) and apps / code_execution, which
 // only answer why they are not available here.
+//
+// Each server is built once per process and shared by every session: the
+// manager connects a server session of its own and binds it to the
+// session's Deps and Env (Platform.Bind), and the tool handlers find
+// that binding by their request's server session. What differs between
+// sessions comes with each session's Platform: MOIM, Close and the
+// instructions of skills and summon (their skills and sources).
 package platform
