@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -65,8 +66,50 @@ func (c *convStore) track(id string) {
 
 func (c *convStore) forget(id string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	var big bool
+	if e, ok := c.cached[id]; ok {
+		big = contentBytes(e.msgs) >= releaseMin
+	}
 	delete(c.cached, id)
+	c.mu.Unlock()
+	if big {
+		releaseMemory()
+	}
+}
+
+// releaseMin is the conversation size from which closing a session hands
+// the freed memory back to the OS at once.
+const releaseMin = 4 << 20
+
+// releaseMemory collects and returns freed memory to the OS. Go returns
+// it by itself only slowly, and only down to about twice the heap still
+// live at the last collection: a long session's conversation (8,000
+// messages are ~8 MB of text, collected while the session was open) left
+// the process ~40 MiB larger than its live heap after the session closed.
+// Measured on BenchmarkLongSession8k (medians of 5): RSS after the
+// closes 78 -> 45 MiB; a close of such a session takes ~4 ms longer (one
+// full collection of the ~10 MB heap left, then the release), and the
+// next turn, which grows the heap again, still measured faster than
+// before this round (its decode allocates less).
+var releaseMemory = debug.FreeOSMemory
+
+// contentBytes is a lower bound of the memory msgs hold: their texts and
+// images, and the message and content structs (tool calls and results
+// are counted as structs only).
+func contentBytes(msgs []conversation.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += 64 + 96*len(m.Content)
+		for _, c := range m.Content {
+			switch {
+			case c.Text != nil:
+				n += len(c.Text.Text)
+			case c.Image != nil:
+				n += len(c.Image.Data)
+			}
+		}
+	}
+	return n
 }
 
 // Get answers a read of a tracked session from the cache when it is still

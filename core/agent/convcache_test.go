@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -93,5 +94,55 @@ func TestConversationCache(t *testing.T) {
 	c.mu.Unlock()
 	if held {
 		t.Fatal("closed session still cached")
+	}
+}
+
+// TestCloseReleasesLongConversation: closing a session whose cached
+// conversation holds at least releaseMin bytes hands the freed memory back
+// to the OS (once); closing a short one does not.
+func TestCloseReleasesLongConversation(t *testing.T) {
+	ctx := context.Background()
+	released := 0
+	defer func(f func()) { releaseMemory = f }(releaseMemory)
+	releaseMemory = func() { released++ }
+	for _, tc := range []struct {
+		name  string
+		texts int // bytes of stored text
+		want  int
+	}{
+		{"short", 1 << 10, 0},
+		{"long", releaseMin, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			released = 0
+			db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			h := newHarnessWith(t, nil, func(o *Options) { o.Store = db }, say("ok"))
+			h.prov.limit = 100_000_000 // no compaction: the turn keeps the conversation cached
+			h.start(StartOptions{})
+			var msgs []conversation.Message
+			for i := 0; i < 16; i++ {
+				msgs = append(msgs, conversation.UserText(0, strings.Repeat("x", tc.texts/16)).WithID(fmt.Sprintf("m%d", i)))
+			}
+			if err := db.ReplaceConversation(ctx, h.id, msgs); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := h.a.Reply(ctx, h.id, conversation.UserText(0, "go on").WithID("u1"), nil); err != nil || out.StopReason != EndTurn {
+				t.Fatalf("turn: %v %v", out, err)
+			}
+			if released != 0 {
+				t.Fatalf("released %d times before the close", released)
+			}
+
+			if err := h.a.CloseSession(h.id); err != nil {
+				t.Fatal(err)
+			}
+			if released != tc.want {
+				t.Errorf("released %d times on close, want %d", released, tc.want)
+			}
+		})
 	}
 }
