@@ -31,6 +31,15 @@
 // store's revision of it is unchanged (convcache.go), so a turn's own work
 // does not grow with the history.
 //
+// With StartOptions.ConnectInBackground (ACP's session/new, load and
+// resume) a session is returned before its extensions have connected
+// (connect.go): its first turn stores the user message and loads the
+// history meanwhile, then waits for them (a ProgressEvent names the ones
+// still starting after a second), and ExtensionResults reports their
+// outcomes. Identical stdio/HTTP extension configs share one connection
+// across the Agent's sessions (extension.Shared); each session keeps its
+// own permissions, tool names and filters.
+//
 // /rewind [N] and /undo (rewind.go) are slash commands like /compact: they
 // put back the files the session's tools changed since the chosen user
 // message (core/checkpoint: saved before each change under
