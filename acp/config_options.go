@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -103,8 +104,25 @@ func (s *Server) configOptionsFor(as *acpSession, activeModel string) []ConfigOp
 	for _, m := range modes {
 		modeOpt.Options = append(modeOpt.Options, ConfigOptionValue{Value: m.ID, Name: m.Name, Description: m.Description})
 	}
-	return []ConfigOption{provOpt, modeOpt, modelOpt}
+	out := []ConfigOption{provOpt, modeOpt, modelOpt}
+	if effort, thinks, _ := s.opts.Agent.ThinkingEffort(as.id); thinks {
+		out = append(out, thinkingOption(effort))
+	}
+	return out
 }
+
+// thinkingOption is the model's thinking effort (goose's thinking_effort
+// option, category thought_level), for models that think.
+func thinkingOption(current string) ConfigOption {
+	opt := ConfigOption{ID: ThinkingEffortOption, Name: "Thinking effort", Category: "thought_level", Type: "select", CurrentValue: current}
+	for _, e := range provider.ThinkingEfforts {
+		opt.Options = append(opt.Options, ConfigOptionValue{Value: e, Name: strings.ToUpper(e[:1]) + e[1:]})
+	}
+	return opt
+}
+
+// ThinkingEffortOption is the config option id of the thinking effort.
+const ThinkingEffortOption = "thinking_effort"
 
 // ensureValue keeps the current value selectable even when no list has it.
 func ensureValue(opts []ConfigOptionValue, v string) []ConfigOptionValue {
@@ -191,6 +209,8 @@ func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest
 		if value != prov {
 			err = s.opts.Agent.SetModel(ctx, as.id, value, s.defaultModelFor(value))
 		}
+	case ThinkingEffortOption:
+		err = s.opts.Agent.SetThinkingEffort(ctx, as.id, value)
 	default:
 		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
 	}

@@ -58,7 +58,7 @@ func codeFor(err error) (int64, string) {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return CodeRequestCancelled, "Request cancelled"
-	case errors.Is(err, ErrInvalidParams), errors.Is(err, agent.ErrSessionBusy):
+	case errors.Is(err, ErrInvalidParams), errors.Is(err, agent.ErrSessionBusy), errors.Is(err, agent.ErrThinkingEffort):
 		return jsonrpc2.CodeInvalidParams, "Invalid params"
 	case errors.Is(err, ErrMethodNotFound):
 		return jsonrpc2.CodeMethodNotFound, "Method not found"

@@ -82,6 +82,36 @@ type Metadata struct {
 	ConfigKeys   []ConfigKey `json:"config_keys"`
 }
 
+// ThinkingEfforts are the thinking levels a thinking model can be set to
+// (goose's request_params.thinking_effort), from none to the most.
+var ThinkingEfforts = []string{"off", "low", "medium", "high", "max"}
+
+// ThinkingEffortParam is the model config request param naming the effort.
+const ThinkingEffortParam = "thinking_effort"
+
+// Thinker is a Provider whose model's thinking effort can be chosen.
+type Thinker interface {
+	// ThinkingEffort is the current effort (one of ThinkingEfforts);
+	// false when the model does not think.
+	ThinkingEffort() (string, bool)
+}
+
+// ThinkerOf is p, or the provider it wraps (retry, idle watch: Unwrap),
+// as a Thinker.
+func ThinkerOf(p Provider) (Thinker, bool) {
+	for p != nil {
+		if t, ok := p.(Thinker); ok {
+			return t, true
+		}
+		u, ok := p.(interface{ Unwrap() Provider })
+		if !ok {
+			return nil, false
+		}
+		p = u.Unwrap()
+	}
+	return nil, false
+}
+
 // Provider streams completions from one LLM service.
 //
 // Stream yields chunks as they arrive and stops at the first error; errors

@@ -69,6 +69,7 @@ const (
 
 // thinking is the resolved thinking setup of one request.
 type thinking struct {
+	reasoning        bool // the model thinks at all
 	mode             thinkingMode
 	effort           effort
 	budget           int
@@ -117,6 +118,7 @@ func resolveThinking(cfg model.Config, param func(string) (string, bool)) thinki
 	if cfg.Reasoning != nil {
 		reasoning = *cfg.Reasoning
 	}
+	t.reasoning = reasoning
 	switch {
 	case !reasoning:
 		return t
@@ -220,4 +222,21 @@ func boolSetting(cfg model.Config, param func(string) (string, bool), reqKey, co
 		return err == nil && b
 	}
 	return false
+}
+
+// ThinkingEffort reports the effort this provider's model thinks with (one
+// of provider.ThinkingEfforts): "off" when thinking is off, the level a
+// legacy budget or an adaptive model's default amounts to ("high")
+// otherwise; false for a model that does not think.
+func (p *Provider) ThinkingEffort() (string, bool) {
+	t := resolveThinking(p.opts.Model, p.opts.Param)
+	switch {
+	case !t.reasoning:
+		return "", false
+	case t.mode == thinkingDisabled:
+		return effortOff.String(), true
+	case t.effort == effortUnset || t.effort == effortOff:
+		return effortHigh.String(), true
+	}
+	return t.effort.String(), true
 }

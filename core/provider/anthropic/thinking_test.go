@@ -82,3 +82,44 @@ func TestBetaHeadersForClaude37(t *testing.T) {
 		t.Errorf("beta headers = %v, want none", got)
 	}
 }
+
+// ThinkingEffort reports what the config option shows: the effort a
+// Claude model thinks with, "off" when it does not, nothing for a model
+// that never thinks.
+func TestThinkingEffortReported(t *testing.T) {
+	env := func(kv ...string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1], true
+				}
+			}
+			return "", false
+		}
+	}
+	no := false
+	cases := []struct {
+		name   string
+		cfg    model.Config
+		param  func(string) (string, bool)
+		effort string
+		thinks bool
+	}{
+		{"claude, nothing set", model.Config{ModelName: "claude-sonnet-4-20250514"}, env(), "off", true},
+		{"claude, request param", model.Config{ModelName: "claude-sonnet-4-20250514", RequestParams: map[string]any{"thinking_effort": "low"}}, env(), "low", true},
+		{"claude, GOOSE_THINKING_EFFORT", model.Config{ModelName: "claude-sonnet-4-20250514"}, env("GOOSE_THINKING_EFFORT", "max"), "max", true},
+		{"claude, legacy budget", model.Config{ModelName: "claude-sonnet-4-20250514"}, env("CLAUDE_THINKING_BUDGET", "5000"), "high", true},
+		{"adaptive model, effort off", model.Config{ModelName: "claude-sonnet-4-6", RequestParams: map[string]any{"thinking_effort": "off"}}, env(), "off", true},
+		{"not a reasoning model", model.Config{ModelName: "claude-sonnet-4-20250514", Reasoning: &no}, env(), "", false},
+		{"not claude", model.Config{ModelName: "llama3"}, env(), "", false},
+	}
+	for _, c := range cases {
+		p, err := New(Options{APIKey: "k", Model: c.cfg, Param: c.param})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if effort, thinks := p.ThinkingEffort(); effort != c.effort || thinks != c.thinks {
+			t.Errorf("%s: ThinkingEffort() = %q, %v; want %q, %v", c.name, effort, thinks, c.effort, c.thinks)
+		}
+	}
+}
