@@ -23,7 +23,7 @@ import (
 // ranks as tiktoken-go merges it. tokens_o200k_test.go proves equal
 // counts against tiktoken-go on a corpus.
 type o200kCounter struct {
-	ranks map[string]int
+	ranks *o200kTable
 	parts [][2]int // scratch for bytePairCount
 }
 
@@ -70,7 +70,7 @@ func (c *o200kCounter) pieceTokens(piece string) int {
 	if !utf8.ValidString(piece) {
 		piece = string([]rune(piece))
 	}
-	if _, ok := c.ranks[piece]; ok {
+	if _, ok := c.ranks.rank(piece); ok {
 		return 1
 	}
 	if len(piece) == 1 {
@@ -87,7 +87,7 @@ func (c *o200kCounter) bytePairCount(piece string) int {
 	}
 	rank := func(i, skip int) int {
 		if i+skip+2 < len(parts) {
-			if r, ok := c.ranks[piece[parts[i][0]:parts[i+skip+2][0]]]; ok {
+			if r, ok := c.ranks.rank(piece[parts[i][0]:parts[i+skip+2][0]]); ok {
 				return r
 			}
 		}

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
-
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
@@ -18,8 +16,8 @@ const tokenEncoding = "o200k_base"
 
 // o200kRanks loads the embedded o200k_base ranks on first use, never at
 // process start, and never over the network.
-var o200kRanks = sync.OnceValues(func() (map[string]int, error) {
-	ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(tokenEncoding + ".tiktoken")
+var o200kRanks = sync.OnceValues(func() (*o200kTable, error) {
+	ranks, err := loadO200kTable(tokenEncoding + ".tiktoken")
 	if err != nil {
 		return nil, fmt.Errorf("provider: load %s tokenizer: %w", tokenEncoding, err)
 	}
