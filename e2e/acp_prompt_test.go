@@ -180,7 +180,8 @@ func TestLoadReplaysToolCallsAndImages(t *testing.T) {
 		t.Errorf("replay line %d came after the load response (line %d)", last, loaded)
 	}
 	b, _ := json.Marshal(resp)
-	if resp.Modes == nil || len(resp.ConfigOptions) != 3 {
+	// provider, mode, model and (Claude thinks) thinking_effort
+	if resp.Modes == nil || len(resp.ConfigOptions) != 4 {
 		t.Errorf("load response %s", b)
 	}
 }
