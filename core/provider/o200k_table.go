@@ -12,15 +12,19 @@ import (
 )
 
 // o200kTable holds o200k_base's ranks (token bytes → rank, what
-// tiktoken-go-loader returns as a map[string]int) in four flat slices:
-// 3.3 MB live instead of the map's 9.8 MB of groups, string headers and
+// tiktoken-go-loader returns as a map[string]int) in flat slices:
+// 2.9 MB live instead of the map's 9.8 MB of groups, string headers and
 // separately allocated keys; building it allocates only those slices and
 // a line buffer (the map's build allocated 35 MB).
 type o200kTable struct {
-	seed  maphash.Seed
-	data  []byte   // every token's bytes, in file order
-	offs  []uint32 // token i is data[offs[i]:offs[i+1]]
-	ranks []uint32 // token i's rank; nil when every token i has rank i
+	seed maphash.Seed
+	data []byte // every token's bytes, in file order
+	// Token i starts at offBase[i/offBlock] + offRel[i] and ends where
+	// token i+1 starts (offRel has n+1 entries): 2 bytes a token instead
+	// of a uint32 offset's 4.
+	offBase []uint32
+	offRel  []uint16
+	ranks   []uint32 // token i's rank; nil when every token i has rank i
 	// slots is an open-addressing index (linear probing) by the hash of
 	// a token's bytes: 0 is empty, else the hash's top bits above
 	// idxBits (a tag that rules out most mismatches without reading the
@@ -44,7 +48,7 @@ func (t *o200kTable) rank(s string) (int, bool) {
 			continue
 		}
 		i := v&idxMask - 1
-		if string(t.data[t.offs[i]:t.offs[i+1]]) == s {
+		if string(t.token(i)) == s {
 			if t.ranks != nil {
 				return int(t.ranks[i]), true
 			}
@@ -53,9 +57,22 @@ func (t *o200kTable) rank(s string) (int, bool) {
 	}
 }
 
+// offBlock is how many tokens share an offBase entry: offRel stays below
+// 1<<16 while tokens are under 1<<16/offBlock = 1024 bytes.
+const offBlock = 64
+
+// token is token i's bytes.
+func (t *o200kTable) token(i uint32) []byte {
+	return t.data[t.start(i):t.start(i+1)]
+}
+
+func (t *o200kTable) start(i uint32) uint32 {
+	return t.offBase[i/offBlock] + uint32(t.offRel[i])
+}
+
 // size is the bytes the table's slices hold.
 func (t *o200kTable) size() int {
-	return cap(t.data) + 4*(cap(t.offs)+cap(t.ranks)+cap(t.slots))
+	return cap(t.data) + 2*cap(t.offRel) + 4*(cap(t.offBase)+cap(t.ranks)+cap(t.slots))
 }
 
 // loadO200kTable reads the embedded name (lines "base64-token rank", as
@@ -78,7 +95,8 @@ func loadO200kTable(name string) (*o200kTable, error) {
 	t := &o200kTable{
 		seed:    maphash.MakeSeed(),
 		data:    make([]byte, size),
-		offs:    make([]uint32, n+1),
+		offBase: make([]uint32, n/offBlock+1),
+		offRel:  make([]uint16, n+1),
 		slots:   make([]uint32, 1<<bits.Len(uint(n+n/4))), // load ≤ 4/5
 		idxBits: uint(bits.Len(uint(n))),                  // i+1 ≤ n < 1<<idxBits
 	}
@@ -105,7 +123,14 @@ func loadO200kTable(name string) (*o200kTable, error) {
 			t.ranks[i] = rank
 		}
 		off += l
-		t.offs[i+1] = uint32(off)
+		if (i+1)%offBlock == 0 {
+			t.offBase[(i+1)/offBlock] = uint32(off)
+		}
+		rel := off - int(t.offBase[(i+1)/offBlock])
+		if rel >= 1<<16 {
+			return fmt.Errorf("%s: tokens of over %d bytes", name, 1<<16/offBlock)
+		}
+		t.offRel[i+1] = uint16(rel)
 		t.insert(uint32(i))
 		i++
 		return nil
@@ -121,7 +146,7 @@ func loadO200kTable(name string) (*o200kTable, error) {
 
 // insert indexes token i, replacing an earlier token of the same bytes.
 func (t *o200kTable) insert(i uint32) {
-	s := t.data[t.offs[i]:t.offs[i+1]]
+	s := t.token(i)
 	h := maphash.Bytes(t.seed, s)
 	idxMask := uint32(1)<<t.idxBits - 1
 	v := uint32(h>>32)&^idxMask | (i + 1)
@@ -133,7 +158,7 @@ func (t *o200kTable) insert(i uint32) {
 			return
 		}
 		k := old&idxMask - 1
-		if old&^idxMask == v&^idxMask && bytes.Equal(t.data[t.offs[k]:t.offs[k+1]], s) {
+		if old&^idxMask == v&^idxMask && bytes.Equal(t.token(k), s) {
 			t.slots[j] = v
 			return
 		}

@@ -43,8 +43,8 @@ func TestO200kTableEqualsLoaderMap(t *testing.T) {
 		}
 		check(string(b))
 	}
-	if got := table.size(); got > 3_500_000 {
-		t.Errorf("table holds %d bytes, want at most 3.5 MB", got)
+	if got := table.size(); got > 3_000_000 {
+		t.Errorf("table holds %d bytes, want at most 3 MB", got)
 	}
 }
 
