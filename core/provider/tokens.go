@@ -15,14 +15,12 @@ import (
 const tokenEncoding = "o200k_base"
 
 // o200kRanks loads the embedded o200k_base ranks on first use, never at
-// process start, and never over the network; the asset's pages are then
-// let go of (releaseAsset).
+// process start, and never over the network.
 var o200kRanks = sync.OnceValues(func() (*o200kTable, error) {
 	ranks, err := loadO200kTable(tokenEncoding + ".tiktoken")
 	if err != nil {
 		return nil, fmt.Errorf("provider: load %s tokenizer: %w", tokenEncoding, err)
 	}
-	releaseAsset(tokenEncoding + ".tiktoken")
 	return ranks, nil
 })
 
