@@ -49,6 +49,16 @@ func (c *connecting) wait(ctx context.Context) error {
 	}
 }
 
+// isReady reports whether the connect has finished.
+func (c *connecting) isReady() bool {
+	select {
+	case <-c.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 func (c *connecting) done(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -82,7 +92,7 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 		defer close(c.ready)
 		results := s.mgr.AddAll(ctx, cfgs)
 		c.results = results
-		return results, a.saveSessionState(ctx, s)
+		return results, a.saveState(ctx, s, true)
 	}
 	cctx, cancel := context.WithCancel(a.bgCtx)
 	c.cancel = cancel
@@ -106,7 +116,7 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 		c.results = results
 		c.mu.Unlock()
 		if cctx.Err() == nil {
-			if err := a.saveSessionState(cctx, s); err != nil {
+			if err := a.saveState(cctx, s, true); err != nil {
 				a.log.Warn("saving the session's extensions failed", "session", s.id, "error", err)
 			}
 		}

@@ -134,7 +134,15 @@ func savedExtensions(d session.ExtensionData) ([]config.ExtensionConfig, bool) {
 }
 
 // saveSessionState persists the extension list, mode, provider and model.
+// While the session's extensions are still connecting in the background
+// the stored list is left as it is: the connect saves the whole list when
+// it is done, and a half-connected one written meanwhile (an editor sets
+// its saved model right after session/new) could land after it.
 func (a *Agent) saveSessionState(ctx context.Context, s *sessionState) error {
+	return a.saveState(ctx, s, s.connect.isReady())
+}
+
+func (a *Agent) saveState(ctx context.Context, s *sessionState, withExtensions bool) error {
 	sess, err := a.sessionRow(ctx, s.id) // its extension data, not its message statistics
 	if err != nil {
 		return err
@@ -143,15 +151,17 @@ func (a *Agent) saveSessionState(ctx context.Context, s *sessionState) error {
 	for k, v := range sess.ExtensionData {
 		data[k] = v
 	}
-	cfgs := s.mgr.Configs()
-	if cfgs == nil {
-		cfgs = []config.ExtensionConfig{}
+	if withExtensions {
+		cfgs := s.mgr.Configs()
+		if cfgs == nil {
+			cfgs = []config.ExtensionConfig{}
+		}
+		raw, err := json.Marshal(enabledExtensions{Extensions: cfgs})
+		if err != nil {
+			return fmt.Errorf("encoding extensions: %w", err)
+		}
+		data[EnabledExtensionsKey] = raw
 	}
-	raw, err := json.Marshal(enabledExtensions{Extensions: cfgs})
-	if err != nil {
-		return fmt.Errorf("encoding extensions: %w", err)
-	}
-	data[EnabledExtensionsKey] = raw
 	s.mu.Lock()
 	mode := string(s.mode)
 	u := session.Update{ExtensionData: data, GooseMode: &mode}
