@@ -38,8 +38,10 @@ func TestBackgroundConnectSavesTheWholeExtensionList(t *testing.T) {
 	if err := h.a.SetModel(context.Background(), sess.ID, "", "other-model"); err != nil {
 		t.Fatal(err)
 	}
-	if names := storedExtensions(t, h, sess.ID); names != nil {
-		t.Fatalf("extension list saved while connecting: %v", names)
+	if stored, err := h.store.Get(context.Background(), sess.ID, false); err != nil {
+		t.Fatal(err)
+	} else if raw, ok := stored.ExtensionData[EnabledExtensionsKey]; ok {
+		t.Fatalf("extension list saved while connecting: %s", raw)
 	}
 	close(release)
 	res, err := h.a.ExtensionResults(context.Background(), sess.ID)
