@@ -3,7 +3,6 @@ package sqlite
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,7 +43,7 @@ func (s *Store) importLegacy(ctx context.Context, dir string) {
 		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		sess, err := loadLegacySession(id, path)
 		if err == nil {
-			err = s.write(ctx, func(tx *sql.Tx) error { return insertLegacy(ctx, tx, sess) })
+			err = s.write(ctx, func(tx dbq) error { return insertLegacy(ctx, tx, sess) })
 		}
 		if err != nil {
 			s.log.Warn("legacy session not imported", "file", path, "err", err)
@@ -132,7 +131,7 @@ func legacyTime(raw json.RawMessage, fallback time.Time) time.Time {
 }
 
 // insertLegacy stores sess under its own id with its timestamps.
-func insertLegacy(ctx context.Context, tx *sql.Tx, sess session.Session) error {
+func insertLegacy(ctx context.Context, tx dbq, sess session.Session) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO sessions
 		(id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data, goose_mode)
 		VALUES (?, ?, FALSE, ?, ?, ?, ?, '{}', 'auto')`,

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -20,7 +19,7 @@ func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Mes
 	if err != nil {
 		return fmt.Errorf("append message: %w", err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx dbq) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, s.stamp(), id)
 		if err != nil {
 			return err
@@ -51,7 +50,7 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 			return fmt.Errorf("replace conversation: message %d: %w", i, err)
 		}
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx dbq) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}
@@ -70,7 +69,7 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 // one encoded row is alive at a time (a compacted conversation holds a
 // huge prompt twice: the old message and its replay); an encoding error
 // rolls the whole replacement back.
-func encodeAndInsert(ctx context.Context, tx *sql.Tx, id string, msgs []conversation.Message) error {
+func encodeAndInsert(ctx context.Context, tx dbq, id string, msgs []conversation.Message) error {
 	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
 	if err != nil {
 		return err
@@ -93,7 +92,7 @@ func encodeAndInsert(ctx context.Context, tx *sql.Tx, id string, msgs []conversa
 // seconds), goose's fork truncation.
 func (s *Store) Truncate(ctx context.Context, id string, fromCreated int64) error {
 	defer s.revs.Bump(id)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx dbq) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}

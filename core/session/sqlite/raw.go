@@ -18,7 +18,7 @@ import (
 // a long conversation loads markedly faster.
 func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (session.Session, error) {
 	if !withMessages {
-		return s.get(ctx, s.db, id, false)
+		return s.get(ctx, s.reader(), id, false)
 	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {

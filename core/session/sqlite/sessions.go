@@ -30,7 +30,7 @@ RETURNING id`
 // Create inserts a new session with the next id of the clock's UTC day.
 func (s *Store) Create(ctx context.Context, ns session.NewSession) (session.Session, error) {
 	var out session.Session
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx dbq) error {
 		id, err := insertSession(ctx, tx, s.now(), ns)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (s *Store) Update(ctx context.Context, id string, u session.Update) error {
 	if err != nil {
 		return fmt.Errorf("update session %s: %w", id, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx dbq) error {
 		if u.Usage != nil {
 			if err := requireSession(ctx, tx, id); err != nil {
 				return err
@@ -184,7 +184,7 @@ func requireSession(ctx context.Context, q querier, id string) error {
 // goose's order: foreign keys are enforced, as in goose).
 func (s *Store) Delete(ctx context.Context, id string) error {
 	defer s.revs.Bump(id)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx dbq) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}

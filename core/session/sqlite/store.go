@@ -33,9 +33,11 @@ type Options struct {
 // Store is the sessions.db session.Store. It is safe for concurrent use,
 // also by several processes sharing the file.
 type Store struct {
-	db  *sql.DB
-	now func() time.Time
-	log *slog.Logger
+	db *sql.DB
+	// stmts keeps the store's statements prepared (stmtcache.go).
+	stmts *stmtCache
+	now   func() time.Time
+	log   *slog.Logger
 	// cols is sessionColumns for this file (with or without thread_id).
 	cols string
 	// revs counts each session's message writes (revision.go).
@@ -77,7 +79,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
-	s := &Store{db: db, now: opts.Now, log: opts.Logger}
+	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger}
 	created, err := s.initSchema(ctx)
 	if err != nil {
 		db.Close()
@@ -134,8 +136,8 @@ func registerFunctions(c *sqlite3.Conn) error {
 // and left as it is.
 func (s *Store) initSchema(ctx context.Context) (bool, error) {
 	var created bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		_, fresh, err := ensureSchema(ctx, tx, s.stamp())
+	err := s.write(ctx, func(tx dbq) error {
+		_, fresh, err := ensureSchema(ctx, tx.tx, s.stamp())
 		if err != nil {
 			return err
 		}
@@ -159,19 +161,22 @@ func (s *Store) readColumns(ctx context.Context, q querier) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.stmts.close(), s.db.Close()) }
+
+// reader runs statements on the database (outside any transaction).
+func (s *Store) reader() dbq { return dbq{c: s.stmts} }
 
 // stamp is the current time in sessions.db's text form.
 func (s *Store) stamp() string { return session.FormatTimestamp(s.now()) }
 
 // write runs fn in a BEGIN IMMEDIATE transaction (the DSN's _txlock) and
 // commits it when fn succeeds.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) write(ctx context.Context, fn func(tx dbq) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(dbq{c: s.stmts, tx: tx}); err != nil {
 		return errors.Join(err, ignoreDone(tx.Rollback()))
 	}
 	if err := tx.Commit(); err != nil {

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 // Fork copies a session's metadata and conversation to a new id.
 func (s *Store) Fork(ctx context.Context, id string) (session.Session, error) {
 	var out session.Session
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx dbq) error {
 		src, err := s.get(ctx, tx, id, true)
 		if err != nil {
 			return err
@@ -42,7 +41,7 @@ func (s *Store) Import(ctx context.Context, data []byte) (session.Session, error
 		return session.Session{}, fmt.Errorf("import session: %w", err)
 	}
 	var out session.Session
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx dbq) error {
 		out, err = s.insertCopy(ctx, tx, src)
 		return err
 	})
@@ -53,7 +52,7 @@ func (s *Store) Import(ctx context.Context, data []byte) (session.Session, error
 }
 
 // insertCopy creates a session holding src's metadata and conversation.
-func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, src session.Session) (session.Session, error) {
+func (s *Store) insertCopy(ctx context.Context, tx dbq, src session.Session) (session.Session, error) {
 	now := s.now()
 	id, err := insertSession(ctx, tx, now, session.NewSession{
 		WorkingDir: src.WorkingDir, Name: src.Name, SessionType: src.SessionType,
@@ -69,7 +68,7 @@ func (s *Store) insertCopy(ctx context.Context, tx *sql.Tx, src session.Session)
 
 // fillCopy gives the session row id src's metadata (session.CopyUpdate) and
 // conversation.
-func fillCopy(ctx context.Context, tx *sql.Tx, id string, src session.Session) error {
+func fillCopy(ctx context.Context, tx dbq, id string, src session.Session) error {
 	cols, err := session.UpdateColumns(session.CopyUpdate(src))
 	if err != nil {
 		return err

@@ -53,7 +53,7 @@ const insertUsageSQL = `INSERT INTO usage_ledger (
 // recordUsage writes one provider call's ledger row (after any carried
 // forward row) inside the caller's transaction, before the session's
 // counters are updated.
-func (s *Store) recordUsage(ctx context.Context, tx *sql.Tx, id string, u session.UsageRecord) error {
+func (s *Store) recordUsage(ctx context.Context, tx dbq, id string, u session.UsageRecord) error {
 	now := s.now().Unix()
 	if _, err := tx.ExecContext(ctx, carryForwardSQL, now, id); err != nil {
 		return fmt.Errorf("usage ledger: %w", err)

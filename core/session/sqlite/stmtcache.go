@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+)
+
+// maxCachedStmts bounds the statement cache: the store's statements are a
+// fixed set plus a few shapes of UPDATE, so a query past the bound (a
+// caller building SQL we did not foresee) simply runs unprepared.
+const maxCachedStmts = 128
+
+// stmtCache keeps the store's statements prepared. database/sql would
+// otherwise have SQLite parse and plan every statement again on every
+// call: that was about a tenth of the agent's CPU for a new session and
+// its first turn. A cached *sql.Stmt is prepared once per pooled
+// connection and reused.
+//
+// A statement is prepared in the background after its first (unprepared)
+// run: preparing on the pool needs a free connection, and a caller inside
+// a write transaction that waited for one could wait on writers that
+// wait for its own transaction.
+type stmtCache struct {
+	db *sql.DB
+
+	mu        sync.Mutex
+	stmts     map[string]*sql.Stmt
+	preparing map[string]bool // being prepared, or failed to (not tried again)
+	closed    bool
+	wg        sync.WaitGroup
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}}
+}
+
+// get returns query's prepared statement, or nil (run it unprepared) when
+// it is not prepared yet — its preparation then starts — or the cache is
+// full or closed.
+func (c *stmtCache) get(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[query]; ok {
+		return st
+	}
+	if c.closed || c.preparing[query] || len(c.stmts)+len(c.preparing) >= maxCachedStmts {
+		return nil
+	}
+	c.preparing[query] = true
+	c.wg.Go(func() { c.prepare(query) })
+	return nil
+}
+
+func (c *stmtCache) prepare(query string) {
+	st, err := c.db.PrepareContext(context.Background(), query)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		return // stays marked: it runs unprepared, and reports its error there
+	}
+	delete(c.preparing, query)
+	if c.closed {
+		_ = st.Close()
+		return
+	}
+	c.stmts[query] = st
+}
+
+// close waits for preparations under way and closes every statement; the
+// database is closed after it.
+func (c *stmtCache) close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.wg.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for q, st := range c.stmts {
+		errs = append(errs, st.Close())
+		delete(c.stmts, q)
+	}
+	return errors.Join(errs...)
+}
+
+// dbq runs the store's statements through the cache, on the database or,
+// when tx is set, inside that transaction. It is a querier.
+type dbq struct {
+	c  *stmtCache
+	tx *sql.Tx
+}
+
+// raw is what runs a statement that is not cached.
+func (q dbq) raw() querier {
+	if q.tx != nil {
+		return q.tx
+	}
+	return q.c.db
+}
+
+func (q dbq) stmt(ctx context.Context, query string) *sql.Stmt {
+	st := q.c.get(query)
+	if st == nil || q.tx == nil {
+		return st
+	}
+	// Bound to the transaction, closed with it.
+	return q.tx.StmtContext(ctx, st)
+}
+
+func (q dbq) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := q.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return q.raw().ExecContext(ctx, query, args...)
+}
+
+func (q dbq) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.raw().QueryContext(ctx, query, args...)
+}
+
+func (q dbq) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := q.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.raw().QueryRowContext(ctx, query, args...)
+}
+
+// PrepareContext prepares a statement for a loop inside the transaction
+// (not cached: it lives as long as the transaction).
+func (q dbq) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	if q.tx != nil {
+		return q.tx.PrepareContext(ctx, query)
+	}
+	return q.c.db.PrepareContext(ctx, query)
+}

@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Appends from several goroutines on a one-connection pool never wait on
+// each other for a statement's preparation (a preparation that needed a
+// second connection inside a write transaction would hang until the busy
+// timeout), and the append's statements end up prepared.
+func TestStatementsPreparedWithoutBlockingWriters(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 10 {
+				m := conversation.UserText(int64(g*100+i), "hello")
+				if err := s.AppendMessage(ctx, sess.ID, m); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	got, err := s.Get(ctx, sess.ID, true)
+	if err != nil || len(got.Conversation) != 40 {
+		t.Fatalf("%d messages, err %v", len(got.Conversation), err)
+	}
+	s.stmts.wg.Wait()
+	s.stmts.mu.Lock()
+	_, prepared := s.stmts.stmts[insertMessageSQL]
+	s.stmts.mu.Unlock()
+	if !prepared {
+		t.Fatal("the message insert was never prepared")
+	}
+}
