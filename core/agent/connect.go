@@ -103,15 +103,7 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 	go func() {
 		defer a.bg.Done()
 		defer cancel()
-		results := make([]extension.Result, len(cfgs))
-		var wg sync.WaitGroup
-		for i, cfg := range cfgs {
-			wg.Go(func() {
-				results[i] = a.addExtension(cctx, s, cfg)
-				c.done(cfg.Name)
-			})
-		}
-		wg.Wait()
+		results := s.mgr.AddEach(cctx, cfgs, func(r extension.Result) { c.done(r.Name) })
 		c.mu.Lock()
 		c.results = results
 		c.mu.Unlock()
@@ -123,16 +115,6 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 		close(c.ready)
 	}()
 	return nil, nil
-}
-
-// addExtension connects one extension and reports its outcome as AddAll
-// does.
-func (a *Agent) addExtension(ctx context.Context, s *sessionState, cfg config.ExtensionConfig) extension.Result {
-	if err := s.mgr.Add(ctx, cfg); err != nil {
-		a.log.Warn("extension failed to load", "session", s.id, "extension", cfg.Name, "error", err)
-		return extension.Result{Name: cfg.Name, Error: err.Error()}
-	}
-	return extension.Result{Name: cfg.Name, Success: true}
 }
 
 // ExtensionResults waits until the session's extensions have connected

@@ -275,6 +275,11 @@ func (m *Manager) insert(e *extension, name, key string) bool {
 // AddAll connects every config concurrently and reports each outcome in
 // input order; failures never stop the others.
 func (m *Manager) AddAll(ctx context.Context, cfgs []config.ExtensionConfig) []Result {
+	return m.AddEach(ctx, cfgs, nil)
+}
+
+// AddEach is AddAll telling done (when set) each outcome as it comes.
+func (m *Manager) AddEach(ctx context.Context, cfgs []config.ExtensionConfig, done func(Result)) []Result {
 	out := make([]Result, len(cfgs))
 	var wg sync.WaitGroup
 	for i, c := range cfgs {
@@ -283,6 +288,9 @@ func (m *Manager) AddAll(ctx context.Context, cfgs []config.ExtensionConfig) []R
 			if err := m.Add(ctx, c); err != nil {
 				m.log.Warn("extension failed to load", "extension", c.Name, "error", err)
 				out[i] = Result{Name: c.Name, Error: err.Error()}
+			}
+			if done != nil {
+				done(out[i])
 			}
 		})
 	}
