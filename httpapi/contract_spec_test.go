@@ -19,6 +19,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/internal/openapischema"
 )
 
 const specURL = "mem://goosed/openapi.json"
@@ -51,7 +52,7 @@ func loadContract(t *testing.T) *contract {
 			contractErr = err
 			return
 		}
-		doc = openAPINullable(doc)
+		doc = openapischema.Nullable(doc)
 		c := jsonschema.NewCompiler()
 		c.DefaultDraft(jsonschema.Draft2020)
 		if err := c.AddResource(specURL, doc); err != nil {
@@ -64,34 +65,6 @@ func loadContract(t *testing.T) *contract {
 		t.Fatalf("loading the OpenAPI contract: %v", contractErr)
 	}
 	return theContract
-}
-
-// openAPINullable rewrites OpenAPI 3.0 "nullable" into JSON Schema.
-func openAPINullable(v any) any {
-	switch x := v.(type) {
-	case []any:
-		for i := range x {
-			x[i] = openAPINullable(x[i])
-		}
-		return x
-	case map[string]any:
-		for k := range x {
-			x[k] = openAPINullable(x[k])
-		}
-		if x["nullable"] != true {
-			return x
-		}
-		delete(x, "nullable")
-		if t, ok := x["type"].(string); ok {
-			x["type"] = []any{t, "null"}
-			if e, ok := x["enum"].([]any); ok {
-				x["enum"] = append(e, nil)
-			}
-			return x
-		}
-		return map[string]any{"anyOf": []any{x, map[string]any{"type": "null"}}}
-	}
-	return v
 }
 
 // absRefs makes "#/…" refs point into the spec resource.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/goose-acp/goose-acp/internal/openapischema"
 )
 
 // Verbatim copies of the goosed OpenAPI documents from the shared reference
@@ -72,50 +74,10 @@ func loadSchemaSet(path, url string) (*schemaSet, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource(url, openAPINullable(doc)); err != nil {
+	if err := c.AddResource(url, openapischema.Nullable(doc)); err != nil {
 		return nil, err
 	}
 	return &schemaSet{c: c, url: url, got: map[string]*jsonschema.Schema{}}, nil
-}
-
-// openAPINullable rewrites {"type":T,"nullable":true} to {"type":[T,"null"]}
-// and other nullable schemas to anyOf[schema, null], recursively.
-func openAPINullable(v any) any {
-	switch x := v.(type) {
-	case []any:
-		for i := range x {
-			x[i] = openAPINullable(x[i])
-		}
-		return x
-	case map[string]any:
-		for k := range x {
-			x[k] = openAPINullable(x[k])
-		}
-		if x["nullable"] != true {
-			return x
-		}
-		delete(x, "nullable")
-		if t, ok := x["type"].(string); ok {
-			x["type"] = []any{t, "null"}
-			return x
-		}
-		if len(x) == 0 || onlyAnnotations(x) {
-			return x
-		}
-		return map[string]any{"anyOf": []any{x, map[string]any{"type": "null"}}}
-	}
-	return v
-}
-
-func onlyAnnotations(m map[string]any) bool {
-	for k := range m {
-		switch k {
-		case "description", "title", "example", "default":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func validate(t *testing.T, sch *jsonschema.Schema, raw []byte) error {
