@@ -84,9 +84,9 @@ func TestUnavailableMethodsOverStdio(t *testing.T) {
 	}
 }
 
-// The README's table names every unavailable method.
-func TestReadmeListsEveryUnavailableMethod(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+// docs/desktop.md's table names every unavailable method.
+func TestDesktopDocListsEveryUnavailableMethod(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "desktop.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestReadmeListsEveryUnavailableMethod(t *testing.T) {
 	for _, m := range UnstableUnavailable {
 		name := strings.TrimPrefix(m.Method, "_goose/unstable/")
 		if !strings.Contains(readme, "`"+name+"`") {
-			t.Errorf("README does not list %s", name)
+			t.Errorf("docs/desktop.md does not list %s", name)
 		}
 	}
 }

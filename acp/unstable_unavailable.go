@@ -28,7 +28,7 @@ type UnavailableMethod struct {
 	None func() any
 }
 
-// UnstableUnavailable is the one table of them (the README lists it).
+// UnstableUnavailable is the one table of them (docs/desktop.md lists it).
 var UnstableUnavailable = []UnavailableMethod{
 	{Method: "_goose/unstable/dictation/config", Feature: unavailable.Dictation,
 		None: func() any { return map[string]any{"providers": map[string]any{}} }},

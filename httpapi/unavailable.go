@@ -14,7 +14,7 @@ type UnavailableRoute struct {
 	Feature      unavailable.Feature
 }
 
-// Unavailable lists those routes (the README lists them too). Each answers
+// Unavailable lists those routes (docs/status.md lists them too). Each answers
 // 501 {"message": "<feature> is not available in goose-acp: <why>"}.
 var Unavailable = []UnavailableRoute{
 	{"POST", "/tunnel/start", unavailable.Tunnel},
