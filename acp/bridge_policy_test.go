@@ -49,14 +49,14 @@ func TestDelegatedFSChecksThePolicyFirst(t *testing.T) {
 // _goose/working_dir/update, not the cwd the developer server started in.
 func TestDelegatedFSPolicyFollowsTheWorkingDir(t *testing.T) {
 	first, moved, root := t.TempDir(), t.TempDir(), t.TempDir()
-	s := &Server{sessions: map[string]*acpSession{}}
+	s := &Server{loaded: newLoadedSessions()}
 	pol := s.sessionPolicy("s1", first, []string{root})
 	if got := pol().WorkingDir(); got != first {
 		t.Fatalf("before tracking: %s", got)
 	}
 	as := &acpSession{id: "s1", cwd: first}
 	as.setRoots([]string{root})
-	s.register(as)
+	s.loaded.register(as)
 	as.mu.Lock()
 	as.cwd = moved
 	as.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -234,15 +235,13 @@ func (s *Server) defaultModelFor(provider string) string {
 }
 
 // availableCommands are the slash commands the editor can offer.
-func (s *Server) availableCommands(sessionID string) []AvailableCommand {
+func availableCommands(ag *agent.Agent, sessionID string) []AvailableCommand {
 	out := []AvailableCommand{
 		{Name: "compact", Description: "Compact the conversation to free context"},
 		{Name: "clear", Description: "Clear the conversation history"},
 	}
-	cmds, err := s.opts.Agent.SlashCommands(sessionID)
-	if err != nil {
-		s.log.Debug("no slash commands", "session", sessionID, "err", err)
-	}
+	// A session the agent does not know has only the built-in commands.
+	cmds, _ := ag.SlashCommands(sessionID)
 	for _, c := range cmds {
 		if c.Name == "compact" || c.Name == "clear" {
 			continue

@@ -6,18 +6,20 @@
 // when the editor offers them. It is a thin adapter: decode, call core,
 // encode.
 //
-// It also answers goose Desktop's _goose/unstable/* methods (files
-// unstable_*.go), a third face over the same core operations as goosed's
-// REST API: settings (config, extensions, providers, defaults, preferences,
-// prompts) through core/config and core/setup, sessions, recipes and
-// schedules through core/agent, and, in one table (UnstableUnavailable),
-// the methods of features goose-acp does not ship. testdata/unstable holds
-// goose's acp-meta.json and acp-schema.json, against which the tests
-// validate every answer.
+// It also answers goose Desktop's _goose/unstable/* methods, a third face
+// over the same core operations as goosed's REST API, with one handler
+// type per area, each holding only the core services it calls (areas.go):
+// providers*.go, config*.go (config, extensions, prompts, defaults and
+// preferences), recipes.go, schedules.go, sources.go, menus.go (slash
+// commands, mentions), session_tools.go, session_ops.go, onboarding.go
+// and diagnostics.go; unavailable.go is the one table of methods of
+// features goose-acp does not ship. testdata/unstable holds goose's
+// acp-meta.json and acp-schema.json, against which the tests validate
+// every answer.
 //
 // session/new's _meta.recipeId (a saved recipe) or _meta.recipeDeeplink (a
 // goose://recipe link) starts the chat from that recipe
-// (unstable_recipe_params.go). When it has parameters without values,
+// (recipes_start.go). When it has parameters without values,
 // clients whose initialize set _meta.goose.recipeParameterRequests are
 // asked with _goose/unstable/session/recipe/request-params: submit applies
 // the recipe with the values, cancel keeps a plain session, a submit still

@@ -86,8 +86,10 @@ type Server struct {
 	// client may send session/new before initialize has been answered.
 	caps atomic.Pointer[ClientCapabilities]
 
-	mu       sync.Mutex
-	sessions map[string]*acpSession
+	// loaded are the sessions this connection has open.
+	loaded *loadedSessions
+	// areas answer the methods beside sessions and prompts (areas.go).
+	areas *areas
 }
 
 // Serve speaks ACP on in/out until in ends or ctx is cancelled. On the way
@@ -96,7 +98,7 @@ type Server struct {
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	opts = withDefaults(opts)
 	s := &Server{opts: opts, log: opts.Logger, version: opts.Version, ready: make(chan struct{}),
-		sessions: map[string]*acpSession{}}
+		loaded: newLoadedSessions(), areas: newAreas()}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream := NewStream(in, out, nil)
@@ -161,6 +163,8 @@ func (s *Server) open(ctx context.Context) {
 			s.opts = withDefaults(full)
 		}
 	}
+	s.loaded.agent = s.opts.Agent
+	s.areas.bind(s.opts, s.loaded, s.version)
 	if s.openErr == nil && s.opts.SubscribeTitles != nil {
 		unsubscribe := s.opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })
 		context.AfterFunc(ctx, unsubscribe)
@@ -195,42 +199,23 @@ func (s *Server) afterOpen(h RequestHandler) RequestHandler {
 
 func (s *Server) requestTable() map[string]RequestHandler {
 	table := map[string]RequestHandler{
-		"session/new":               typed(s.newSession),
-		"session/load":              typed(s.loadSession),
-		"session/resume":            typed(s.resumeSession),
-		"session/list":              typed(s.listSessions),
-		"session/close":             typed(s.closeSession),
-		"session/delete":            typed(s.deleteSession),
-		"session/fork":              typed(s.forkSession),
-		"session/prompt":            typed(s.prompt),
-		"session/set_mode":          typed(s.setMode),
-		"session/set_config_option": typed(s.setConfigOption),
-		"session/set_model":         typed(s.setModel),
-		"_goose/extensions/add":     typed(s.addExtension),
-		"_goose/extensions/remove":  typed(s.removeExtension),
-		"_goose/tools":              typed(s.tools),
-		"_goose/resource/read":      typed(s.readResource),
-		"_goose/working_dir/update": typed(s.updateWorkingDir),
-		"_goose/session/get":        typed(s.getSession),
-		"_goose/session/export":     typed(s.exportSession),
-		"_goose/session/import":     typed(s.importSession),
-		// goose's names before the _goose/unstable rename, kept as aliases.
-		"_goose/config/read":       typed(s.unstableConfigRead),
-		"_goose/config/upsert":     typed(s.unstableConfigUpsert),
-		"_goose/config/remove":     typed(s.unstableConfigRemove),
-		"_goose/config/extensions": typed(s.unstableExtensionsList),
-		"_goose/providers/list":    typed(s.unstableProvidersList),
+		"session/new":                   typed(s.newSession),
+		"session/load":                  typed(s.loadSession),
+		"session/resume":                typed(s.resumeSession),
+		"session/list":                  typed(s.listSessions),
+		"session/close":                 typed(s.closeSession),
+		"session/delete":                typed(s.deleteSession),
+		"session/fork":                  typed(s.forkSession),
+		"session/prompt":                typed(s.prompt),
+		"session/set_mode":              typed(s.setMode),
+		"session/set_config_option":     typed(s.setConfigOption),
+		"session/set_model":             typed(s.setModel),
+		"_goose/unstable/session/steer": typed(s.unstableSteer),
 	}
-	maps.Copy(table, s.unstableSessionMethods())
-	maps.Copy(table, s.unstableToolMethods())
-	maps.Copy(table, s.unstableRecipeMethods())
-	maps.Copy(table, s.unstableScheduleMethods())
-	maps.Copy(table, s.unstableSourceMethods())
-	maps.Copy(table, s.unstableMiscMethods())
-	maps.Copy(table, s.unstableConfigMethods())
-	maps.Copy(table, s.unstablePrefsMethods())
-	maps.Copy(table, s.unstablePromptMethods())
-	maps.Copy(table, s.unstableProviderMethods())
+	if s.areas == nil {
+		s.areas = newAreas()
+	}
+	maps.Copy(table, s.areas.methods())
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
@@ -353,14 +338,8 @@ func updateFrame(sessionID string, u SessionUpdate) ([]byte, error) {
 }
 
 func (s *Server) closeAll() {
-	s.mu.Lock()
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
-	}
-	s.mu.Unlock()
-	for _, id := range ids {
-		s.dropSession(id)
+	for _, id := range s.loaded.ids() {
+		s.loaded.drop(id)
 	}
 }
 
@@ -375,13 +354,7 @@ const shutdownGrace = 5 * time.Second
 
 // cancelAllTurns cancels every running prompt (and its pending asks).
 func (s *Server) cancelAllTurns() {
-	s.mu.Lock()
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
-	}
-	s.mu.Unlock()
-	for _, id := range ids {
+	for _, id := range s.loaded.ids() {
 		s.cancelTurn(id)
 	}
 }

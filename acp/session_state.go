@@ -3,12 +3,17 @@ package acp
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/developer"
 )
+
+// timeNow is the adapter's clock (message timestamps).
+var timeNow = time.Now
 
 // acpSession is what the adapter keeps per loaded session: the working dir,
 // the translator, and the running turn's cancel. Mode, provider and model
@@ -41,52 +46,93 @@ type acpSession struct {
 	usage usageState
 }
 
-func (s *Server) lookup(id string) (*acpSession, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if as, ok := s.sessions[id]; ok {
+// loadedSessions are the sessions this connection has open. The agent's
+// sessions belong to the agent, not to a connection: one is closed only
+// when no connection of this process holds it any more (holders.go).
+type loadedSessions struct {
+	// agent is set when the server's options are complete (bind).
+	agent *agent.Agent
+
+	mu sync.Mutex
+	m  map[string]*acpSession
+}
+
+func newLoadedSessions() *loadedSessions { return &loadedSessions{m: map[string]*acpSession{}} }
+
+func (l *loadedSessions) lookup(id string) (*acpSession, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if as, ok := l.m[id]; ok {
 		return as, nil
 	}
 	return nil, notFound("Session not found: %s", id)
 }
 
-func (s *Server) register(as *acpSession) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.sessions[as.id]; !ok && s.opts.Agent != nil {
-		holdSession(s.opts.Agent, as.id)
+func (l *loadedSessions) register(as *acpSession) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.m[as.id]; !ok && l.agent != nil {
+		holdSession(l.agent, as.id)
 	}
-	s.sessions[as.id] = as
+	l.m[as.id] = as
 }
 
-// dropSession cancels the session's turn and, unless another connection
-// of this process has the session open (holders.go), stops its extensions.
-func (s *Server) dropSession(id string) {
-	s.mu.Lock()
-	as := s.sessions[id]
-	delete(s.sessions, id)
-	s.mu.Unlock()
+// drop cancels the session's turn and, unless another connection of this
+// process has the session open, stops its extensions.
+func (l *loadedSessions) drop(id string) {
+	l.mu.Lock()
+	as := l.m[id]
+	delete(l.m, id)
+	l.mu.Unlock()
 	if as != nil {
 		as.cancelAll()
 	}
-	if s.opts.Agent == nil {
+	if l.agent == nil {
 		return
 	}
-	last := !heldElsewhere(s.opts.Agent, id)
+	last := !heldElsewhere(l.agent, id)
 	if as != nil {
-		last = releaseSession(s.opts.Agent, id)
+		last = releaseSession(l.agent, id)
 	}
 	if last {
-		_ = s.opts.Agent.CloseSession(id)
+		_ = l.agent.CloseSession(id)
 	}
 }
+
+// ids are the loaded sessions' ids.
+func (l *loadedSessions) ids() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, 0, len(l.m))
+	for id := range l.m {
+		out = append(out, id)
+	}
+	return out
+}
+
+// get is the loaded session, nil when it is not loaded here.
+func (l *loadedSessions) get(id string) *acpSession {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.m[id]
+}
+
+// setWorkingDir moves a loaded session's copy of its working dir (no-op
+// for a session not loaded here).
+func (l *loadedSessions) setWorkingDir(id, dir string) {
+	if as := l.get(id); as != nil {
+		as.mu.Lock()
+		as.cwd, as.translator.WorkingDir = dir, dir
+		as.mu.Unlock()
+	}
+}
+
+func (s *Server) lookup(id string) (*acpSession, error) { return s.loaded.lookup(id) }
 
 // cancelTurn cancels the running prompt of a session, if any, and every
 // permission request it is waiting on.
 func (s *Server) cancelTurn(id string) {
-	s.mu.Lock()
-	as := s.sessions[id]
-	s.mu.Unlock()
+	as := s.loaded.get(id)
 	if as == nil {
 		s.log.Warn("session/cancel for an unknown session", "session", id)
 		return

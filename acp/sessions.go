@@ -67,7 +67,7 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
 	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
-	s.register(as)
+	s.loaded.register(as)
 	return as
 }
 
@@ -83,7 +83,7 @@ func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.S
 			s.log.Debug("no extension results", "session", as.id, "err", err)
 		}
 	}
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: s.availableCommands(as.id)})
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
 	s.extensionNotices(ctx, as.id, results)
 	s.sendUsage(ctx, as, sess)
 }
@@ -120,7 +120,7 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	if err := checkRoots(req.AdditionalDirectories); err != nil {
 		return nil, err
 	}
-	s.dropSession(req.SessionID)
+	s.loaded.drop(req.SessionID)
 	sess, results, err := s.opts.Agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
 		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
 		ConnectInBackground: true,
@@ -184,12 +184,12 @@ func (s *Server) closeSession(_ context.Context, req SessionIDRequest) (struct{}
 	if _, err := s.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	s.dropSession(req.SessionID)
+	s.loaded.drop(req.SessionID)
 	return struct{}{}, nil
 }
 
 func (s *Server) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
-	s.dropSession(req.SessionID)
+	s.loaded.drop(req.SessionID)
 	if err := s.opts.Agent.DeleteSession(ctx, req.SessionID); err != nil {
 		return struct{}{}, storeErr(err, req.SessionID)
 	}

@@ -25,6 +25,7 @@ var (
 
 // SecretStore keeps a custom provider's API key (config.Secrets fits).
 type SecretStore interface {
+	Get(key string) (any, error)
 	Set(key string, value any) error
 	Delete(key string) error
 }
@@ -192,6 +193,15 @@ func (c *CustomStore) newID(displayName string) string {
 		}
 		id = base + "_" + strconv.Itoa(n)
 	}
+}
+
+// HasKey reports whether cp's API key is in the secret store.
+func (c *CustomStore) HasKey(cp CustomProvider) bool {
+	if cp.APIKeyEnv == "" || c.secrets == nil {
+		return false
+	}
+	_, err := c.secrets.Get(cp.APIKeyEnv)
+	return err == nil
 }
 
 func (c *CustomStore) setKey(cp CustomProvider, key string) error {

@@ -14,6 +14,15 @@ type memSecrets struct {
 	m  map[string]any
 }
 
+func (s *memSecrets) Get(k string) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[k]
+	if !ok {
+		return nil, errors.New("no such secret")
+	}
+	return v, nil
+}
 func (s *memSecrets) Set(k string, v any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -60,6 +69,9 @@ func TestCustomStoreLifecycle(t *testing.T) {
 	}
 	if sec.m["CUSTOM_MY_HOST_API_KEY"] != "k1" {
 		t.Fatal("an update without a key dropped the key")
+	}
+	if !st.HasKey(up) || st.HasKey(CustomProvider{Name: "other", APIKeyEnv: "OTHER_API_KEY"}) {
+		t.Fatal("HasKey does not read the secret store")
 	}
 	if got := st.Names(); !got["custom_my_host"] || !got["custom_my_host_1"] || len(got) != 2 {
 		t.Fatalf("names %v", got)

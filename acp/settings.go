@@ -41,13 +41,5 @@ func (st Settings) withDefaults(log *slog.Logger) Settings {
 	return st
 }
 
-// settings returns the settings, or why there are none.
-func (s *Server) settings() (Settings, error) {
-	if s.opts.Settings.Config == nil {
-		return Settings{}, errNoSettings
-	}
-	return s.opts.Settings, nil
-}
-
 // configDir is where goose keeps prompts/, custom_providers/, recipes/.
 func (st Settings) configDir() string { return st.Config.Paths().Config }

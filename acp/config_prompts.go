@@ -10,13 +10,26 @@ import (
 // _goose/unstable/config/prompts/*: the agent's prompt templates with the
 // user's overrides in <config>/prompts/<name> (core/agent templates).
 
-func (s *Server) unstablePromptMethods() map[string]RequestHandler {
-	return map[string]RequestHandler{
-		"_goose/unstable/config/prompts/list":  typed(s.unstablePromptsList),
-		"_goose/unstable/config/prompts/get":   typed(s.unstablePromptGet),
-		"_goose/unstable/config/prompts/save":  typed(s.unstablePromptSave),
-		"_goose/unstable/config/prompts/reset": typed(s.unstablePromptReset),
+// promptsAPI answers the prompt template methods; configDir holds the
+// user's overrides.
+type promptsAPI struct {
+	configDir string
+}
+
+func (a *promptsAPI) methods() map[string]RequestHandler {
+	return gated(a.check, map[string]RequestHandler{
+		"_goose/unstable/config/prompts/list":  typed(a.list),
+		"_goose/unstable/config/prompts/get":   typed(a.get),
+		"_goose/unstable/config/prompts/save":  typed(a.save),
+		"_goose/unstable/config/prompts/reset": typed(a.reset),
+	})
+}
+
+func (a *promptsAPI) check() error {
+	if a.configDir == "" {
+		return errNoSettings
 	}
+	return nil
 }
 
 type promptEntryWire struct {
@@ -38,13 +51,9 @@ type promptMessage struct {
 	Message string `json:"message"`
 }
 
-func (s *Server) unstablePromptsList(context.Context, struct{}) (map[string][]promptEntryWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return nil, err
-	}
+func (a *promptsAPI) list(context.Context, struct{}) (map[string][]promptEntryWire, error) {
 	out := []promptEntryWire{}
-	for _, t := range agent.PromptTemplates(st.configDir()) {
+	for _, t := range agent.PromptTemplates(a.configDir) {
 		out = append(out, promptEntryWire{Name: t.Name, Description: t.Description, DefaultContent: t.DefaultContent,
 			UserContent: t.UserContent, IsCustomized: t.IsCustomized})
 	}
@@ -56,38 +65,26 @@ type promptRequest struct {
 	Content *string `json:"content"`
 }
 
-func (s *Server) unstablePromptGet(_ context.Context, req promptRequest) (promptWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return promptWire{}, err
-	}
-	t, err := agent.PromptTemplate(st.configDir(), req.Name)
+func (a *promptsAPI) get(_ context.Context, req promptRequest) (promptWire, error) {
+	t, err := agent.PromptTemplate(a.configDir, req.Name)
 	if err != nil {
 		return promptWire{}, promptErr(req.Name, err)
 	}
 	return promptWire{Name: t.Name, Content: t.Content(), DefaultContent: t.DefaultContent, IsCustomized: t.IsCustomized}, nil
 }
 
-func (s *Server) unstablePromptSave(_ context.Context, req promptRequest) (promptMessage, error) {
-	st, err := s.settings()
-	if err != nil {
-		return promptMessage{}, err
-	}
+func (a *promptsAPI) save(_ context.Context, req promptRequest) (promptMessage, error) {
 	if req.Content == nil {
 		return promptMessage{}, invalidParams("missing field `content`")
 	}
-	if err := agent.SavePromptTemplate(st.configDir(), req.Name, *req.Content); err != nil {
+	if err := agent.SavePromptTemplate(a.configDir, req.Name, *req.Content); err != nil {
 		return promptMessage{}, promptErr(req.Name, err)
 	}
 	return promptMessage{Message: "Saved prompt: " + req.Name}, nil
 }
 
-func (s *Server) unstablePromptReset(_ context.Context, req promptRequest) (promptMessage, error) {
-	st, err := s.settings()
-	if err != nil {
-		return promptMessage{}, err
-	}
-	if err := agent.ResetPromptTemplate(st.configDir(), req.Name); err != nil {
+func (a *promptsAPI) reset(_ context.Context, req promptRequest) (promptMessage, error) {
+	if err := agent.ResetPromptTemplate(a.configDir, req.Name); err != nil {
 		return promptMessage{}, promptErr(req.Name, err)
 	}
 	return promptMessage{Message: "Reset prompt to default: " + req.Name}, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
@@ -16,20 +17,27 @@ import (
 // core/schedule's Scheduler, which keeps schedules.json. Without a
 // scheduler in this process they answer goose's own refusal.
 
-func (s *Server) unstableScheduleMethods() map[string]RequestHandler {
+// schedulesAPI answers the schedule methods over the scheduler; the
+// sessions of a schedule are read from the store.
+type schedulesAPI struct {
+	scheduler *schedule.Scheduler
+	store     agent.SessionReader
+}
+
+func (a *schedulesAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/schedules/"
-	return map[string]RequestHandler{
-		p + "list":                typed(needScheduler(s, s.unstableSchedulesList)),
-		p + "create":              typed(needScheduler(s, s.unstableScheduleCreate)),
-		p + "delete":              typed(needScheduler(s, s.unstableScheduleDelete)),
-		p + "pause":               typed(needScheduler(s, s.unstableSchedulePause)),
-		p + "unpause":             typed(needScheduler(s, s.unstableScheduleUnpause)),
-		p + "update":              typed(needScheduler(s, s.unstableScheduleUpdate)),
-		p + "run-now":             typed(needScheduler(s, s.unstableScheduleRunNow)),
-		p + "sessions/list":       typed(needScheduler(s, s.unstableScheduleSessions)),
-		p + "running-job/kill":    typed(needScheduler(s, s.unstableJobKill)),
-		p + "running-job/inspect": typed(needScheduler(s, s.unstableJobInspect)),
-	}
+	return gated(a.check, map[string]RequestHandler{
+		p + "list":                typed(a.list),
+		p + "create":              typed(a.create),
+		p + "delete":              typed(a.delete),
+		p + "pause":               typed(a.pause),
+		p + "unpause":             typed(a.unpause),
+		p + "update":              typed(a.update),
+		p + "run-now":             typed(a.runNow),
+		p + "sessions/list":       typed(a.sessions),
+		p + "running-job/kill":    typed(a.kill),
+		p + "running-job/inspect": typed(a.inspect),
+	})
 }
 
 // errNoScheduler is goose's answer when the process runs no scheduler
@@ -41,15 +49,12 @@ func errNoScheduler() error {
 	return e
 }
 
-// needScheduler refuses every call while there is no scheduler.
-func needScheduler[P, R any](s *Server, h func(context.Context, P) (R, error)) func(context.Context, P) (R, error) {
-	return func(ctx context.Context, p P) (R, error) {
-		if s.opts.Scheduler == nil {
-			var zero R
-			return zero, errNoScheduler()
-		}
-		return h(ctx, p)
+// check refuses every call while there is no scheduler.
+func (a *schedulesAPI) check() error {
+	if a.scheduler == nil {
+		return errNoScheduler()
 	}
+	return nil
 }
 
 // scheduledJob is goose's ScheduledJobDto.
@@ -100,9 +105,9 @@ type jobsResponse struct {
 	Jobs []scheduledJob `json:"jobs"`
 }
 
-func (s *Server) unstableSchedulesList(context.Context, struct{}) (jobsResponse, error) {
+func (a *schedulesAPI) list(context.Context, struct{}) (jobsResponse, error) {
 	out := jobsResponse{Jobs: []scheduledJob{}}
-	for _, j := range s.opts.Scheduler.List() {
+	for _, j := range a.scheduler.List() {
 		out.Jobs = append(out.Jobs, jobDTO(j))
 	}
 	return out, nil
@@ -132,7 +137,7 @@ func validScheduleID(id string) bool {
 	return true
 }
 
-func (s *Server) unstableScheduleCreate(_ context.Context, req createScheduleRequest) (jobResponse, error) {
+func (a *schedulesAPI) create(_ context.Context, req createScheduleRequest) (jobResponse, error) {
 	id := strings.TrimSpace(req.ID)
 	if !validScheduleID(id) {
 		return jobResponse{}, invalidParams("Schedule name must use only alphanumeric characters, hyphens, underscores, or spaces")
@@ -144,7 +149,7 @@ func (s *Server) unstableScheduleCreate(_ context.Context, req createScheduleReq
 	if rec.HasSecurityWarnings() {
 		return jobResponse{}, invalidParams(hiddenCharsRefusal)
 	}
-	job, err := s.opts.Scheduler.CreateFromRecipe(id, req.Cron, rec)
+	job, err := a.scheduler.CreateFromRecipe(id, req.Cron, rec)
 	if err != nil {
 		return jobResponse{}, scheduleErr(err)
 	}
@@ -157,25 +162,25 @@ type scheduleIDRequest struct {
 	Limit      *int   `json:"limit"`
 }
 
-// unstableScheduleDelete removes the job and its copies (the recipe a
+// delete removes the job and its copies (the recipe a
 // library schedule points at stays in the library).
-func (s *Server) unstableScheduleDelete(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(s.opts.Scheduler.Delete(req.ScheduleID, true))
+func (a *schedulesAPI) delete(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(a.scheduler.Delete(req.ScheduleID, true))
 }
 
-func (s *Server) unstableSchedulePause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(s.opts.Scheduler.Pause(req.ScheduleID))
+func (a *schedulesAPI) pause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(a.scheduler.Pause(req.ScheduleID))
 }
 
-func (s *Server) unstableScheduleUnpause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(s.opts.Scheduler.Unpause(req.ScheduleID))
+func (a *schedulesAPI) unpause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
+	return struct{}{}, scheduleErr(a.scheduler.Unpause(req.ScheduleID))
 }
 
-func (s *Server) unstableScheduleUpdate(_ context.Context, req scheduleIDRequest) (jobResponse, error) {
-	if err := s.opts.Scheduler.Update(req.ScheduleID, req.Cron); err != nil {
+func (a *schedulesAPI) update(_ context.Context, req scheduleIDRequest) (jobResponse, error) {
+	if err := a.scheduler.Update(req.ScheduleID, req.Cron); err != nil {
 		return jobResponse{}, scheduleErr(err)
 	}
-	j, err := s.opts.Scheduler.Get(req.ScheduleID)
+	j, err := a.scheduler.Get(req.ScheduleID)
 	if err != nil {
 		return jobResponse{}, scheduleErr(err)
 	}
@@ -187,10 +192,10 @@ type runNowResponse struct {
 	SessionID *string `json:"sessionId"`
 }
 
-// unstableScheduleRunNow runs the job and waits for it; a run killed
+// runNow runs the job and waits for it; a run killed
 // meanwhile answers "cancelled", as goose does.
-func (s *Server) unstableScheduleRunNow(ctx context.Context, req scheduleIDRequest) (runNowResponse, error) {
-	id, err := s.opts.Scheduler.RunNow(ctx, req.ScheduleID)
+func (a *schedulesAPI) runNow(ctx context.Context, req scheduleIDRequest) (runNowResponse, error) {
+	id, err := a.scheduler.RunNow(ctx, req.ScheduleID)
 	if err != nil {
 		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
 			return runNowResponse{Status: "cancelled"}, nil
@@ -200,12 +205,12 @@ func (s *Server) unstableScheduleRunNow(ctx context.Context, req scheduleIDReque
 	return runNowResponse{Status: "completed", SessionID: &id}, nil
 }
 
-func (s *Server) unstableScheduleSessions(ctx context.Context, req scheduleIDRequest) (map[string][]SessionInfo, error) {
+func (a *schedulesAPI) sessions(ctx context.Context, req scheduleIDRequest) (map[string][]SessionInfo, error) {
 	limit := 50
 	if req.Limit != nil {
 		limit = *req.Limit
 	}
-	sessions, err := schedule.Sessions(ctx, s.opts.Store, req.ScheduleID, limit)
+	sessions, err := schedule.Sessions(ctx, a.store, req.ScheduleID, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +225,8 @@ type jobIDRequest struct {
 	JobID string `json:"jobId"`
 }
 
-func (s *Server) unstableJobKill(_ context.Context, req jobIDRequest) (map[string]string, error) {
-	if err := s.opts.Scheduler.Kill(req.JobID); err != nil {
+func (a *schedulesAPI) kill(_ context.Context, req jobIDRequest) (map[string]string, error) {
+	if err := a.scheduler.Kill(req.JobID); err != nil {
 		return nil, scheduleErr(err)
 	}
 	return map[string]string{"message": "Successfully killed running job '" + req.JobID + "'"}, nil
@@ -234,10 +239,10 @@ type inspectResponse struct {
 	RunningDurationSeconds *int64  `json:"runningDurationSeconds,omitempty"`
 }
 
-// unstableJobInspect reports a job's run in progress, as goose does: the
+// inspect reports a job's run in progress, as goose does: the
 // session may not be known yet early in a run.
-func (s *Server) unstableJobInspect(_ context.Context, req jobIDRequest) (inspectResponse, error) {
-	j, err := s.opts.Scheduler.Get(req.JobID)
+func (a *schedulesAPI) inspect(_ context.Context, req jobIDRequest) (inspectResponse, error) {
+	j, err := a.scheduler.Get(req.JobID)
 	if err != nil {
 		return inspectResponse{}, scheduleErr(err)
 	}

@@ -16,21 +16,34 @@ import (
 // decode → core/agent session operation → encode; the wire types follow
 // goose's acp-schema.json (camelCase).
 
-func (s *Server) unstableSessionMethods() map[string]RequestHandler {
+// sessionOpsAPI answers the session methods beside ACP's own: the stored
+// session's metadata, export and import, its working dir and system
+// prompt. Archive and a working-dir change reach this connection's loaded
+// copy too.
+type sessionOpsAPI struct {
+	agent  *agent.Agent
+	store  agent.SessionReader
+	loaded *loadedSessions
+}
+
+func (a *sessionOpsAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/session/"
 	return map[string]RequestHandler{
-		p + "info":                  typed(s.unstableSessionInfo),
-		p + "rename":                typed(s.unstableRename),
-		p + "archive":               typed(s.unstableArchive),
-		p + "unarchive":             typed(s.unstableUnarchive),
-		p + "project/update":        typed(s.unstableProjectUpdate),
-		p + "working-dir/update":    typed(s.unstableWorkingDir),
-		p + "conversation/truncate": typed(s.unstableTruncate),
-		p + "export":                typed(s.unstableExport),
-		p + "import":                typed(s.unstableImport),
-		p + "cost/aggregate":        typed(s.unstableCostAggregate),
-		p + "system-prompt/set":     typed(s.unstableSystemPrompt),
-		p + "steer":                 typed(s.unstableSteer),
+		"_goose/working_dir/update": typed(a.updateLoadedWorkingDir),
+		"_goose/session/get":        typed(a.get),
+		"_goose/session/export":     typed(a.exportJSON),
+		"_goose/session/import":     typed(a.importJSON),
+		p + "info":                  typed(a.info),
+		p + "rename":                typed(a.rename),
+		p + "archive":               typed(a.archive),
+		p + "unarchive":             typed(a.unarchive),
+		p + "project/update":        typed(a.setProject),
+		p + "working-dir/update":    typed(a.updateWorkingDir),
+		p + "conversation/truncate": typed(a.truncate),
+		p + "export":                typed(a.export),
+		p + "import":                typed(a.importSession),
+		p + "cost/aggregate":        typed(a.costs),
+		p + "system-prompt/set":     typed(a.setSystemPrompt),
 	}
 }
 
@@ -51,18 +64,18 @@ type sessionInfoResponse struct {
 	Session SessionInfo `json:"session"`
 }
 
-func (s *Server) unstableSessionInfo(ctx context.Context, req unstableSessionID) (sessionInfoResponse, error) {
+func (a *sessionOpsAPI) info(ctx context.Context, req unstableSessionID) (sessionInfoResponse, error) {
 	id, err := req.id()
 	if err != nil {
 		return sessionInfoResponse{}, err
 	}
-	ss, err := s.opts.Store.Get(ctx, id, false)
+	ss, err := a.store.Get(ctx, id, false)
 	if err != nil {
 		return sessionInfoResponse{}, storeErr(err, id)
 	}
 	info := sessionInfo(ss)
 	var run any
-	if r := s.opts.Agent.ActiveRun(id); r != "" {
+	if r := a.agent.ActiveRun(id); r != "" {
 		run = r
 	}
 	info.Meta["goose"] = map[string]any{"activeRunId": run}
@@ -105,12 +118,12 @@ type renameRequest struct {
 	Title     string `json:"title"`
 }
 
-func (s *Server) unstableRename(ctx context.Context, req renameRequest) (struct{}, error) {
+func (a *sessionOpsAPI) rename(ctx context.Context, req renameRequest) (struct{}, error) {
 	id, err := unstableSessionID{req.SessionID}.id()
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := s.opts.Agent.RenameSession(ctx, id, strings.TrimSpace(req.Title)); err != nil {
+	if err := a.agent.RenameSession(ctx, id, strings.TrimSpace(req.Title)); err != nil {
 		if errors.Is(err, agent.ErrInvalidSessionName) {
 			return struct{}{}, invalidParams("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
 		}
@@ -119,23 +132,23 @@ func (s *Server) unstableRename(ctx context.Context, req renameRequest) (struct{
 	return struct{}{}, nil
 }
 
-// unstableArchive archives the session and forgets it on this connection:
+// archive archives the session and forgets it on this connection:
 // goose unloads archived sessions too.
-func (s *Server) unstableArchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
+func (a *sessionOpsAPI) archive(ctx context.Context, req unstableSessionID) (struct{}, error) {
 	id, err := req.id()
 	if err != nil {
 		return struct{}{}, err
 	}
-	s.dropSession(id)
-	return struct{}{}, storeErr(s.opts.Agent.ArchiveSession(ctx, id), id)
+	a.loaded.drop(id)
+	return struct{}{}, storeErr(a.agent.ArchiveSession(ctx, id), id)
 }
 
-func (s *Server) unstableUnarchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
+func (a *sessionOpsAPI) unarchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
 	id, err := req.id()
 	if err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, storeErr(s.opts.Agent.UnarchiveSession(ctx, id), id)
+	return struct{}{}, storeErr(a.agent.UnarchiveSession(ctx, id), id)
 }
 
 type projectUpdateRequest struct {
@@ -143,7 +156,7 @@ type projectUpdateRequest struct {
 	ProjectID *string `json:"projectId"`
 }
 
-func (s *Server) unstableProjectUpdate(ctx context.Context, req projectUpdateRequest) (struct{}, error) {
+func (a *sessionOpsAPI) setProject(ctx context.Context, req projectUpdateRequest) (struct{}, error) {
 	id, err := unstableSessionID{req.SessionID}.id()
 	if err != nil {
 		return struct{}{}, err
@@ -152,12 +165,12 @@ func (s *Server) unstableProjectUpdate(ctx context.Context, req projectUpdateReq
 	if req.ProjectID != nil {
 		project = strings.TrimSpace(*req.ProjectID)
 	}
-	return struct{}{}, storeErr(s.opts.Agent.SetSessionProject(ctx, id, project), id)
+	return struct{}{}, storeErr(a.agent.SetSessionProject(ctx, id, project), id)
 }
 
-// unstableWorkingDir moves a session, loaded here or only stored, to an
+// updateWorkingDir moves a session, loaded here or only stored, to an
 // existing absolute directory.
-func (s *Server) unstableWorkingDir(ctx context.Context, req workingDirRequest) (struct{}, error) {
+func (a *sessionOpsAPI) updateWorkingDir(ctx context.Context, req workingDirRequest) (struct{}, error) {
 	id, err := unstableSessionID{req.SessionID}.id()
 	if err != nil {
 		return struct{}{}, err
@@ -169,13 +182,13 @@ func (s *Server) unstableWorkingDir(ctx context.Context, req workingDirRequest) 
 	if !filepath.IsAbs(dir) {
 		return struct{}{}, invalidParams("cwd must be an absolute path: %q", dir)
 	}
-	if err := s.opts.Agent.UpdateWorkingDir(ctx, id, dir); err != nil {
+	if err := a.agent.UpdateWorkingDir(ctx, id, dir); err != nil {
 		if errors.Is(err, agent.ErrNotADirectory) {
 			return struct{}{}, invalidParams("invalid directory path")
 		}
 		return struct{}{}, storeErr(err, id)
 	}
-	if as, err := s.lookup(id); err == nil {
+	if as, err := a.loaded.lookup(id); err == nil {
 		as.mu.Lock()
 		as.cwd, as.translator.WorkingDir = dir, dir
 		as.mu.Unlock()
@@ -188,9 +201,9 @@ type truncateRequest struct {
 	TruncateFrom *int64 `json:"truncateFrom"`
 }
 
-// unstableTruncate drops the messages created at or after truncateFrom
+// truncate drops the messages created at or after truncateFrom
 // (seconds, a message's created time).
-func (s *Server) unstableTruncate(ctx context.Context, req truncateRequest) (struct{}, error) {
+func (a *sessionOpsAPI) truncate(ctx context.Context, req truncateRequest) (struct{}, error) {
 	id, err := unstableSessionID{req.SessionID}.id()
 	if err != nil {
 		return struct{}{}, err
@@ -198,7 +211,7 @@ func (s *Server) unstableTruncate(ctx context.Context, req truncateRequest) (str
 	if req.TruncateFrom == nil {
 		return struct{}{}, invalidParams("truncateFrom is required")
 	}
-	_, err = s.opts.Agent.ForkSession(ctx, id, agent.ForkOptions{TruncateAt: req.TruncateFrom})
+	_, err = a.agent.ForkSession(ctx, id, agent.ForkOptions{TruncateAt: req.TruncateFrom})
 	return struct{}{}, storeErr(err, id)
 }
 
@@ -211,17 +224,17 @@ type exportResponse struct {
 	Data string `json:"data"`
 }
 
-func (s *Server) unstableExport(ctx context.Context, req exportRequest) (exportResponse, error) {
+func (a *sessionOpsAPI) export(ctx context.Context, req exportRequest) (exportResponse, error) {
 	id, err := unstableSessionID{req.SessionID}.id()
 	if err != nil {
 		return exportResponse{}, err
 	}
 	switch req.Format {
 	case "", "json":
-		data, err := s.opts.Store.Export(ctx, id)
+		data, err := a.store.Export(ctx, id)
 		return exportResponse{Data: string(data)}, storeErr(err, id)
 	case "markdown":
-		md, err := agent.ExportMarkdown(ctx, s.opts.Store, id)
+		md, err := agent.ExportMarkdown(ctx, a.store, id)
 		return exportResponse{Data: md}, storeErr(err, id)
 	}
 	return exportResponse{}, invalidParams("unknown export format %q (json or markdown)", req.Format)
@@ -243,7 +256,7 @@ type importResponse struct {
 var nostrFeature = unavailable.Feature{Name: "Nostr session sharing",
 	Why: "goose-acp does not publish to or read from Nostr relays; share the JSON export instead"}
 
-func (s *Server) unstableImport(ctx context.Context, req unstableImportRequest) (importResponse, error) {
+func (a *sessionOpsAPI) importSession(ctx context.Context, req unstableImportRequest) (importResponse, error) {
 	nostr := strings.HasPrefix(strings.TrimSpace(req.Input), "goose://sessions/nostr")
 	switch req.Source {
 	case "nostr":
@@ -256,7 +269,7 @@ func (s *Server) unstableImport(ctx context.Context, req unstableImportRequest) 
 	default:
 		return importResponse{}, invalidParams("unknown import source %q (auto, json or nostr)", req.Source)
 	}
-	sess, err := s.opts.Agent.ImportSession(ctx, []byte(req.Input))
+	sess, err := a.agent.ImportSession(ctx, []byte(req.Input))
 	if err != nil {
 		return importResponse{}, invalidParams("could not import session: %v", err)
 	}
@@ -275,8 +288,8 @@ type costAggregateResponse struct {
 	Projects []projectCostEntry `json:"projects"`
 }
 
-func (s *Server) unstableCostAggregate(ctx context.Context, _ struct{}) (costAggregateResponse, error) {
-	costs, err := agent.CostByWorkingDir(ctx, s.opts.Store)
+func (a *sessionOpsAPI) costs(ctx context.Context, _ struct{}) (costAggregateResponse, error) {
+	costs, err := agent.CostByWorkingDir(ctx, a.store)
 	if err != nil {
 		return costAggregateResponse{}, err
 	}
@@ -295,14 +308,14 @@ type systemPromptRequest struct {
 	Text      string  `json:"text"`
 }
 
-// unstableSystemPrompt replaces the session's base prompt (mode set) or
+// setSystemPrompt replaces the session's base prompt (mode set) or
 // sets one keyed additional instruction (mode append, the default); blank
 // text clears. It applies from the session's next provider call.
-func (s *Server) unstableSystemPrompt(ctx context.Context, req systemPromptRequest) (struct{}, error) {
+func (a *sessionOpsAPI) setSystemPrompt(ctx context.Context, req systemPromptRequest) (struct{}, error) {
 	if req.Mode != "" && req.Mode != "set" && req.Mode != "append" {
 		return struct{}{}, invalidParams("mode must be set or append")
 	}
-	id, err := s.loadedSession(ctx, req.SessionID)
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
@@ -310,11 +323,78 @@ func (s *Server) unstableSystemPrompt(ctx context.Context, req systemPromptReque
 	if req.Key != nil {
 		key = *req.Key
 	}
-	if err := s.opts.Agent.SetSystemPrompt(id, req.Mode, key, req.Text); err != nil {
+	if err := a.agent.SetSystemPrompt(id, req.Mode, key, req.Text); err != nil {
 		if errors.Is(err, agent.ErrPromptKeyRequired) {
 			return struct{}{}, invalidParams("%v", err)
 		}
 		return struct{}{}, err
 	}
 	return struct{}{}, nil
+}
+
+type workingDirRequest struct {
+	SessionID  string `json:"sessionId"`
+	WorkingDir string `json:"workingDir"`
+}
+
+func (a *sessionOpsAPI) updateLoadedWorkingDir(ctx context.Context, req workingDirRequest) (struct{}, error) {
+	as, err := a.loaded.lookup(req.SessionID)
+	if err != nil {
+		return struct{}{}, err
+	}
+	dir := strings.TrimSpace(req.WorkingDir)
+	if dir == "" {
+		return struct{}{}, invalidParams("working directory cannot be empty")
+	}
+	if err := a.agent.UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
+		if errors.Is(err, agent.ErrNotADirectory) {
+			return struct{}{}, invalidParams("invalid directory path")
+		}
+		return struct{}{}, err
+	}
+	as.mu.Lock()
+	as.cwd, as.translator.WorkingDir = dir, dir
+	as.mu.Unlock()
+	return struct{}{}, nil
+}
+
+type sessionGetRequest struct {
+	SessionID       string `json:"sessionId"`
+	IncludeMessages bool   `json:"includeMessages"`
+}
+
+func (a *sessionOpsAPI) get(ctx context.Context, req sessionGetRequest) (any, error) {
+	sess, err := a.store.Get(ctx, req.SessionID, req.IncludeMessages)
+	if err != nil {
+		return nil, storeErr(err, req.SessionID)
+	}
+	return map[string]any{"session": sess}, nil
+}
+
+func (a *sessionOpsAPI) exportJSON(ctx context.Context, req SessionIDRequest) (any, error) {
+	data, err := a.store.Export(ctx, req.SessionID)
+	if err != nil {
+		return nil, storeErr(err, req.SessionID)
+	}
+	return map[string]any{"data": string(data)}, nil
+}
+
+type importRequest struct {
+	Data string `json:"data"`
+}
+
+func (a *sessionOpsAPI) importJSON(ctx context.Context, req importRequest) (any, error) {
+	sess, err := a.agent.ImportSession(ctx, []byte(req.Data))
+	if err != nil {
+		return nil, invalidParams("could not import session: %v", err)
+	}
+	return map[string]any{"sessionId": sess.ID, "title": sess.Name,
+		"updatedAt": sess.UpdatedAt.UTC().Format(time.RFC3339), "messageCount": sess.MessageCount}, nil
+}
+
+func storeErr(err error, id string) error {
+	if errors.Is(err, session.ErrNotFound) {
+		return notFound("Session not found: %s", id)
+	}
+	return err
 }

@@ -16,7 +16,7 @@ type diagnosticsRequest struct {
 	Level     string `json:"level"`
 }
 
-func (s *Server) unstableDiagnostics(ctx context.Context, req diagnosticsRequest) (map[string]any, error) {
+func (a *onboardingAPI) diagnostics(ctx context.Context, req diagnosticsRequest) (map[string]any, error) {
 	id := strings.TrimSpace(req.SessionID)
 	if id == "" {
 		return nil, invalidParams("sessionId cannot be empty")
@@ -29,8 +29,8 @@ func (s *Server) unstableDiagnostics(ctx context.Context, req diagnosticsRequest
 	default:
 		return nil, invalidParams("level must be summary or full")
 	}
-	sys := diagnostics.System(s.version, s.opts.Settings.Config)
-	report, err := diagnostics.ForSession(ctx, s.opts.Store, id, level, sys, time.Now())
+	sys := diagnostics.System(a.version, a.settings.Config)
+	report, err := diagnostics.ForSession(ctx, a.store, id, level, sys, time.Now())
 	if err != nil {
 		return nil, storeErr(err, id)
 	}

@@ -13,10 +13,11 @@ func BenchmarkUnstableProvidersList(b *testing.B) {
 	if err := h.cfg.Secrets().Set("OPENAI_API_KEY", "sk-bench-123456"); err != nil {
 		b.Fatal(err)
 	}
-	s := &Server{opts: withDefaults(Options{Settings: Settings{Config: h.cfg}})}
+	st := withDefaults(Options{Settings: Settings{Config: h.cfg}}).Settings
+	a := &providersAPI{setup: st.Setup, custom: st.CustomProviders}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := s.unstableProvidersList(context.Background(), providerIDsRequest{})
+		out, err := a.list(context.Background(), providerIDsRequest{})
 		if err != nil || len(out["entries"]) == 0 {
 			b.Fatal(out, err)
 		}

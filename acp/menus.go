@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
@@ -11,14 +12,19 @@ import (
 // Goose Desktop's "/" and "@" menus (_goose/unstable/slash-commands/list,
 // agent-mentions/list) for a working dir or a session.
 
-func (s *Server) unstableMiscMethods() map[string]RequestHandler {
+// menusAPI answers the menus from the agent's commands and sources; a
+// session loaded on this connection gets the commands its editor sees.
+type menusAPI struct {
+	agent  *agent.Agent
+	store  agent.SessionReader
+	loaded *loadedSessions
+}
+
+func (a *menusAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/"
 	return map[string]RequestHandler{
-		p + "slash-commands/list":     typed(s.unstableSlashCommands),
-		p + "agent-mentions/list":     typed(s.unstableAgentMentions),
-		p + "diagnostics/get":         typed(s.unstableDiagnostics),
-		p + "onboarding/import/scan":  typed(s.unstableOnboardingScan),
-		p + "onboarding/import/apply": typed(s.unstableOnboardingApply),
+		p + "slash-commands/list": typed(a.slashCommands),
+		p + "agent-mentions/list": typed(a.agentMentions),
 	}
 }
 
@@ -31,7 +37,7 @@ type cwdOrSessionRequest struct {
 
 // resolve returns the trimmed session id (if any) and the working dir:
 // cwd when given, else the session's stored working dir.
-func (s *Server) resolveCWD(ctx context.Context, req cwdOrSessionRequest) (string, string, error) {
+func (a *menusAPI) resolveCWD(ctx context.Context, req cwdOrSessionRequest) (string, string, error) {
 	id, cwd := "", ""
 	if req.SessionID != nil {
 		id = strings.TrimSpace(*req.SessionID)
@@ -40,7 +46,7 @@ func (s *Server) resolveCWD(ctx context.Context, req cwdOrSessionRequest) (strin
 		cwd = strings.TrimSpace(*req.CWD)
 	}
 	if id != "" {
-		ss, err := s.opts.Store.Get(ctx, id, false)
+		ss, err := a.store.Get(ctx, id, false)
 		if err != nil {
 			return "", "", storeErr(err, id)
 		}
@@ -55,16 +61,16 @@ type slashCommandsResponse struct {
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 }
 
-func (s *Server) unstableSlashCommands(ctx context.Context, req cwdOrSessionRequest) (slashCommandsResponse, error) {
-	id, cwd, err := s.resolveCWD(ctx, req)
+func (a *menusAPI) slashCommands(ctx context.Context, req cwdOrSessionRequest) (slashCommandsResponse, error) {
+	id, cwd, err := a.resolveCWD(ctx, req)
 	if err != nil {
 		return slashCommandsResponse{}, err
 	}
-	if _, err := s.lookup(id); id != "" && err == nil {
-		return slashCommandsResponse{AvailableCommands: s.availableCommands(id)}, nil
+	if _, err := a.loaded.lookup(id); id != "" && err == nil {
+		return slashCommandsResponse{AvailableCommands: availableCommands(a.agent, id)}, nil
 	}
 	out := slashCommandsResponse{AvailableCommands: []AvailableCommand{}}
-	for _, c := range s.opts.Agent.CommandsFor(id, cwd) {
+	for _, c := range a.agent.CommandsFor(id, cwd) {
 		ac := AvailableCommand{Name: c.Name, Description: c.Description}
 		if c.Hint != "" {
 			ac.Input = &CommandInput{Hint: c.Hint}
@@ -82,10 +88,10 @@ type agentMention struct {
 	Mention     string  `json:"mention"`
 }
 
-// unstableAgentMentions lists the "@" targets: the session recipe's
+// agentMentions lists the "@" targets: the session recipe's
 // sub-recipes, recipe files, and agents that have a body.
-func (s *Server) unstableAgentMentions(ctx context.Context, req cwdOrSessionRequest) (map[string][]agentMention, error) {
-	id, cwd, err := s.resolveCWD(ctx, req)
+func (a *menusAPI) agentMentions(ctx context.Context, req cwdOrSessionRequest) (map[string][]agentMention, error) {
+	id, cwd, err := a.resolveCWD(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +99,7 @@ func (s *Server) unstableAgentMentions(ctx context.Context, req cwdOrSessionRequ
 		return nil, invalidParams("Either cwd or sessionId is required")
 	}
 	out := []agentMention{}
-	for _, src := range s.opts.Agent.SourcesFor(id, cwd) {
+	for _, src := range a.agent.SourcesFor(id, cwd) {
 		if src.Kind == platform.KindAgent && src.Content == "" {
 			continue
 		}

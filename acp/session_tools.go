@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/unavailable"
 )
@@ -15,17 +16,30 @@ import (
 // Apps methods (goose-acp keeps no apps: the list is truly empty, the
 // rest unavailable). Each is decode → core/agent → encode.
 
-func (s *Server) unstableToolMethods() map[string]RequestHandler {
+// sessionToolsAPI answers the methods on a session's extensions, tools
+// and resources, through the agent. goose's older _goose/* methods work on
+// sessions loaded on this connection only; the _goose/unstable ones load a
+// stored session's extensions first.
+type sessionToolsAPI struct {
+	agent  *agent.Agent
+	loaded *loadedSessions
+}
+
+func (a *sessionToolsAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/"
 	return map[string]RequestHandler{
-		p + "session/extensions/add":    typed(s.unstableSessionExtAdd),
-		p + "session/extensions/remove": typed(s.unstableSessionExtRemove),
-		p + "session/extensions/list":   typed(s.unstableSessionExtList),
-		p + "tools/list":                typed(s.unstableToolsList),
-		p + "tools/permissions/set":     typed(s.unstableToolPermissions),
-		p + "tools/call":                typed(s.unstableToolCall),
-		p + "resources/read":            typed(s.unstableResourceRead),
-		p + "apps/list":                 typed(s.unstableAppsList),
+		"_goose/extensions/add":         typed(a.addLoadedExtension),
+		"_goose/extensions/remove":      typed(a.removeLoadedExtension),
+		"_goose/tools":                  typed(a.loadedTools),
+		"_goose/resource/read":          typed(a.readLoadedResource),
+		p + "session/extensions/add":    typed(a.addExtension),
+		p + "session/extensions/remove": typed(a.removeExtension),
+		p + "session/extensions/list":   typed(a.extensions),
+		p + "tools/list":                typed(a.tools),
+		p + "tools/permissions/set":     typed(a.setPermissions),
+		p + "tools/call":                typed(a.call),
+		p + "resources/read":            typed(a.readResource),
+		p + "apps/list":                 typed(a.apps),
 	}
 }
 
@@ -33,14 +47,14 @@ func (s *Server) unstableToolMethods() map[string]RequestHandler {
 var appsFeature = unavailable.Feature{Name: "MCP Apps",
 	Why: "goose-acp keeps no app library; apps served by an extension still render through resources/read"}
 
-// loadedSession makes sure a stored session has live extensions, as
-// goose's get_session_agent does.
-func (s *Server) loadedSession(ctx context.Context, id string) (string, error) {
+// ensureLoaded makes sure a stored session has live extensions, as
+// goose's get_session_agent does, and returns its trimmed id.
+func ensureLoaded(ctx context.Context, ag *agent.Agent, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return "", invalidParams("sessionId cannot be empty")
 	}
-	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
+	if err := ag.EnsureLoaded(ctx, id); err != nil {
 		return "", storeErr(err, id)
 	}
 	return id, nil
@@ -51,7 +65,7 @@ type sessionExtAddRequest struct {
 	Extension GooseExtension `json:"extension"`
 }
 
-func (s *Server) unstableSessionExtAdd(ctx context.Context, req sessionExtAddRequest) (struct{}, error) {
+func (a *sessionToolsAPI) addExtension(ctx context.Context, req sessionExtAddRequest) (struct{}, error) {
 	cfg, env, err := extensionFromWire(req.Extension)
 	if err != nil {
 		return struct{}{}, err
@@ -61,11 +75,11 @@ func (s *Server) unstableSessionExtAdd(ctx context.Context, req sessionExtAddReq
 	if len(env) > 0 {
 		cfg.Envs, cfg.EnvKeys = env, req.Extension.EnvKeys
 	}
-	id, err := s.loadedSession(ctx, req.SessionID)
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, s.opts.Agent.AddExtension(ctx, id, cfg)
+	return struct{}{}, a.agent.AddExtension(ctx, id, cfg)
 }
 
 type sessionExtRemoveRequest struct {
@@ -73,12 +87,12 @@ type sessionExtRemoveRequest struct {
 	ExtensionKey string `json:"extensionKey"`
 }
 
-func (s *Server) unstableSessionExtRemove(ctx context.Context, req sessionExtRemoveRequest) (struct{}, error) {
-	id, err := s.loadedSession(ctx, req.SessionID)
+func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRemoveRequest) (struct{}, error) {
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := s.opts.Agent.RemoveExtension(ctx, id, req.ExtensionKey); err != nil {
+	if err := a.agent.RemoveExtension(ctx, id, req.ExtensionKey); err != nil {
 		if errors.Is(err, agent.ErrUnknownExtension) {
 			return struct{}{}, invalidParams("%v", err)
 		}
@@ -96,14 +110,14 @@ type sessionExtListResponse struct {
 	Extensions []sessionExtEntry `json:"extensions"`
 }
 
-// unstableSessionExtList lists the session's extensions that have a wire
+// extensions lists the session's extensions that have a wire
 // form (frontend and inline-Python ones have none in goose either).
-func (s *Server) unstableSessionExtList(ctx context.Context, req unstableSessionID) (sessionExtListResponse, error) {
-	id, err := s.loadedSession(ctx, req.SessionID)
+func (a *sessionToolsAPI) extensions(ctx context.Context, req unstableSessionID) (sessionExtListResponse, error) {
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
-	infos, err := s.opts.Agent.Extensions(id)
+	infos, err := a.agent.Extensions(id)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
@@ -133,8 +147,8 @@ type toolsListResponse struct {
 	Tools []toolListItem `json:"tools"`
 }
 
-func (s *Server) unstableToolsList(ctx context.Context, req toolsListRequest) (toolsListResponse, error) {
-	id, err := s.loadedSession(ctx, req.SessionID)
+func (a *sessionToolsAPI) tools(ctx context.Context, req toolsListRequest) (toolsListResponse, error) {
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return toolsListResponse{}, err
 	}
@@ -142,7 +156,7 @@ func (s *Server) unstableToolsList(ctx context.Context, req toolsListRequest) (t
 	if req.ExtensionName != nil {
 		ext = *req.ExtensionName
 	}
-	tools, err := s.opts.Agent.ListTools(ctx, id, ext)
+	tools, err := a.agent.ListTools(ctx, id, ext)
 	if err != nil {
 		return toolsListResponse{}, err
 	}
@@ -168,9 +182,9 @@ type toolPermissionsRequest struct {
 	} `json:"toolPermissions"`
 }
 
-// unstableToolPermissions writes every entry to permission.yaml; a bad
+// setPermissions writes every entry to permission.yaml; a bad
 // entry is refused before anything is written.
-func (s *Server) unstableToolPermissions(_ context.Context, req toolPermissionsRequest) (struct{}, error) {
+func (a *sessionToolsAPI) setPermissions(_ context.Context, req toolPermissionsRequest) (struct{}, error) {
 	for _, e := range req.ToolPermissions {
 		switch permission.Level(e.Permission) {
 		case permission.LevelAlwaysAllow, permission.LevelAskBefore, permission.LevelNeverAllow:
@@ -182,7 +196,7 @@ func (s *Server) unstableToolPermissions(_ context.Context, req toolPermissionsR
 		}
 	}
 	for _, e := range req.ToolPermissions {
-		if err := s.opts.Agent.SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
+		if err := a.agent.SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
 			return struct{}{}, err
 		}
 	}
@@ -203,18 +217,18 @@ type toolCallResponse struct {
 	Meta              map[string]any    `json:"_meta,omitempty"`
 }
 
-func (s *Server) unstableToolCall(ctx context.Context, req toolCallRequest) (toolCallResponse, error) {
+func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCallResponse, error) {
 	var args map[string]any
 	if a := strings.TrimSpace(string(req.Arguments)); a != "" && a != "null" {
 		if err := json.Unmarshal(req.Arguments, &args); err != nil {
 			return toolCallResponse{}, invalidParams("tool arguments must be an object")
 		}
 	}
-	id, err := s.loadedSession(ctx, req.SessionID)
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return toolCallResponse{}, err
 	}
-	res, err := s.opts.Agent.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
+	res, err := a.agent.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
 	switch {
 	case errors.Is(err, agent.ErrToolNotFound), errors.Is(err, agent.ErrAppToolNotAuto):
 		return toolCallResponse{}, invalidParams("%v", err)
@@ -235,12 +249,12 @@ func (s *Server) unstableToolCall(ctx context.Context, req toolCallRequest) (too
 	return out, nil
 }
 
-func (s *Server) unstableResourceRead(ctx context.Context, req resourceReadRequest) (any, error) {
-	id, err := s.loadedSession(ctx, req.SessionID)
+func (a *sessionToolsAPI) readResource(ctx context.Context, req resourceReadRequest) (any, error) {
+	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.opts.Agent.ReadResource(ctx, id, req.ExtensionName, req.URI)
+	res, err := a.agent.ReadResource(ctx, id, req.ExtensionName, req.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +265,63 @@ type appsListResponse struct {
 	Apps []any `json:"apps"`
 }
 
-// unstableAppsList: goose-acp keeps no apps, so there are none to list.
-func (s *Server) unstableAppsList(context.Context, struct{}) (appsListResponse, error) {
+// apps: goose-acp keeps no apps, so there are none to list.
+func (a *sessionToolsAPI) apps(context.Context, struct{}) (appsListResponse, error) {
 	return appsListResponse{Apps: []any{}}, nil
+}
+
+type extensionAddRequest struct {
+	SessionID string          `json:"sessionId"`
+	Config    json.RawMessage `json:"config"`
+}
+
+func (a *sessionToolsAPI) addLoadedExtension(ctx context.Context, req extensionAddRequest) (struct{}, error) {
+	var cfg config.ExtensionConfig
+	if err := json.Unmarshal(req.Config, &cfg); err != nil {
+		return struct{}{}, invalidParams("bad config: %v", err)
+	}
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, a.agent.AddExtension(ctx, req.SessionID, cfg)
+}
+
+type extensionRemoveRequest struct {
+	SessionID string `json:"sessionId"`
+	Name      string `json:"name"`
+}
+
+func (a *sessionToolsAPI) removeLoadedExtension(ctx context.Context, req extensionRemoveRequest) (struct{}, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, a.agent.RemoveExtension(ctx, req.SessionID, req.Name)
+}
+
+func (a *sessionToolsAPI) loadedTools(ctx context.Context, req SessionIDRequest) (any, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
+		return nil, err
+	}
+	tools, err := a.agent.Tools(ctx, req.SessionID, "")
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"tools": tools}, nil
+}
+
+type resourceReadRequest struct {
+	SessionID     string `json:"sessionId"`
+	URI           string `json:"uri"`
+	ExtensionName string `json:"extensionName"`
+}
+
+func (a *sessionToolsAPI) readLoadedResource(ctx context.Context, req resourceReadRequest) (any, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
+		return nil, err
+	}
+	res, err := a.agent.ReadResource(ctx, req.SessionID, req.ExtensionName, req.URI)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"result": res}, nil
 }

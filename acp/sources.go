@@ -7,21 +7,28 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/sources"
 )
 
 // Goose Desktop's sources methods (_goose/unstable/sources/*): skills and
 // projects through core/sources, discovery through core/agent.
 
-func (s *Server) unstableSourceMethods() map[string]RequestHandler {
+// sourcesAPI answers the sources methods: the agent's source store and
+// its discovery of skills, recipes and agents.
+type sourcesAPI struct {
+	agent *agent.Agent
+}
+
+func (a *sourcesAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/sources/"
 	return map[string]RequestHandler{
-		p + "list":   typed(s.unstableSourcesList),
-		p + "create": typed(s.unstableSourceCreate),
-		p + "update": typed(s.unstableSourceUpdate),
-		p + "delete": typed(s.unstableSourceDelete),
-		p + "export": typed(s.unstableSourceExport),
-		p + "import": typed(s.unstableSourceImport),
+		p + "list":   typed(a.list),
+		p + "create": typed(a.create),
+		p + "update": typed(a.update),
+		p + "delete": typed(a.delete),
+		p + "export": typed(a.export),
+		p + "import": typed(a.importSource),
 	}
 }
 
@@ -43,11 +50,11 @@ type sourcesResponse struct {
 	Sources []sources.Entry `json:"sources"`
 }
 
-// unstableSourcesList: no type lists skills and projects; skill lists the
+// list: no type lists skills and projects; skill lists the
 // skills of projectDir (global ones too) and, with includeProjectSources,
 // of every project's working dirs; builtinSkill lists none (goose-acp
 // ships no built-in skills); recipe, subrecipe and agent list summon's.
-func (s *Server) unstableSourcesList(_ context.Context, req sourcesListRequest) (sourcesResponse, error) {
+func (a *sourcesAPI) list(_ context.Context, req sourcesListRequest) (sourcesResponse, error) {
 	dir := ""
 	if req.ProjectDir != nil {
 		dir = strings.TrimSpace(*req.ProjectDir)
@@ -56,17 +63,17 @@ func (s *Server) unstableSourcesList(_ context.Context, req sourcesListRequest) 
 	if req.Type != nil {
 		kinds = []string{*req.Type}
 	}
-	store := s.opts.Agent.SourceStore()
+	store := a.agent.SourceStore()
 	out := sourcesResponse{Sources: []sources.Entry{}}
 	for _, kind := range kinds {
 		switch kind {
 		case sources.TypeSkill:
-			out.Sources = append(out.Sources, s.skillEntries(store, dir, req.IncludeProjectSources)...)
+			out.Sources = append(out.Sources, a.skillEntries(store, dir, req.IncludeProjectSources)...)
 		case sources.TypeProject:
 			out.Sources = append(out.Sources, store.ListProjects()...)
 		case sources.TypeBuiltinSkill:
 		case sources.TypeRecipe, sources.TypeSubrecipe, sources.TypeAgent:
-			for _, src := range s.opts.Agent.SourcesFor("", dir) {
+			for _, src := range a.agent.SourcesFor("", dir) {
 				if src.Kind == kind {
 					out.Sources = append(out.Sources, sources.Entry{Type: kind, Name: src.Name, Description: src.Description,
 						Content: src.Content, Path: src.Path, Global: dir == "" || !pathWithin(src.Path, dir),
@@ -80,11 +87,11 @@ func (s *Server) unstableSourcesList(_ context.Context, req sourcesListRequest) 
 	return out, nil
 }
 
-func (s *Server) skillEntries(store sources.Store, dir string, withProjects bool) []sources.Entry {
+func (a *sourcesAPI) skillEntries(store sources.Store, dir string, withProjects bool) []sources.Entry {
 	seen := map[string]bool{}
 	var out []sources.Entry
 	add := func(wd string) {
-		for _, sk := range s.opts.Agent.SkillsFor(wd) {
+		for _, sk := range a.agent.SkillsFor(wd) {
 			if !seen[sk.Dir] {
 				seen[sk.Dir] = true
 				out = append(out, sources.SkillEntry(sk))
@@ -158,8 +165,8 @@ type sourceResponse struct {
 	Source sources.Entry `json:"source"`
 }
 
-func (s *Server) unstableSourceCreate(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
-	store := s.opts.Agent.SourceStore()
+func (a *sourcesAPI) create(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
+	store := a.agent.SourceStore()
 	props, err := req.props()
 	if err != nil {
 		return sourceResponse{}, err
@@ -180,8 +187,8 @@ func (s *Server) unstableSourceCreate(_ context.Context, req sourceWriteRequest)
 	return sourceResponse{Source: e}, sourceErr(err)
 }
 
-func (s *Server) unstableSourceUpdate(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
-	store := s.opts.Agent.SourceStore()
+func (a *sourcesAPI) update(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
+	store := a.agent.SourceStore()
 	props, err := req.props()
 	if err != nil {
 		return sourceResponse{}, err
@@ -198,8 +205,8 @@ func (s *Server) unstableSourceUpdate(_ context.Context, req sourceWriteRequest)
 	return sourceResponse{Source: e}, sourceErr(err)
 }
 
-func (s *Server) unstableSourceDelete(_ context.Context, req sourceWriteRequest) (struct{}, error) {
-	store := s.opts.Agent.SourceStore()
+func (a *sourcesAPI) delete(_ context.Context, req sourceWriteRequest) (struct{}, error) {
+	store := a.agent.SourceStore()
 	switch req.Type {
 	case sources.TypeSkill:
 		return struct{}{}, sourceErr(store.DeleteSkill(req.Path))
@@ -209,8 +216,8 @@ func (s *Server) unstableSourceDelete(_ context.Context, req sourceWriteRequest)
 	return struct{}{}, invalidParams("Source type '%s' is not supported for mutation.", req.Type)
 }
 
-func (s *Server) unstableSourceExport(_ context.Context, req sourceWriteRequest) (map[string]string, error) {
-	data, name, err := s.opts.Agent.SourceStore().Export(req.Type, req.Path)
+func (a *sourcesAPI) export(_ context.Context, req sourceWriteRequest) (map[string]string, error) {
+	data, name, err := a.agent.SourceStore().Export(req.Type, req.Path)
 	if err != nil {
 		return nil, sourceErr(err)
 	}
@@ -222,8 +229,8 @@ type sourceImportRequest struct {
 	Target sourceScope `json:"target"`
 }
 
-func (s *Server) unstableSourceImport(_ context.Context, req sourceImportRequest) (sourcesResponse, error) {
-	store := s.opts.Agent.SourceStore()
+func (a *sourcesAPI) importSource(_ context.Context, req sourceImportRequest) (sourcesResponse, error) {
+	store := a.agent.SourceStore()
 	base, err := req.Target.skillsBase(store)
 	if err != nil {
 		return sourcesResponse{}, err

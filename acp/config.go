@@ -14,17 +14,36 @@ import (
 // _goose/unstable/config/* and config/extensions/*: config.yaml, the
 // secret store and the extensions map, through core/config.
 
-func (s *Server) unstableConfigMethods() map[string]RequestHandler {
-	return map[string]RequestHandler{
-		"_goose/unstable/config/read":                   typed(s.unstableConfigRead),
-		"_goose/unstable/config/read-all":               typed(s.unstableConfigReadAll),
-		"_goose/unstable/config/upsert":                 typed(s.unstableConfigUpsert),
-		"_goose/unstable/config/remove":                 typed(s.unstableConfigRemove),
-		"_goose/unstable/config/extensions/list":        typed(s.unstableExtensionsList),
-		"_goose/unstable/config/extensions/add":         typed(s.unstableExtensionsAdd),
-		"_goose/unstable/config/extensions/remove":      typed(s.unstableExtensionsRemove),
-		"_goose/unstable/config/extensions/set-enabled": typed(s.unstableExtensionsSetEnabled),
+// configAPI answers config.yaml and secret values and the extensions of
+// config.yaml, through core/config.
+type configAPI struct {
+	cfg *config.Config
+}
+
+func (a *configAPI) methods() map[string]RequestHandler {
+	return gated(a.check, map[string]RequestHandler{
+		// goose's names before the _goose/unstable rename, kept as aliases.
+		"_goose/config/read":       typed(a.read),
+		"_goose/config/upsert":     typed(a.upsert),
+		"_goose/config/remove":     typed(a.remove),
+		"_goose/config/extensions": typed(a.extensions),
+
+		"_goose/unstable/config/read":                   typed(a.read),
+		"_goose/unstable/config/read-all":               typed(a.readAll),
+		"_goose/unstable/config/upsert":                 typed(a.upsert),
+		"_goose/unstable/config/remove":                 typed(a.remove),
+		"_goose/unstable/config/extensions/list":        typed(a.extensions),
+		"_goose/unstable/config/extensions/add":         typed(a.addExtension),
+		"_goose/unstable/config/extensions/remove":      typed(a.removeExtension),
+		"_goose/unstable/config/extensions/set-enabled": typed(a.setExtensionEnabled),
+	})
+}
+
+func (a *configAPI) check() error {
+	if a.cfg == nil {
+		return errNoSettings
 	}
+	return nil
 }
 
 type configReadRequest struct {
@@ -44,20 +63,16 @@ type configValueResponse struct {
 
 type emptyResponse struct{}
 
-// unstableConfigRead answers one value (environment overrides applied),
-// null when unset; a secret comes back masked (goose's mask_secret: the
+// read answers one value (environment overrides applied), null when
+// unset; a secret comes back masked (goose's mask_secret: the
 // first half, at most 8 characters, then one * per hidden character).
-func (s *Server) unstableConfigRead(_ context.Context, req configReadRequest) (configValueResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return configValueResponse{}, err
-	}
+func (a *configAPI) read(_ context.Context, req configReadRequest) (configValueResponse, error) {
 	if req.Key == "" {
 		return configValueResponse{}, invalidParams("key cannot be empty")
 	}
-	get := st.Config.Get
+	get := a.cfg.Get
 	if req.IsSecret {
-		get = st.Config.GetSecret
+		get = a.cfg.GetSecret
 	}
 	v, err := get(req.Key)
 	switch {
@@ -71,14 +86,10 @@ func (s *Server) unstableConfigRead(_ context.Context, req configReadRequest) (c
 	return configValueResponse{Value: v}, nil
 }
 
-// unstableConfigReadAll answers the merged config files (no secrets, no
+// readAll answers the merged config files (no secrets, no
 // environment), as goose's all_values.
-func (s *Server) unstableConfigReadAll(context.Context, struct{}) (map[string]any, error) {
-	st, err := s.settings()
-	if err != nil {
-		return nil, err
-	}
-	values, err := st.Config.GetAll()
+func (a *configAPI) readAll(context.Context, struct{}) (map[string]any, error) {
+	values, err := a.cfg.GetAll()
 	if err != nil {
 		return nil, err
 	}
@@ -88,11 +99,7 @@ func (s *Server) unstableConfigReadAll(context.Context, struct{}) (map[string]an
 	return map[string]any{"config": values}, nil
 }
 
-func (s *Server) unstableConfigUpsert(_ context.Context, req configUpsertRequest) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *configAPI) upsert(_ context.Context, req configUpsertRequest) (emptyResponse, error) {
 	if req.Key == "" {
 		return emptyResponse{}, invalidParams("key cannot be empty")
 	}
@@ -104,25 +111,19 @@ func (s *Server) unstableConfigUpsert(_ context.Context, req configUpsertRequest
 		return emptyResponse{}, invalidParams("value must be JSON: %v", err)
 	}
 	if req.IsSecret {
-		err = st.Config.Secrets().Set(req.Key, v)
-	} else {
-		err = st.Config.Set(req.Key, v)
+		return emptyResponse{}, a.cfg.Secrets().Set(req.Key, v)
 	}
-	return emptyResponse{}, err
+	return emptyResponse{}, a.cfg.Set(req.Key, v)
 }
 
-func (s *Server) unstableConfigRemove(_ context.Context, req configReadRequest) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *configAPI) remove(_ context.Context, req configReadRequest) (emptyResponse, error) {
 	if req.Key == "" {
 		return emptyResponse{}, invalidParams("key cannot be empty")
 	}
 	if req.IsSecret {
-		return emptyResponse{}, st.Config.Secrets().Delete(req.Key)
+		return emptyResponse{}, a.cfg.Secrets().Delete(req.Key)
 	}
-	return emptyResponse{}, st.Config.Delete(req.Key)
+	return emptyResponse{}, a.cfg.Delete(req.Key)
 }
 
 type extensionEntryWire struct {
@@ -136,15 +137,11 @@ type extensionsListResponse struct {
 	Warnings   []string             `json:"warnings"`
 }
 
-// unstableExtensionsList answers config.yaml's extensions by key, with a
+// extensions answers config.yaml's extensions by key, with a
 // warning for each entry that does not parse or has no wire form.
-func (s *Server) unstableExtensionsList(context.Context, struct{}) (extensionsListResponse, error) {
+func (a *configAPI) extensions(context.Context, struct{}) (extensionsListResponse, error) {
 	out := extensionsListResponse{Extensions: []extensionEntryWire{}, Warnings: []string{}}
-	st, err := s.settings()
-	if err != nil {
-		return out, err
-	}
-	entries, errs := st.Config.Extensions()
+	entries, errs := a.cfg.Extensions()
 	for _, e := range errs {
 		if errors.Is(e, config.ErrCorruptConfig) {
 			return out, e
@@ -168,14 +165,10 @@ type extensionAddWire struct {
 	Enabled   bool            `json:"enabled"`
 }
 
-// unstableExtensionsAdd writes the extension under name_to_key(name),
+// addExtension writes the extension under name_to_key(name),
 // replacing one with that key; a stdio server's env values are stored as
 // secrets and only their names go to config.yaml.
-func (s *Server) unstableExtensionsAdd(_ context.Context, req extensionAddWire) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *configAPI) addExtension(_ context.Context, req extensionAddWire) (emptyResponse, error) {
 	if req.Extension == nil {
 		return emptyResponse{}, invalidParams("missing field `extension`")
 	}
@@ -187,11 +180,11 @@ func (s *Server) unstableExtensionsAdd(_ context.Context, req extensionAddWire) 
 		return emptyResponse{}, invalidParams("extension name %q gives an empty config key", cfg.Name)
 	}
 	for _, k := range slices.Sorted(maps.Keys(secrets)) {
-		if err := st.Config.Secrets().Set(k, secrets[k]); err != nil {
+		if err := a.cfg.Secrets().Set(k, secrets[k]); err != nil {
 			return emptyResponse{}, fmt.Errorf("Failed to save extension env secrets: %w", err)
 		}
 	}
-	return emptyResponse{}, st.Config.SetExtension(config.ExtensionEntry{Enabled: req.Enabled, Config: cfg})
+	return emptyResponse{}, a.cfg.SetExtension(config.ExtensionEntry{Enabled: req.Enabled, Config: cfg})
 }
 
 type extensionKeyWire struct {
@@ -199,26 +192,18 @@ type extensionKeyWire struct {
 	Enabled   *bool  `json:"enabled"`
 }
 
-func (s *Server) unstableExtensionsRemove(_ context.Context, req extensionKeyWire) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *configAPI) removeExtension(_ context.Context, req extensionKeyWire) (emptyResponse, error) {
 	if req.ConfigKey == "" {
 		return emptyResponse{}, invalidParams("configKey cannot be empty")
 	}
-	return emptyResponse{}, st.Config.RemoveExtension(req.ConfigKey)
+	return emptyResponse{}, a.cfg.RemoveExtension(req.ConfigKey)
 }
 
-func (s *Server) unstableExtensionsSetEnabled(_ context.Context, req extensionKeyWire) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *configAPI) setExtensionEnabled(_ context.Context, req extensionKeyWire) (emptyResponse, error) {
 	if req.Enabled == nil {
 		return emptyResponse{}, invalidParams("missing field `enabled`")
 	}
-	err = st.Config.SetExtensionEnabled(req.ConfigKey, *req.Enabled)
+	err := a.cfg.SetExtensionEnabled(req.ConfigKey, *req.Enabled)
 	if errors.Is(err, config.ErrNotFound) {
 		return emptyResponse{}, invalidParams("Extension '%s' not found", req.ConfigKey)
 	}

@@ -4,45 +4,64 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"path/filepath"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/recipe"
+	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
 // Goose Desktop's recipe methods (_goose/unstable/recipes/*) over
 // core/recipe (codec, parser, Library) and the scheduler. Recipe DTOs keep
 // goose's snake_case, which is recipe.Recipe's own JSON.
 
-func (s *Server) unstableRecipeMethods() map[string]RequestHandler {
+// recipesAPI answers the recipe methods: the codec and parser of
+// core/recipe, the saved-recipe library and the schedules of its recipes.
+type recipesAPI struct {
+	library   *recipe.Library
+	scheduler *schedule.Scheduler
+}
+
+func (a *recipesAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/recipes/"
-	return map[string]RequestHandler{
-		p + "encode":        typed(s.unstableRecipeEncode),
-		p + "decode":        typed(s.unstableRecipeDecode),
-		p + "scan":          typed(s.unstableRecipeScan),
-		p + "list":          typed(s.unstableRecipeList),
-		p + "delete":        typed(s.unstableRecipeDelete),
-		p + "schedule":      typed(s.unstableRecipeSchedule),
-		p + "slash-command": typed(s.unstableRecipeSlashCommand),
-		p + "save":          typed(s.unstableRecipeSave),
-		p + "parse":         typed(s.unstableRecipeParse),
-		p + "to-yaml":       typed(s.unstableRecipeToYAML),
+	table := map[string]RequestHandler{
+		p + "encode":  typed(a.encode),
+		p + "decode":  typed(a.decode),
+		p + "scan":    typed(a.scan),
+		p + "parse":   typed(a.parse),
+		p + "to-yaml": typed(a.toYAML),
 	}
+	maps.Copy(table, gated(a.check, map[string]RequestHandler{
+		p + "list":          typed(a.list),
+		p + "delete":        typed(a.delete),
+		p + "schedule":      typed(a.schedule),
+		p + "slash-command": typed(a.setSlashCommand),
+		p + "save":          typed(a.save),
+	}))
+	return table
 }
 
 // errNoRecipeLibrary: a server built without a config directory.
 var errNoRecipeLibrary = errors.New("the recipe library is not available in this goose-acp server (no config directory)")
 
-// recipes is the library: Options.Recipes, else <config>/recipes.
-func (s *Server) recipes() (*recipe.Library, error) {
-	if s.opts.Recipes != nil {
-		return s.opts.Recipes, nil
+func (a *recipesAPI) check() error {
+	if a.library == nil {
+		return errNoRecipeLibrary
 	}
-	st, err := s.settings()
-	if err != nil {
-		return nil, errNoRecipeLibrary
+	return nil
+}
+
+// recipeLibrary is the library of o: Options.Recipes, else
+// <config>/recipes (nil without a config).
+func recipeLibrary(o Options) *recipe.Library {
+	if o.Recipes != nil {
+		return o.Recipes
 	}
-	return &recipe.Library{Dir: filepath.Join(st.configDir(), "recipes"), Config: st.Config, Logger: s.log}, nil
+	if o.Settings.Config == nil {
+		return nil
+	}
+	return &recipe.Library{Dir: filepath.Join(o.Settings.configDir(), "recipes"), Config: o.Settings.Config, Logger: o.Logger}
 }
 
 type recipeRequest struct {
@@ -65,7 +84,7 @@ type recipeResponse struct {
 	Recipe *recipe.Recipe `json:"recipe"`
 }
 
-func (s *Server) unstableRecipeEncode(_ context.Context, req recipeRequest) (map[string]string, error) {
+func (a *recipesAPI) encode(_ context.Context, req recipeRequest) (map[string]string, error) {
 	rec, err := req.parse()
 	if err != nil {
 		return nil, err
@@ -77,7 +96,7 @@ func (s *Server) unstableRecipeEncode(_ context.Context, req recipeRequest) (map
 	return map[string]string{"deeplink": link}, nil
 }
 
-func (s *Server) unstableRecipeDecode(_ context.Context, req struct {
+func (a *recipesAPI) decode(_ context.Context, req struct {
 	Deeplink string `json:"deeplink"`
 }) (recipeResponse, error) {
 	rec, err := recipe.Decode(req.Deeplink)
@@ -87,25 +106,21 @@ func (s *Server) unstableRecipeDecode(_ context.Context, req struct {
 	return recipeResponse{Recipe: rec}, nil
 }
 
-func (s *Server) unstableRecipeScan(_ context.Context, req recipeRequest) (map[string]bool, error) {
+func (a *recipesAPI) scan(_ context.Context, req recipeRequest) (map[string]bool, error) {
 	if _, err := req.parse(); err != nil {
 		return nil, err
 	}
 	return map[string]bool{"has_security_warnings": recipe.ScanJSON(req.Recipe)}, nil
 }
 
-func (s *Server) unstableRecipeList(context.Context, struct{}) (map[string][]recipe.Manifest, error) {
-	lib, err := s.recipes()
-	if err != nil {
-		return nil, err
-	}
-	all, err := lib.List()
+func (a *recipesAPI) list(context.Context, struct{}) (map[string][]recipe.Manifest, error) {
+	all, err := a.library.List()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]recipe.Manifest, 0, len(all))
 	for _, r := range all {
-		out = append(out, r.Manifest(s.opts.Scheduler.RecipeCron(r.ID)))
+		out = append(out, r.Manifest(a.scheduler.RecipeCron(r.ID)))
 	}
 	return map[string][]recipe.Manifest{"recipes": out}, nil
 }
@@ -124,25 +139,17 @@ type recipeIDRequest struct {
 	SlashCommand *string `json:"slash_command"`
 }
 
-func (s *Server) unstableRecipeDelete(_ context.Context, req recipeIDRequest) (struct{}, error) {
-	lib, err := s.recipes()
-	if err != nil {
-		return struct{}{}, err
-	}
-	return struct{}{}, libraryErr(lib.Delete(req.ID), req.ID)
+func (a *recipesAPI) delete(_ context.Context, req recipeIDRequest) (struct{}, error) {
+	return struct{}{}, libraryErr(a.library.Delete(req.ID), req.ID)
 }
 
-// unstableRecipeSchedule attaches, changes or (null cron) detaches the
+// schedule attaches, changes or (null cron) detaches the
 // recipe's job.
-func (s *Server) unstableRecipeSchedule(_ context.Context, req recipeIDRequest) (struct{}, error) {
-	if s.opts.Scheduler == nil {
+func (a *recipesAPI) schedule(_ context.Context, req recipeIDRequest) (struct{}, error) {
+	if a.scheduler == nil {
 		return struct{}{}, errNoScheduler()
 	}
-	lib, err := s.recipes()
-	if err != nil {
-		return struct{}{}, err
-	}
-	rec, err := lib.Find(req.ID)
+	rec, err := a.library.Find(req.ID)
 	if err != nil {
 		return struct{}{}, libraryErr(err, req.ID)
 	}
@@ -150,22 +157,18 @@ func (s *Server) unstableRecipeSchedule(_ context.Context, req recipeIDRequest) 
 	if req.CronSchedule != nil {
 		cron = strings.TrimSpace(*req.CronSchedule)
 	}
-	if err := s.opts.Scheduler.SetRecipeSchedule(req.ID, rec.FilePath, cron); err != nil {
+	if err := a.scheduler.SetRecipeSchedule(req.ID, rec.FilePath, cron); err != nil {
 		return struct{}{}, scheduleErr(err)
 	}
 	return struct{}{}, nil
 }
 
-func (s *Server) unstableRecipeSlashCommand(_ context.Context, req recipeIDRequest) (struct{}, error) {
-	lib, err := s.recipes()
-	if err != nil {
-		return struct{}{}, err
-	}
+func (a *recipesAPI) setSlashCommand(_ context.Context, req recipeIDRequest) (struct{}, error) {
 	cmd := ""
 	if req.SlashCommand != nil {
 		cmd = *req.SlashCommand
 	}
-	return struct{}{}, libraryErr(lib.SetSlashCommand(req.ID, cmd), req.ID)
+	return struct{}{}, libraryErr(a.library.SetSlashCommand(req.ID, cmd), req.ID)
 }
 
 type saveRecipeRequest struct {
@@ -176,7 +179,7 @@ type saveRecipeRequest struct {
 // hiddenCharsRefusal is goose's text for a recipe it will not save.
 const hiddenCharsRefusal = "This recipe contains hidden characters that could be malicious. Please remove them before trying to save."
 
-func (s *Server) unstableRecipeSave(_ context.Context, req saveRecipeRequest) (map[string]string, error) {
+func (a *recipesAPI) save(_ context.Context, req saveRecipeRequest) (map[string]string, error) {
 	rec, err := recipeRequest{req.Recipe}.parse()
 	if err != nil {
 		return nil, err
@@ -184,22 +187,18 @@ func (s *Server) unstableRecipeSave(_ context.Context, req saveRecipeRequest) (m
 	if rec.HasSecurityWarnings() {
 		return nil, invalidParams(hiddenCharsRefusal)
 	}
-	lib, err := s.recipes()
-	if err != nil {
-		return nil, err
-	}
 	id := ""
 	if req.ID != nil {
 		id = *req.ID
 	}
-	path, err := lib.Save(rec, id)
+	path, err := a.library.Save(rec, id)
 	if err != nil {
 		return nil, libraryErr(err, id)
 	}
 	return map[string]string{"id": recipe.LibraryID(path), "file_name": filepath.Base(path), "file_path": path}, nil
 }
 
-func (s *Server) unstableRecipeParse(_ context.Context, req struct {
+func (a *recipesAPI) parse(_ context.Context, req struct {
 	Content string `json:"content"`
 }) (recipeResponse, error) {
 	rec, err := recipe.FromContent(req.Content)
@@ -209,7 +208,7 @@ func (s *Server) unstableRecipeParse(_ context.Context, req struct {
 	return recipeResponse{Recipe: rec}, nil
 }
 
-func (s *Server) unstableRecipeToYAML(_ context.Context, req recipeRequest) (map[string]string, error) {
+func (a *recipesAPI) toYAML(_ context.Context, req recipeRequest) (map[string]string, error) {
 	rec, err := req.parse()
 	if err != nil {
 		return nil, err

@@ -58,20 +58,16 @@ type customChangeWire struct {
 	Refresh    refreshWire       `json:"refresh"`
 }
 
-func (s *Server) unstableCustomCreate(_ context.Context, req customProviderWire) (customChangeWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return customChangeWire{}, err
-	}
+func (a *providersAPI) createCustom(_ context.Context, req customProviderWire) (customChangeWire, error) {
 	in, err := req.input(true)
 	if err != nil {
 		return customChangeWire{}, err
 	}
-	cp, err := st.CustomProviders.Create(in)
+	cp, err := a.custom.Create(in)
 	if err != nil {
 		return customChangeWire{}, errors.New("Failed to create custom provider: " + err.Error())
 	}
-	ch := s.changed(st, cp.Name)
+	ch := a.changed(cp.Name)
 	return customChangeWire{ProviderID: cp.Name, Status: &ch.Status, Refresh: ch.Refresh}, nil
 }
 
@@ -102,12 +98,8 @@ type customConfigWire struct {
 var engineWire = map[string]string{registry.EngineOpenAI: "openai_compatible",
 	registry.EngineAnthropic: "anthropic_compatible", registry.EngineOllama: "ollama_compatible"}
 
-func (s *Server) unstableCustomRead(_ context.Context, req providerIDRequest) (customReadWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return customReadWire{}, err
-	}
-	cp, err := s.customProvider(st, req.ProviderID)
+func (a *providersAPI) readCustom(_ context.Context, req providerIDRequest) (customReadWire, error) {
+	cp, err := a.customProvider(req.ProviderID)
 	if err != nil {
 		return customReadWire{}, err
 	}
@@ -123,19 +115,12 @@ func (s *Server) unstableCustomRead(_ context.Context, req providerIDRequest) (c
 	for _, m := range cp.Models {
 		w.Models = append(w.Models, m.Name)
 	}
-	if cp.APIKeyEnv != "" {
-		_, kerr := st.Config.Secrets().Get(cp.APIKeyEnv)
-		w.APIKeySet = kerr == nil
-	}
-	return customReadWire{Provider: w, Editable: true, Status: s.status(st, cp.Name)}, nil
+	w.APIKeySet = a.custom.HasKey(cp)
+	return customReadWire{Provider: w, Editable: true, Status: a.status(cp.Name)}, nil
 }
 
-func (s *Server) unstableCustomUpdate(_ context.Context, req customProviderWire) (customChangeWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return customChangeWire{}, err
-	}
-	cp, err := s.customProvider(st, req.ProviderID)
+func (a *providersAPI) updateCustom(_ context.Context, req customProviderWire) (customChangeWire, error) {
+	cp, err := a.customProvider(req.ProviderID)
 	if err != nil {
 		return customChangeWire{}, err
 	}
@@ -143,33 +128,27 @@ func (s *Server) unstableCustomUpdate(_ context.Context, req customProviderWire)
 	if err != nil {
 		return customChangeWire{}, err
 	}
-	if *in.RequiresAuth && in.APIKey == "" {
-		if _, kerr := st.Config.Secrets().Get(cp.APIKeyEnv); cp.APIKeyEnv == "" || kerr != nil {
-			return customChangeWire{}, invalidParams("apiKey is required when auth is enabled and no secret is stored")
-		}
+	if *in.RequiresAuth && in.APIKey == "" && !a.custom.HasKey(cp) {
+		return customChangeWire{}, invalidParams("apiKey is required when auth is enabled and no secret is stored")
 	}
-	if _, err := st.CustomProviders.Update(cp.Name, in); err != nil {
+	if _, err := a.custom.Update(cp.Name, in); err != nil {
 		return customChangeWire{}, errors.New("Failed to update custom provider: " + err.Error())
 	}
-	ch := s.changed(st, cp.Name)
+	ch := a.changed(cp.Name)
 	return customChangeWire{ProviderID: cp.Name, Status: &ch.Status, Refresh: ch.Refresh}, nil
 }
 
-// unstableCustomDelete refuses the provider in use (GOOSE_PROVIDER), as
+// deleteCustom refuses the provider in use (GOOSE_PROVIDER), as
 // goose does, so no session is left without one.
-func (s *Server) unstableCustomDelete(_ context.Context, req providerIDRequest) (customChangeWire, error) {
-	st, err := s.settings()
+func (a *providersAPI) deleteCustom(_ context.Context, req providerIDRequest) (customChangeWire, error) {
+	cp, err := a.customProvider(req.ProviderID)
 	if err != nil {
 		return customChangeWire{}, err
 	}
-	cp, err := s.customProvider(st, req.ProviderID)
-	if err != nil {
-		return customChangeWire{}, err
-	}
-	if active, _, _ := st.Setup.Default(); active == cp.Name {
+	if active, _, _ := a.setup.Default(); active == cp.Name {
 		return customChangeWire{}, invalidParams("Cannot delete active provider: %s", cp.Name)
 	}
-	if err := st.CustomProviders.Remove(cp.Name); err != nil {
+	if err := a.custom.Remove(cp.Name); err != nil {
 		return customChangeWire{}, errors.New("Failed to delete custom provider: " + err.Error())
 	}
 	return customChangeWire{ProviderID: cp.Name, Refresh: refreshOf(nil, nil)}, nil
@@ -177,15 +156,15 @@ func (s *Server) unstableCustomDelete(_ context.Context, req providerIDRequest) 
 
 // customProvider reads a custom provider; a built-in one is not editable
 // and any other id is unknown, in goose's words.
-func (s *Server) customProvider(st Settings, id string) (registry.CustomProvider, error) {
-	cp, err := st.CustomProviders.Get(id)
+func (a *providersAPI) customProvider(id string) (registry.CustomProvider, error) {
+	cp, err := a.custom.Get(id)
 	if err == nil {
 		return cp, nil
 	}
 	if !errors.Is(err, registry.ErrCustomNotFound) {
 		return cp, err
 	}
-	if _, lerr := st.Setup.Lookup(id); lerr == nil {
+	if _, lerr := a.setup.Lookup(id); lerr == nil {
 		return cp, invalidParams("Provider is not editable: %s (built into goose-acp)", id)
 	}
 	return cp, invalidParams("Unknown provider: %s", id)

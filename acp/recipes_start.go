@@ -117,9 +117,9 @@ func decodeRecipeLink(link, cwd string) (*metaRecipe, error) {
 }
 
 func (s *Server) savedRecipe(id string) (*metaRecipe, error) {
-	lib, err := s.recipes()
-	if err != nil {
-		return nil, err
+	lib := recipeLibrary(s.opts)
+	if lib == nil {
+		return nil, errNoRecipeLibrary
 	}
 	saved, err := lib.Find(id)
 	if errors.Is(err, recipe.ErrNotFound) {

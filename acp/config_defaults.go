@@ -12,14 +12,28 @@ import (
 // _goose/unstable/defaults/* (GOOSE_PROVIDER / GOOSE_MODEL, through
 // core/setup) and preferences/* (config.Preferences).
 
-func (s *Server) unstablePrefsMethods() map[string]RequestHandler {
-	return map[string]RequestHandler{
-		"_goose/unstable/defaults/read":    typed(s.unstableDefaultsRead),
-		"_goose/unstable/defaults/save":    typed(s.unstableDefaultsSave),
-		"_goose/unstable/defaults/clear":   typed(s.unstableDefaultsClear),
-		"_goose/unstable/preferences/read": typed(s.unstablePreferencesRead),
-		"_goose/unstable/preferences/save": typed(s.unstablePreferencesSave),
+// defaultsAPI answers the default provider and model (through core/setup)
+// and the preferences (through core/config).
+type defaultsAPI struct {
+	setup *setup.Setup
+	cfg   *config.Config
+}
+
+func (a *defaultsAPI) methods() map[string]RequestHandler {
+	return gated(a.check, map[string]RequestHandler{
+		"_goose/unstable/defaults/read":    typed(a.readDefaults),
+		"_goose/unstable/defaults/save":    typed(a.saveDefaults),
+		"_goose/unstable/defaults/clear":   typed(a.clearDefaults),
+		"_goose/unstable/preferences/read": typed(a.readPreferences),
+		"_goose/unstable/preferences/save": typed(a.savePreferences),
+	})
+}
+
+func (a *defaultsAPI) check() error {
+	if a.setup == nil || a.cfg == nil {
+		return errNoSettings
 	}
+	return nil
 }
 
 type defaultsWire struct {
@@ -34,25 +48,17 @@ func optional(s string) *string {
 	return &s
 }
 
-func (s *Server) unstableDefaultsRead(context.Context, struct{}) (defaultsWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return defaultsWire{}, err
-	}
-	p, m, err := st.Setup.Default()
+func (a *defaultsAPI) readDefaults(context.Context, struct{}) (defaultsWire, error) {
+	p, m, err := a.setup.Default()
 	if err != nil {
 		return defaultsWire{}, err
 	}
 	return defaultsWire{ProviderID: optional(p), ModelID: optional(m)}, nil
 }
 
-// unstableDefaultsSave stores the provider with the given model, or the
+// saveDefaults stores the provider with the given model, or the
 // provider's default model, and answers what was stored.
-func (s *Server) unstableDefaultsSave(_ context.Context, req defaultsWire) (defaultsWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return defaultsWire{}, err
-	}
+func (a *defaultsAPI) saveDefaults(_ context.Context, req defaultsWire) (defaultsWire, error) {
 	var name, modelName string
 	if req.ProviderID != nil {
 		name = strings.TrimSpace(*req.ProviderID)
@@ -63,7 +69,7 @@ func (s *Server) unstableDefaultsSave(_ context.Context, req defaultsWire) (defa
 	if name == "" {
 		return defaultsWire{}, invalidParams("providerId cannot be empty")
 	}
-	stored, err := st.Setup.SaveDefault(name, modelName)
+	stored, err := a.setup.SaveDefault(name, modelName)
 	if errors.Is(err, setup.ErrUnknownProvider) {
 		return defaultsWire{}, invalidParams("Unknown provider: %s", name)
 	}
@@ -73,12 +79,8 @@ func (s *Server) unstableDefaultsSave(_ context.Context, req defaultsWire) (defa
 	return defaultsWire{ProviderID: &name, ModelID: &stored}, nil
 }
 
-func (s *Server) unstableDefaultsClear(context.Context, struct{}) (defaultsWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return defaultsWire{}, err
-	}
-	return defaultsWire{}, st.Setup.ClearDefault()
+func (a *defaultsAPI) clearDefaults(context.Context, struct{}) (defaultsWire, error) {
+	return defaultsWire{}, a.setup.ClearDefault()
 }
 
 type preferenceWire struct {
@@ -94,12 +96,8 @@ type preferencesWire struct {
 	Values []preferenceWire `json:"values"`
 }
 
-func (s *Server) unstablePreferencesRead(_ context.Context, req preferencesReadRequest) (preferencesWire, error) {
-	st, err := s.settings()
-	if err != nil {
-		return preferencesWire{}, err
-	}
-	values, err := st.Config.ReadPreferences(req.Keys)
+func (a *defaultsAPI) readPreferences(_ context.Context, req preferencesReadRequest) (preferencesWire, error) {
+	values, err := a.cfg.ReadPreferences(req.Keys)
 	if err != nil {
 		return preferencesWire{}, preferenceErr(err)
 	}
@@ -110,16 +108,12 @@ func (s *Server) unstablePreferencesRead(_ context.Context, req preferencesReadR
 	return out, nil
 }
 
-func (s *Server) unstablePreferencesSave(_ context.Context, req preferencesWire) (emptyResponse, error) {
-	st, err := s.settings()
-	if err != nil {
-		return emptyResponse{}, err
-	}
+func (a *defaultsAPI) savePreferences(_ context.Context, req preferencesWire) (emptyResponse, error) {
 	values := make([]config.PreferenceValue, 0, len(req.Values))
 	for _, v := range req.Values {
 		values = append(values, config.PreferenceValue{Name: v.Key, Value: v.Value})
 	}
-	return emptyResponse{}, preferenceErr(st.Config.SavePreferences(values))
+	return emptyResponse{}, preferenceErr(a.cfg.SavePreferences(values))
 }
 
 func preferenceErr(err error) error {

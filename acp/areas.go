@@ -1,0 +1,81 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+)
+
+// The methods are answered by one handler type per area, each holding only
+// the core services its methods call (never the Server). The areas are
+// allocated with the method table, so the table can name their methods
+// before Options.Open has built those services, and bound to them by bind
+// once it has: every handler but the handshake waits for that
+// (afterOpen), so none runs on an unbound area.
+type areas struct {
+	providers    *providersAPI
+	config       *configAPI
+	prompts      *promptsAPI
+	defaults     *defaultsAPI
+	recipes      *recipesAPI
+	schedules    *schedulesAPI
+	sources      *sourcesAPI
+	menus        *menusAPI
+	sessionTools *sessionToolsAPI
+	sessionOps   *sessionOpsAPI
+	onboarding   *onboardingAPI
+}
+
+func newAreas() *areas {
+	return &areas{providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
+		recipes: &recipesAPI{}, schedules: &schedulesAPI{}, sources: &sourcesAPI{}, menus: &menusAPI{},
+		sessionTools: &sessionToolsAPI{}, sessionOps: &sessionOpsAPI{}, onboarding: &onboardingAPI{}}
+}
+
+// methods are every area's methods.
+func (a *areas) methods() map[string]RequestHandler {
+	table := map[string]RequestHandler{}
+	for _, m := range []map[string]RequestHandler{a.providers.methods(), a.config.methods(), a.prompts.methods(),
+		a.defaults.methods(), a.recipes.methods(), a.schedules.methods(), a.sources.methods(), a.menus.methods(),
+		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods()} {
+		maps.Copy(table, m)
+	}
+	return table
+}
+
+// bind gives each area its services from the completed options and this
+// connection's loaded sessions.
+func (a *areas) bind(o Options, loaded *loadedSessions, version string) {
+	st := o.Settings
+	if st.Config != nil {
+		*a.providers = providersAPI{setup: st.Setup, custom: st.CustomProviders}
+		*a.config = configAPI{cfg: st.Config}
+		*a.prompts = promptsAPI{configDir: st.configDir()}
+		*a.defaults = defaultsAPI{setup: st.Setup, cfg: st.Config}
+	}
+	*a.recipes = recipesAPI{library: recipeLibrary(o), scheduler: o.Scheduler}
+	*a.schedules = schedulesAPI{scheduler: o.Scheduler, store: o.Store}
+	*a.sources = sourcesAPI{agent: o.Agent}
+	*a.menus = menusAPI{agent: o.Agent, store: o.Store, loaded: loaded}
+	*a.sessionTools = sessionToolsAPI{agent: o.Agent, loaded: loaded}
+	*a.sessionOps = sessionOpsAPI{agent: o.Agent, store: o.Store, loaded: loaded}
+	*a.onboarding = onboardingAPI{settings: st, store: o.Store, version: version}
+	if o.Agent != nil {
+		a.onboarding.home = o.Agent.SourceStore().Home
+	}
+}
+
+// gated makes every handler of table answer check's error, when it has
+// one, instead of running: an area whose service this server was built
+// without (no config, no scheduler).
+func gated(check func() error, table map[string]RequestHandler) map[string]RequestHandler {
+	for method, h := range table {
+		table[method] = func(ctx context.Context, raw json.RawMessage) (any, error) {
+			if err := check(); err != nil {
+				return nil, err
+			}
+			return h(ctx, raw)
+		}
+	}
+	return table
+}
