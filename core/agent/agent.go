@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
@@ -21,12 +22,12 @@ import (
 
 // Sentinel errors adapters branch on.
 var (
-	ErrSessionBusy       = errors.New("session is busy with another turn")
-	ErrSessionNotLoaded  = errors.New("session not loaded")
-	ErrNoPendingRequest  = errors.New("no pending request with this id")
-	ErrNoProvider        = errors.New("no provider configured")
-	ErrAgentClosed       = errors.New("agent closed")
-	ErrUnknownExtension  = errors.New("unknown extension")
+	ErrSessionBusy       = errkind.New(errkind.Busy, "session is busy with another turn")
+	ErrSessionNotLoaded  = errkind.New(errkind.NotReady, "session not loaded")
+	ErrNoPendingRequest  = errkind.New(errkind.NotFound, "no pending request with this id")
+	ErrNoProvider        = errkind.New(errkind.AuthRequired, "no provider configured")
+	ErrAgentClosed       = errkind.New(errkind.Unavailable, "agent closed")
+	ErrUnknownExtension  = errkind.New(errkind.NotFound, "unknown extension")
 	ErrNoFrontendResult  = errors.New("frontend tool result not delivered")
 	ErrElicitationFailed = errors.New("elicitation failed")
 )

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -22,7 +23,7 @@ const (
 
 // ErrInvalidResponseSchema is returned for a recipe whose response schema
 // is empty or not a valid JSON schema.
-var ErrInvalidResponseSchema = errors.New("invalid recipe response json_schema")
+var ErrInvalidResponseSchema = errkind.New(errkind.Invalid, "invalid recipe response json_schema")
 
 // finalOutputTool collects a recipe's structured final output.
 type finalOutputTool struct {

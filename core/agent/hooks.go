@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
@@ -19,7 +20,7 @@ import (
 const DefaultElicitationTimeout = 300 * time.Second
 
 // ErrElicitationTimeout is goose's "Timeout waiting for user response".
-var ErrElicitationTimeout = errors.New("Timeout waiting for user response")
+var ErrElicitationTimeout = errkind.New(errkind.Timeout, "Timeout waiting for user response")
 
 // SamplingSystemPrompt is goose's default system prompt for sampling.
 const SamplingSystemPrompt = "You are a general-purpose AI agent called goose"

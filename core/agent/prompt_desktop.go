@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // sessionPrompt is what a client set on a loaded session's system prompt
@@ -48,7 +50,7 @@ func (p *sessionPrompt) extraTexts() []string {
 }
 
 // ErrPromptKeyRequired: append mode names the instruction it sets.
-var ErrPromptKeyRequired = errors.New("key cannot be empty for append mode")
+var ErrPromptKeyRequired = errkind.New(errkind.Invalid, "key cannot be empty for append mode")
 
 // SetSystemPrompt changes a loaded session's system prompt from its next
 // provider call. mode "set" replaces goose's base prompt (blank text

@@ -2,17 +2,17 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // ErrRecipeApply wraps a stored recipe that cannot be rendered again.
-var ErrRecipeApply = errors.New("failed to apply recipe")
+var ErrRecipeApply = errkind.New(errkind.NotReady, "failed to apply recipe")
 
 // RecipeFrom is what the loop needs from a rendered recipe; every face
 // starts recipes through it, so each gets the same instructions, response
@@ -111,7 +111,7 @@ func (a *Agent) SetRecipeValues(ctx context.Context, id string, values map[strin
 		return nil, err
 	}
 	if !hasRecipe(sess) {
-		return nil, fmt.Errorf("%w: Session %s has no recipe", ErrNoRecipe, id)
+		return nil, errkind.Wrapf(ErrNoRecipe, "Session %s has no recipe", id)
 	}
 	if err := a.opts.Store.Update(ctx, id, session.Update{UserRecipeValues: values}); err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func (a *Agent) ReloadSession(ctx context.Context, id string) ([]extension.Resul
 	opts := StartOptions{UseConfiguredExtensions: true}
 	rec, err := storedRecipe(sess, sess.UserRecipeValues)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRecipeApply, err)
+		return nil, errkind.Wrapf(ErrRecipeApply, "%w", err)
 	}
 	if rec != nil {
 		opts.UseRecipe(rec, nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -46,7 +47,7 @@ func RenderRecipe(tmpl *recipe.Recipe, dir string, values map[string]string) (*r
 func (a *Agent) ApplyRecipe(ctx context.Context, id string, rendered *recipe.Recipe, values map[string]string, opts StartOptions) ([]extension.Result, error) {
 	b, err := recipe.MarshalCompact(rendered)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRecipeApply, err)
+		return nil, errkind.Wrapf(ErrRecipeApply, "%w", err)
 	}
 	u := session.Update{Recipe: b}
 	if len(values) > 0 {

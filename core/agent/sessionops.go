@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -34,11 +34,11 @@ var _ SessionReader = session.Store(nil)
 // Errors of the session operations, for faces to map.
 var (
 	// ErrInvalidSessionName: a rename to a blank or too long name.
-	ErrInvalidSessionName = errors.New("invalid session name")
+	ErrInvalidSessionName = errkind.New(errkind.Invalid, "invalid session name")
 	// ErrNoRecipe: the session was not started from a recipe.
-	ErrNoRecipe = errors.New("session has no recipe")
+	ErrNoRecipe = errkind.New(errkind.NotFound, "session has no recipe")
 	// ErrNotADirectory: a working directory that does not exist.
-	ErrNotADirectory = errors.New("not an existing directory")
+	ErrNotADirectory = errkind.New(errkind.Invalid, "not an existing directory")
 )
 
 // MaxSessionNameLength is goosed's limit on a user-set name (characters).
@@ -138,10 +138,10 @@ func (a *Agent) ForkSession(ctx context.Context, id string, opts ForkOptions) (s
 // blank, at most MaxSessionNameLength characters).
 func (a *Agent) RenameSession(ctx context.Context, id, name string) error {
 	if name == "" {
-		return fmt.Errorf("%w: Session name cannot be empty", ErrInvalidSessionName)
+		return errkind.Wrapf(ErrInvalidSessionName, "Session name cannot be empty")
 	}
 	if utf8.RuneCountInString(name) > MaxSessionNameLength {
-		return fmt.Errorf("%w: Session name too long (max %d characters)", ErrInvalidSessionName, MaxSessionNameLength)
+		return errkind.Wrapf(ErrInvalidSessionName, "Session name too long (max %d characters)", MaxSessionNameLength)
 	}
 	set := true
 	return a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set})

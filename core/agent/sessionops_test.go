@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -109,8 +110,8 @@ func TestRenameLimits(t *testing.T) {
 		{strings.Repeat("é", MaxSessionNameLength+1), "Session name too long (max 200 characters)"},
 	} {
 		err := h.a.RenameSession(ctx, h.id, tc.name)
-		if !errors.Is(err, ErrInvalidSessionName) || !strings.HasSuffix(err.Error(), tc.want) {
-			t.Errorf("%q: %v", tc.name, err)
+		if !errors.Is(err, ErrInvalidSessionName) || errkind.Of(err) != errkind.Invalid || errkind.Detail(err) != tc.want {
+			t.Errorf("%q: %v (kind %v, detail %q)", tc.name, err, errkind.Of(err), errkind.Detail(err))
 		}
 	}
 	if err := h.a.RenameSession(ctx, h.id, strings.Repeat("é", MaxSessionNameLength)); err != nil {
@@ -182,7 +183,7 @@ func TestSetRecipeValuesWithoutRecipe(t *testing.T) {
 	h := newOpsHarness(t)
 	h.start(StartOptions{})
 	_, err := h.a.SetRecipeValues(context.Background(), h.id, map[string]string{})
-	if !errors.Is(err, ErrNoRecipe) || !strings.HasSuffix(err.Error(), "Session "+h.id+" has no recipe") {
-		t.Fatal(err)
+	if !errors.Is(err, ErrNoRecipe) || errkind.Of(err) != errkind.NotFound || errkind.Detail(err) != "Session "+h.id+" has no recipe" {
+		t.Fatalf("%v (kind %v, detail %q)", err, errkind.Of(err), errkind.Detail(err))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Steering: a client adds user input to the turn that is running instead
@@ -28,9 +29,9 @@ func (SteerEvent) isEvent() {}
 // Errors of Steer.
 var (
 	// ErrNoActiveRun: the session runs no turn to steer.
-	ErrNoActiveRun = errors.New("no active run")
+	ErrNoActiveRun = errkind.New(errkind.Conflict, "no active run")
 	// ErrRunMismatch: the turn running is not the one the client named.
-	ErrRunMismatch = errors.New("the active run is not the expected run")
+	ErrRunMismatch = errkind.New(errkind.Conflict, "the active run is not the expected run")
 )
 
 // steerQueue holds a session's active run id and the input steered into it.

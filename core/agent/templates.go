@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 //go:embed prompts/*.md
@@ -37,7 +39,7 @@ var templateRegistry = []struct{ name, description string }{
 
 // ErrUnknownTemplate is returned for a name that is not a registered
 // prompt template.
-var ErrUnknownTemplate = errors.New("prompt template is not registered")
+var ErrUnknownTemplate = errkind.New(errkind.NotFound, "prompt template is not registered")
 
 // Template is goose's Template JSON: a prompt template with its default
 // content and the user's override from <config>/prompts/<name>, if any.
@@ -125,7 +127,7 @@ func SavePromptTemplate(configDir, name, content string) error {
 }
 
 // ErrInvalidTemplate is returned when an override does not parse.
-var ErrInvalidTemplate = errors.New("invalid prompt template")
+var ErrInvalidTemplate = errkind.New(errkind.Invalid, "invalid prompt template")
 
 // ResetPromptTemplate removes the user's override (no error if none).
 func ResetPromptTemplate(configDir, name string) error {

@@ -2,17 +2,17 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
 // ErrThinkingEffort is returned for an effort the session's model does not
 // take (a model that does not think takes none).
-var ErrThinkingEffort = errors.New("invalid thinking effort")
+var ErrThinkingEffort = errkind.New(errkind.Invalid, "invalid thinking effort")
 
 // ThinkingEffort is the effort the session's model thinks with (one of
 // provider.ThinkingEfforts); false when its model does not think.

@@ -3,11 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/permission"
 )
@@ -60,7 +60,7 @@ func (a *Agent) toolPermission(mode permission.Mode, tool string) permission.Lev
 }
 
 // ErrNoPermissionStore: the agent was built without permission.yaml.
-var ErrNoPermissionStore = errors.New("tool permissions are not available (no permission store)")
+var ErrNoPermissionStore = errkind.New(errkind.Unavailable, "tool permissions are not available (no permission store)")
 
 // SetToolPermission writes a tool's user level to permission.yaml.
 func (a *Agent) SetToolPermission(tool string, l permission.Level) error {
@@ -77,10 +77,10 @@ func (a *Agent) SetToolPermission(tool string, l permission.Level) error {
 
 // ErrAppToolNotAuto: goose runs tools for app clients only in auto mode
 // (no approval can be asked outside a turn).
-var ErrAppToolNotAuto = errors.New("app tool calls require auto mode")
+var ErrAppToolNotAuto = errkind.New(errkind.Conflict, "app tool calls require auto mode")
 
 // ErrToolNotFound: no tool of that name in that extension.
-var ErrToolNotFound = errors.New("tool not found")
+var ErrToolNotFound = errkind.New(errkind.NotFound, "tool not found")
 
 // CallAppTool runs one tool of a loaded session outside a turn, as a
 // client app asks (goose's dispatch_app_tool_call): only in auto mode,

@@ -10,11 +10,13 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ErrNotFound means a key is set neither in the environment nor in any
 // config file (or secret store). The message is goose's.
-var ErrNotFound = errors.New("Configuration value not found")
+var ErrNotFound = errkind.New(errkind.NotFound, "Configuration value not found")
 
 // ErrCorruptConfig marks a config.yaml that does not parse.
 var ErrCorruptConfig = errors.New("config: corrupt config file")

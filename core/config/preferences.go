@@ -2,13 +2,14 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ErrInvalidPreference wraps every refused preference value.
-var ErrInvalidPreference = errors.New("invalid preference")
+var ErrInvalidPreference = errkind.New(errkind.Invalid, "invalid preference")
 
 // Preference is one of goose Desktop's allowlisted user preferences: a
 // camelCase name on the wire, a config.yaml key on disk, and the check
@@ -40,7 +41,7 @@ func preference(name string) (Preference, error) {
 			return p, nil
 		}
 	}
-	return Preference{}, fmt.Errorf("%w: unknown preference %q", ErrInvalidPreference, name)
+	return Preference{}, errkind.Wrapf(ErrInvalidPreference, "unknown preference %q", name)
 }
 
 // ReadPreferences returns the named preferences (all when names is empty)
@@ -88,7 +89,7 @@ func (c *Config) SavePreferences(values []PreferenceValue) error {
 }
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidPreference, fmt.Sprintf(format, args...))
+	return errkind.Wrapf(ErrInvalidPreference, format, args...)
 }
 
 func prepareThreshold(name string, v any) (any, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // _meta keys set on every tools/call (the developer server reads them).
@@ -21,7 +22,7 @@ const (
 )
 
 // ErrTimeout is returned when a call exceeds its extension's timeout.
-var ErrTimeout = errors.New("tool call timed out")
+var ErrTimeout = errkind.New(errkind.Timeout, "tool call timed out")
 
 // Call runs the prefixed tool name with args. callID is the tool request
 // id: it tags notifications, the progress token and _meta. The returned

@@ -15,17 +15,18 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // Sentinel errors callers branch on.
 var (
-	ErrToolNotFound      = errors.New("tool not found")
-	ErrExtensionNotFound = errors.New("extension not found")
+	ErrToolNotFound      = errkind.New(errkind.NotFound, "tool not found")
+	ErrExtensionNotFound = errkind.New(errkind.NotFound, "extension not found")
 	ErrFrontendTool      = errors.New("Frontend tool execution required")
 	ErrToolNotAvailable  = errors.New("tool not available")
-	ErrClosed            = errors.New("extension manager closed")
+	ErrClosed            = errkind.New(errkind.Unavailable, "extension manager closed")
 )
 
 // Tool is one tool as the agent sees it.

@@ -1,8 +1,9 @@
 package permission
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Mode is goose's GooseMode.
@@ -19,7 +20,7 @@ const (
 const DefaultMode = ModeAuto
 
 // ErrInvalidMode is returned (wrapped) by ParseMode.
-var ErrInvalidMode = errors.New("invalid mode")
+var ErrInvalidMode = errkind.New(errkind.Invalid, "invalid mode")
 
 // ParseMode reads a GOOSE_MODE value; the error text is goose's
 // "invalid mode: {v}".
@@ -44,7 +45,7 @@ const (
 )
 
 // ErrInvalidDecision is returned (wrapped) by ParseDecision.
-var ErrInvalidDecision = errors.New("invalid permission decision")
+var ErrInvalidDecision = errkind.New(errkind.Invalid, "invalid permission decision")
 
 // ParseDecision reads a decision string.
 func ParseDecision(s string) (Decision, error) {

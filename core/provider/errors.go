@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Kind classifies a provider failure so the agent loop can act on it.
@@ -76,6 +78,15 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorKind is AuthRequired for a rejected key, else the kind of the
+// error it wraps: faces answer other provider failures as internal.
+func (e *Error) ErrorKind() errkind.Kind {
+	if e.Kind == KindAuth {
+		return errkind.AuthRequired
+	}
+	return errkind.Of(e.Err)
+}
 
 // KindOf returns the classification of err, or KindUnknown.
 func KindOf(err error) Kind {

@@ -1,19 +1,20 @@
 package recipe
 
 import (
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Sentinel errors callers branch on. Messages are goose's.
 var (
 	// ErrDecode is goose's DecodeError::AllMethodsFailed.
-	ErrDecode = errors.New("Failed to decode recipe deeplink")
+	ErrDecode = errkind.New(errkind.Invalid, "Failed to decode recipe deeplink")
 	// ErrNoPromptOrInstructions: neither field has non-blank text.
-	ErrNoPromptOrInstructions = errors.New("Recipe must specify at least one of `instructions` or `prompt`.")
+	ErrNoPromptOrInstructions = errkind.New(errkind.Invalid, "Recipe must specify at least one of `instructions` or `prompt`.")
 	// ErrInvalid wraps every validation failure (use errors.Is).
-	ErrInvalid = errors.New("invalid recipe")
+	ErrInvalid = errkind.New(errkind.Invalid, "invalid recipe")
 )
 
 // MissingParamsError lists required parameters without a value; its text is

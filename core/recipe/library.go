@@ -11,10 +11,12 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ErrNotFound: no saved recipe has the id.
-var ErrNotFound = errors.New("Recipe not found")
+var ErrNotFound = errkind.New(errkind.NotFound, "Recipe not found")
 
 // SlashCommandsKey is the config.yaml list binding slash commands to
 // recipe files ([{command, recipe_path}]).

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Goose's retry defaults and the environment keys that override them.
@@ -22,7 +24,7 @@ const (
 )
 
 // ErrCommandTimeout marks a check or on_failure command that ran too long.
-var ErrCommandTimeout = errors.New("shell command timed out")
+var ErrCommandTimeout = errkind.New(errkind.Timeout, "shell command timed out")
 
 // MaxRetriesMessage is the assistant text goose adds when retries run out.
 func MaxRetriesMessage(maxRetries int) string {

@@ -3,18 +3,20 @@ package schedule
 import (
 	"errors"
 	"fmt"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Sentinel kinds callers branch on with errors.Is.
 var (
-	ErrJobExists   = errors.New("job already exists")
-	ErrJobNotFound = errors.New("job not found")
-	ErrInvalidCron = errors.New("invalid cron")
-	ErrJobRunning  = errors.New("job is running")
-	ErrNotRunning  = errors.New("job is not running")
-	ErrRecipe      = errors.New("recipe load error")
+	ErrJobExists   = errkind.New(errkind.Conflict, "job already exists")
+	ErrJobNotFound = errkind.New(errkind.NotFound, "job not found")
+	ErrInvalidCron = errkind.New(errkind.Invalid, "invalid cron")
+	ErrJobRunning  = errkind.New(errkind.Busy, "job is running")
+	ErrNotRunning  = errkind.New(errkind.Conflict, "job is not running")
+	ErrRecipe      = errkind.New(errkind.Invalid, "recipe load error")
 	ErrRunFailed   = errors.New("job run failed")
-	ErrClosed      = errors.New("scheduler closed")
+	ErrClosed      = errkind.New(errkind.Unavailable, "scheduler closed")
 )
 
 // Error carries goose's message text and a sentinel kind.

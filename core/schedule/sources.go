@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
@@ -18,7 +19,7 @@ import (
 const SourcesDir = "schedule_sources"
 
 // ErrInvalidID: a job id that cannot name a file.
-var ErrInvalidID = errors.New("invalid schedule id")
+var ErrInvalidID = errkind.New(errkind.Invalid, "invalid schedule id")
 
 // CreateFromRecipe stores r as <data>/schedule_sources/<id>.yaml and
 // creates the job from it. An id that already exists leaves that job's

@@ -2,25 +2,25 @@ package session
 
 import (
 	"context"
-	"errors"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Errors callers branch on; stores return them wrapped.
 var (
 	// ErrNotFound: the session id does not exist.
-	ErrNotFound = errors.New("session not found")
+	ErrNotFound = errkind.New(errkind.NotFound, "session not found")
 	// ErrInvalidCursor: ListOptions.Cursor is not one List produced.
-	ErrInvalidCursor = errors.New("session: invalid list cursor")
+	ErrInvalidCursor = errkind.New(errkind.Invalid, "session: invalid list cursor")
 	// ErrInvalidMessage: the message cannot be stored (e.g. a role other
 	// than user or assistant).
-	ErrInvalidMessage = errors.New("session: invalid message")
+	ErrInvalidMessage = errkind.New(errkind.Invalid, "session: invalid message")
 	// ErrInvalidUpdate: an Update field holds something sessions.db cannot
 	// keep (e.g. a recipe that is not JSON).
-	ErrInvalidUpdate = errors.New("session: invalid update")
+	ErrInvalidUpdate = errkind.New(errkind.Invalid, "session: invalid update")
 	// ErrInvalidImport: Import's input is not an exported session.
-	ErrInvalidImport = errors.New("session: invalid import")
+	ErrInvalidImport = errkind.New(errkind.Invalid, "session: invalid import")
 )
 
 // DefaultListTypes are the session types List shows when ListOptions.Types

@@ -2,7 +2,6 @@ package setup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
@@ -57,7 +57,7 @@ func keyNames(md provider.Metadata) string {
 
 // ErrNoModelList means the provider could not list its models; configure
 // then asks for the model name.
-var ErrNoModelList = errors.New("the provider did not list its models")
+var ErrNoModelList = errkind.New(errkind.Unavailable, "the provider did not list its models")
 
 // Models fetches the provider's model list live with the choice's values
 // (the model is not needed). An empty list is ErrNoModelList.

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
 // ErrInvalidField wraps every refused provider setting (unknown key, empty
 // value).
-var ErrInvalidField = errors.New("invalid provider config field")
+var ErrInvalidField = errkind.New(errkind.Invalid, "invalid provider config field")
 
 // Configured reports whether the provider has the settings it needs
 // (registry.Configured over the environment, config.yaml and secrets).
@@ -92,11 +93,11 @@ func (s *Setup) SaveFields(name string, values []config.KeyValue) error {
 	for _, kv := range values {
 		k, ok := configKey(md, kv.Key)
 		if !ok {
-			return fmt.Errorf("%w: Unsupported provider config field: %s", ErrInvalidField, kv.Key)
+			return errkind.Wrapf(ErrInvalidField, "Unsupported provider config field: %s", kv.Key)
 		}
 		v := strings.TrimSpace(fmt.Sprint(kv.Value))
 		if v == "" {
-			return fmt.Errorf("%w: Provider config field cannot be empty: %s", ErrInvalidField, kv.Key)
+			return errkind.Wrapf(ErrInvalidField, "Provider config field cannot be empty: %s", kv.Key)
 		}
 		if k.Secret {
 			secrets = append(secrets, config.KeyValue{Key: k.Name, Value: v})

@@ -1,15 +1,15 @@
 package setup
 
 import (
-	"errors"
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ErrInvalidSecretID is a provider secret id that names no known
 // provider's secret key.
-var ErrInvalidSecretID = errors.New("invalid provider secret id")
+var ErrInvalidSecretID = errkind.New(errkind.Invalid, "invalid provider secret id")
 
 // secretIDPrefix is goose's SECRET_STORE_ID_PREFIX.
 const secretIDPrefix = "secret_store:"
@@ -51,7 +51,7 @@ func (s *Setup) ProviderSecrets() ([]ProviderSecret, error) {
 // DeleteProviderSecret removes the secret an id of ProviderSecrets names;
 // an id of no known provider's secret key is ErrInvalidSecretID.
 func (s *Setup) DeleteProviderSecret(id string) error {
-	invalid := fmt.Errorf("%w: Invalid provider secret id: '%s'", ErrInvalidSecretID, id)
+	invalid := errkind.Wrapf(ErrInvalidSecretID, "Invalid provider secret id: '%s'", id)
 	rest, ok := strings.CutPrefix(id, secretIDPrefix)
 	if !ok {
 		return invalid

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
@@ -16,9 +17,9 @@ import (
 // -32000 so editors offer their sign-in flow.
 var (
 	// ErrNotConfigured: no provider is usable.
-	ErrNotConfigured = errors.New("no usable provider")
+	ErrNotConfigured = errkind.New(errkind.AuthRequired, "no usable provider")
 	// ErrUnknownProvider: a name that is neither built in nor custom.
-	ErrUnknownProvider = errors.New("unknown provider")
+	ErrUnknownProvider = errkind.New(errkind.NotFound, "unknown provider")
 )
 
 // ConfigureHint is the command that fixes a missing provider.

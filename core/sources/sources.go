@@ -2,7 +2,6 @@ package sources
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Types of source (acp-schema.json's SourceType).
@@ -36,10 +37,10 @@ type Entry struct {
 }
 
 // ErrInvalid marks bad input (a face answers invalid params).
-var ErrInvalid = errors.New("invalid source request")
+var ErrInvalid = errkind.New(errkind.Invalid, "invalid source request")
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	return errkind.Wrapf(ErrInvalid, format, args...)
 }
 
 // Store is where sources live: Home for ~/.agents/skills, DataDir for

@@ -1,6 +1,10 @@
 package unavailable
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
+)
 
 // Feature is one goose feature goose-acp does not have.
 type Feature struct {
@@ -12,7 +16,7 @@ type Feature struct {
 }
 
 // ErrUnavailable is wrapped by every Feature.Error.
-var ErrUnavailable = errors.New("not available in goose-acp")
+var ErrUnavailable = errkind.New(errkind.Unavailable, "not available in goose-acp")
 
 // Message is "<Name> is not available in goose-acp: <Why>".
 func (f Feature) Message() string {

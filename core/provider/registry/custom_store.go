@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
@@ -19,8 +20,8 @@ const DefaultCustomContextLimit = 128000
 
 // Errors of the custom provider store.
 var (
-	ErrCustomNotFound = errors.New("custom provider not found")
-	ErrInvalidEngine  = errors.New("Invalid provider type") // goosed's text
+	ErrCustomNotFound = errkind.New(errkind.NotFound, "custom provider not found")
+	ErrInvalidEngine  = errkind.New(errkind.Invalid, "Invalid provider type") // goosed's text
 )
 
 // SecretStore keeps a custom provider's API key (config.Secrets fits).

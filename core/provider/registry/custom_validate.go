@@ -1,14 +1,14 @@
 package registry
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ErrInvalidCustom wraps every refused custom provider input.
-var ErrInvalidCustom = errors.New("invalid custom provider")
+var ErrInvalidCustom = errkind.New(errkind.Invalid, "invalid custom provider")
 
 // Normalize checks and tidies a custom provider as goose's ACP API does
 // before it writes one: a known engine, a display name, an http(s) URL,
@@ -17,7 +17,7 @@ var ErrInvalidCustom = errors.New("invalid custom provider")
 // header names are dropped and every value trimmed.
 func (in CustomInput) Normalize(requireKey bool) (CustomInput, error) {
 	bad := func(format string, args ...any) (CustomInput, error) {
-		return CustomInput{}, fmt.Errorf("%w: %s", ErrInvalidCustom, fmt.Sprintf(format, args...))
+		return CustomInput{}, errkind.Wrapf(ErrInvalidCustom, format, args...)
 	}
 	engine := strings.ToLower(strings.TrimSpace(in.Engine))
 	if _, err := EngineOf(engine); err != nil {

@@ -3,6 +3,8 @@ package registry
 import (
 	"errors"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 func TestCustomInputNormalize(t *testing.T) {
@@ -49,5 +51,16 @@ func TestCustomInputNormalize(t *testing.T) {
 	update.APIKey = ""
 	if _, err := update.Normalize(false); err != nil {
 		t.Errorf("an update may keep the stored key: %v", err)
+	}
+}
+
+// A refused custom provider is Invalid with a detail a face shows as it is.
+func TestInvalidCustomDetail(t *testing.T) {
+	_, err := CustomInput{Engine: "nope"}.Normalize(false)
+	if !errors.Is(err, ErrInvalidCustom) || errkind.Of(err) != errkind.Invalid {
+		t.Fatalf("%v: kind %v", err, errkind.Of(err))
+	}
+	if d := errkind.Detail(err); d == "" || d == err.Error() || "invalid custom provider: "+d != err.Error() {
+		t.Errorf("detail %q of %q", d, err.Error())
 	}
 }

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
@@ -18,11 +18,11 @@ import (
 // Sentinel errors callers branch on.
 var (
 	// ErrUnknownProvider: the name is neither built in nor a custom provider.
-	ErrUnknownProvider = errors.New("unknown provider")
+	ErrUnknownProvider = errkind.New(errkind.NotFound, "unknown provider")
 	// ErrNoProvider: GOOSE_PROVIDER is not configured.
-	ErrNoProvider = errors.New("no provider configured: set GOOSE_PROVIDER (and GOOSE_MODEL), e.g. with `goose configure`")
+	ErrNoProvider = errkind.New(errkind.AuthRequired, "no provider configured: set GOOSE_PROVIDER (and GOOSE_MODEL), e.g. with `goose configure`")
 	// ErrMissingConfig: a required setting or secret is absent.
-	ErrMissingConfig = errors.New("missing required config key")
+	ErrMissingConfig = errkind.New(errkind.AuthRequired, "missing required config key")
 )
 
 // Options configures a Registry.
@@ -224,7 +224,7 @@ func (r *Registry) entry(name string) (entry, error) {
 			return e, nil
 		}
 	}
-	return entry{}, fmt.Errorf("%w: Unknown provider: %s", ErrUnknownProvider, name)
+	return entry{}, errkind.Wrapf(ErrUnknownProvider, "Unknown provider: %s", name)
 }
 
 // missing is the error for an absent required key: it names the key,

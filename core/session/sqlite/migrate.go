@@ -3,9 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // step is part of a migration: its statements run in order, but only when
@@ -91,7 +92,7 @@ WHERE session_type = 'user' AND name = 'ACP Session' AND user_set_name = FALSE`)
 
 // ErrSchemaTooNew: the sessions.db was written by a newer goose or
 // goose-acp, whose schema this build does not know; it is left untouched.
-var ErrSchemaTooNew = errors.New("sessions.db schema is newer than this goose-acp supports")
+var ErrSchemaTooNew = errkind.New(errkind.TooNew, "sessions.db schema is newer than this goose-acp supports")
 
 func ifNotExists(ddl string) string {
 	for _, kind := range []string{"CREATE TABLE ", "CREATE INDEX "} {
