@@ -52,8 +52,8 @@
 // renamed or linked by an earlier command of the same call. cmd and PowerShell
 // commands get goose's literal check only.
 //
-// No process a shell starts outlives the agent (proc_*.go). On Linux the
-// agent calls InitProcess first thing: it becomes a child subreaper, and every
+// No process a shell starts outlives the agent (internal/proctree). On Linux the
+// agent calls proctree.Init first thing: it becomes a child subreaper, and every
 // shell runs under a supervisor re-executed from the same binary — itself a
 // subreaper for the shell's whole tree, so setsid and nohup do not escape it,
 // started with a parent-death signal from an OS thread held until it is
@@ -63,7 +63,7 @@
 // GOOSE_ACP_SHELL_RUN environment marker. A finished call's background
 // processes (a dev server) keep running until the agent exits: Cleanup ends
 // them, and by stdin EOF, SIGTERM or SIGKILL alike the supervisor's
-// parent-death signal does. Without InitProcess (library use) shells get a
+// parent-death signal does. Without proctree.Init (library use) shells get a
 // parent-death signal and the marker sweep, but a grandchild outlives a
 // SIGKILLed agent. macOS
 // keeps the process-group kill (a setsid'd descendant escapes it). Windows

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 // outputRoot is the process-wide temp dir that holds every server's saved
@@ -24,7 +26,7 @@ var outputRoot struct {
 // background descendants — before returning. Call it once at exit (servers
 // made later start afresh).
 func Cleanup() error {
-	stopAllShells(killGrace + time.Second)
+	proctree.StopAll(killGrace + time.Second)
 	outputRoot.mu.Lock()
 	defer outputRoot.mu.Unlock()
 	if outputRoot.path == "" {

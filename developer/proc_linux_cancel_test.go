@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 // treeShapes are the process trees a command can leave behind; each runs
@@ -25,11 +27,7 @@ var treeShapes = map[string]string{
 
 // markedPids are the live processes whose environment holds mark.
 func markedPids(mark string) []int {
-	var out []int
-	for _, p := range withEnv("ORPHAN_MARK=" + mark) {
-		out = append(out, p.pid)
-	}
-	return out
+	return proctree.PidsWithEnv("ORPHAN_MARK=" + mark)
 }
 
 // waitMarked waits until pred holds for the marked processes.

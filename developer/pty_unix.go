@@ -10,22 +10,23 @@ import (
 	"syscall"
 
 	"github.com/creack/pty"
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 // startPTY runs the command on a pseudo-terminal for programs that need a
 // TTY. pty.Start makes the child (the supervisor on Linux) a session leader
-// (pgid = pid), so killTree reaches its descendants; output is one "stdout" stream with CRLF turned
+// (pgid = pid), so Kill reaches its descendants; output is one "stdout" stream with CRLF turned
 // into LF and ANSI escapes stripped.
 func startPTY(req runRequest) (*startedProc, error) {
 	cmd := exec.Command(req.spec.Path, req.spec.commandArgs(req.command)...)
 	cmd.Dir = req.dir
 	cmd.Env = req.env
-	w, err := newProcWatch(cmd)
+	w, err := proctree.Prepare(cmd)
 	if err != nil {
 		return nil, err
 	}
 	var f *os.File
-	if err := w.launch(func() (err error) {
+	if err := w.Launch(func() (err error) {
 		f, err = pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
 		return err
 	}); err != nil {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 // pythonDriver is the script every kernel runs: JSON lines on stdin and on
@@ -153,7 +155,7 @@ func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 		cmd.Env = append(cmd.Env, "GOOSE_PYTHON_SESSION_STATE_PATH="+spec.statePath)
 	}
 	preparePythonCmd(cmd)
-	w, err := newProcWatch(cmd)
+	w, err := proctree.Prepare(cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -164,15 +166,15 @@ func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 			for _, f := range pipes {
 				f.Close()
 			}
-			w.abort()
+			w.Abort()
 			return nil, err
 		}
 		pipes = append(pipes, r, wr)
 	}
 	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	w.closeAfterStart = append(w.closeAfterStart, inR, outW, errW)
-	if err := w.launch(cmd.Start); err != nil {
+	w.CloseAfterStart(inR, outW, errW)
+	if err := w.Launch(cmd.Start); err != nil {
 		inW.Close()
 		outR.Close()
 		errR.Close()
@@ -325,10 +327,10 @@ func (k *kernel) deathText(when string) string {
 func (k *kernel) kill() {
 	k.stopped.Do(func() {
 		k.stdin.Close()
-		killTree(k.sp, k.sp.watch.waited)
-		<-k.sp.watch.waited
+		k.sp.watch.Kill(k.sp.watch.Waited())
+		<-k.sp.watch.Waited()
 		// Let the reader finish; a descendant still holding stdout (none
-		// should survive killTree) must not hang the caller.
+		// should survive Kill) must not hang the caller.
 		deadline := time.After(2 * time.Second)
 	drain:
 		for {

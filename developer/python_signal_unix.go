@@ -8,7 +8,7 @@ import (
 )
 
 // preparePythonCmd starts the interpreter in its own process group, as
-// shells are, so killTree reaches everything it leaves in the group.
+// shells are, so Kill reaches everything it leaves in the group.
 func preparePythonCmd(cmd *exec.Cmd) { prepareCmd(cmd, shellSpec{}, "") }
 
 // interrupt sends SIGINT to the interpreter alone (not its group: on Linux

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 // drainTimeout is how long output may keep flowing after the shell exits
@@ -18,7 +20,7 @@ import (
 const drainTimeout = 500 * time.Millisecond
 
 // killGrace is the SIGTERM → SIGKILL delay on cancel or timeout.
-const killGrace = time.Second
+const killGrace = proctree.KillGrace
 
 // ErrSpawn marks a shell that could not be started.
 var ErrSpawn = errors.New("failed to spawn shell command")
@@ -51,7 +53,7 @@ type lineMsg struct{ stream, text string }
 // startedProc is a spawned process and the readers carrying its output.
 type startedProc struct {
 	cmd     *exec.Cmd
-	watch   *procWatch
+	watch   *proctree.Proc
 	sources map[string]io.ReadCloser
 	// clean turns raw output into model text (ANSI stripping for pty).
 	clean func(string) string
@@ -75,7 +77,7 @@ func (s *service) runLocal(ctx context.Context, req runRequest) (*runResult, err
 	}
 	id := s.procs.add(sp.cmd)
 	defer s.procs.remove(id)
-	defer releaseJob(sp.watch.job)
+	defer sp.watch.Release()
 	res := supervise(ctx, req, sp)
 	res.duration = time.Since(start)
 	return res, nil
@@ -86,25 +88,25 @@ func startPipes(req runRequest) (*startedProc, error) {
 	cmd.Dir = req.dir
 	cmd.Env = req.env
 	prepareCmd(cmd, req.spec, req.command)
-	w, err := newProcWatch(cmd)
+	w, err := proctree.Prepare(cmd)
 	if err != nil {
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		w.abort()
+		w.Abort()
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		w.abort()
+		w.Abort()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	w.closeAfterStart = append(w.closeAfterStart, outW, errW) // the child holds its own copies
-	if err := w.launch(cmd.Start); err != nil {
+	w.CloseAfterStart(outW, errW) // the child holds its own copies
+	if err := w.Launch(cmd.Start); err != nil {
 		outR.Close()
 		errR.Close()
 		return nil, err
@@ -143,7 +145,7 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	}()
 	exited := make(chan struct{})
 	var code *int
-	go func() { code = sp.watch.wait(); close(exited) }()
+	go func() { code = sp.watch.Wait(); close(exited) }()
 
 	var timeout <-chan time.Time
 	if req.timeout > 0 {
@@ -155,10 +157,10 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	case <-exited:
 	case <-ctx.Done():
 		res.cancelled = true
-		killTree(sp, exited)
+		sp.watch.Kill(exited)
 	case <-timeout:
 		res.timedOut = true
-		killTree(sp, exited)
+		sp.watch.Kill(exited)
 	}
 	<-exited
 	select {

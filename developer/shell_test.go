@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 func TestClassicShellHappyPathUsesMetaWorkingDirAndSession(t *testing.T) {
@@ -215,7 +217,7 @@ func TestEditorShellEmptyAndTimeout(t *testing.T) {
 
 func TestShellDoesNotHangOnBackgroundedProcess(t *testing.T) {
 	h := newHarness(t, Options{Surface: Editor})
-	t.Cleanup(func() { stopAllShells(5 * time.Second) }) // the sleep outlives the call
+	t.Cleanup(func() { proctree.StopAll(5 * time.Second) }) // the sleep outlives the call
 	start := time.Now()
 	res := h.mustCall(t, "shell", map[string]any{"command": "echo before && (sleep 3 &) ; echo after"})
 	if time.Since(start) > 2500*time.Millisecond {

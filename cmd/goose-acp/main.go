@@ -8,13 +8,13 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/goose-acp/goose-acp/developer"
+	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
 func main() {
 	// Before anything else: a shell supervisor runs and exits here; the
-	// agent becomes the reaper of its shells' orphans (developer/proc_*.go).
-	developer.InitProcess(os.Args)
+	// agent becomes the reaper of its shells' orphans (internal/proctree).
+	proctree.Init(os.Args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()

@@ -1,6 +1,6 @@
 //go:build linux
 
-package developer
+package proctree
 
 import (
 	"bytes"
@@ -16,21 +16,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// supervisorArg, as argv[1], makes the executable a shell supervisor.
+// supervisorArg, as argv[1], makes the executable a process supervisor.
 const supervisorArg = "__goose-acp-shell-supervisor"
 
-// supervisorExe is this executable once InitProcess enabled supervision;
-// set before any shell runs, read-only afterwards.
+// supervisorExe is this executable once Init enabled supervision; set
+// before any process is prepared, read-only afterwards.
 var supervisorExe string
 
-// InitProcess must be called first thing in main with os.Args. In a shell
-// supervisor process (see runSupervisor) it runs the supervisor and exits
-// the process: an exit that skips exit hooks, which a supervisor does not
-// need (and the race runtime would hold it a second after the shell ended).
+// Init must be called first thing in main with os.Args. In a supervisor
+// process (see runSupervisor) it runs the supervisor and exits the
+// process: an exit that skips exit hooks, which a supervisor does not need
+// (and the race runtime would hold it a second after the command ended).
 // Otherwise it makes the process a child subreaper, so descendants orphaned
-// by a shell are re-parented here instead of to init, and runs every later
-// shell under a supervisor spawned from this executable.
-func InitProcess(args []string) {
+// by a command are re-parented here instead of to init, and runs every
+// later prepared command under a supervisor spawned from this executable.
+func Init(args []string) {
 	if len(args) > 1 && args[1] == supervisorArg {
 		syscall.Exit(runSupervisor(args[2:]))
 	}
@@ -39,7 +39,7 @@ func InitProcess(args []string) {
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		slog.Warn("shells run without a supervisor", "err", err)
+		slog.Warn("commands run without a supervisor", "err", err)
 		return
 	}
 	supervisorExe = exe
@@ -50,21 +50,21 @@ func unlockThread() { runtime.UnlockOSThread() }
 
 type jobHandle struct{}
 
-func afterStart(*procWatch) {}
-func releaseJob(jobHandle)  {}
+func afterStart(*Proc)     {}
+func releaseJob(jobHandle) {}
 
-// wrapCmd gives the shell a parent-death signal and, when enabled, puts a
-// supervisor between it and the agent: the supervisor is a subreaper for
-// the shell's whole tree (setsid and nohup included), reports the shell's
-// end on fd 3 and, on SIGTERM or the agent's death (its own parent-death
-// signal), kills every descendant.
-func wrapCmd(w *procWatch) error {
+// wrapCmd gives the command a parent-death signal and, when enabled, puts
+// a supervisor between it and the agent: the supervisor is a subreaper for
+// the command's whole tree (setsid and nohup included), reports the
+// command's end on fd 3 and, on SIGTERM or the agent's death (its own
+// parent-death signal), kills every descendant.
+func wrapCmd(w *Proc) error {
 	cmd := w.cmd
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	if _, err := exec.LookPath(cmd.Path); err != nil || cmd.Err != nil || supervisorExe == "" {
-		// unsupervised; a shell that cannot start fails in Start as usual
+		// unsupervised; a command that cannot start fails in Start as usual
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 		return nil
 	}
@@ -81,22 +81,23 @@ func wrapCmd(w *procWatch) error {
 	return nil
 }
 
-// killTree asks the shell's process group (the supervisor with it) to end,
-// gives it killGrace plus the supervisor's own escalation time, then
+// Kill asks the command's process group (the supervisor with it) to end,
+// gives it KillGrace plus the supervisor's own escalation time, then
 // SIGKILLs the group and every process still carrying the run's marker —
-// wherever it was re-parented.
-func killTree(sp *startedProc, _ <-chan struct{}) {
-	pgid := sp.cmd.Process.Pid
+// wherever it was re-parented. The command must have been started in its
+// own process group (OwnGroup, or a pty's session).
+func (p *Proc) Kill(_ <-chan struct{}) {
+	pgid := p.cmd.Process.Pid
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	t := time.NewTimer(killGrace + 500*time.Millisecond)
+	t := time.NewTimer(KillGrace + 500*time.Millisecond)
 	defer t.Stop()
 	select {
-	case <-sp.watch.waited:
+	case <-p.waited:
 	case <-t.C:
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	_ = sp.cmd.Process.Kill()
-	sweepMarked(sp.watch.marker, sp.cmd.Process.Pid)
+	_ = p.cmd.Process.Kill()
+	sweepMarked(p.marker, p.cmd.Process.Pid)
 }
 
 // sweepMarked SIGKILLs every process whose environment carries marker
@@ -104,7 +105,7 @@ func killTree(sp *startedProc, _ <-chan struct{}) {
 // this process, which nothing else would wait for.
 func sweepMarked(marker string, skip int) {
 	self := os.Getpid()
-	for _, p := range withEnv(markerEnv + "=" + marker) {
+	for _, p := range withEnv(MarkerEnv + "=" + marker) {
 		if p.pid == skip || p.pid == self {
 			continue
 		}
@@ -113,6 +114,16 @@ func sweepMarked(marker string, skip int) {
 			go reapAdopted(p.pid)
 		}
 	}
+}
+
+// PidsWithEnv lists the live (not zombie) processes whose environment
+// holds the exact entry NAME=value.
+func PidsWithEnv(entry string) []int {
+	var out []int
+	for _, p := range withEnv(entry) {
+		out = append(out, p.pid)
+	}
+	return out
 }
 
 // withEnv lists the live (not zombie) processes whose environment holds
@@ -200,5 +211,5 @@ func descendants(root int) []int {
 	return out
 }
 
-// stopSignal asks a shell (its supervisor on Linux) to end.
+// stopSignal asks a command (its supervisor on Linux) to end.
 var stopSignal os.Signal = syscall.SIGTERM

@@ -1,11 +1,15 @@
 //go:build windows
 
-package developer
+package proctree
 
 import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -16,10 +20,10 @@ import (
 // exits, however it exits.
 var agentJob windows.Handle
 
-// InitProcess must be called first thing in main. On Windows it puts the
-// agent in a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: children
-// inherit the job, so no process the agent started outlives it.
-func InitProcess([]string) {
+// Init must be called first thing in main. On Windows it puts the agent in
+// a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: children inherit
+// the job, so no process the agent started outlives it.
+func Init([]string) {
 	job, err := newJob(true)
 	if err != nil {
 		slog.Warn("processes may outlive the agent", "err", err)
@@ -57,18 +61,18 @@ func newJob(killOnClose bool) (windows.Handle, error) {
 func lockThread()   {}
 func unlockThread() {}
 
-// jobHandle is the shell's own job (nested in the agent's), so cancel
-// ends descendants that left the shell's process tree.
+// jobHandle is the command's own job (nested in the agent's), so Kill
+// ends descendants that left the command's process tree.
 type jobHandle windows.Handle
 
-func wrapCmd(*procWatch) error { return nil }
+func wrapCmd(*Proc) error { return nil }
 
-// afterStart puts the shell in its own job. A process the shell starts
+// afterStart puts the command in its own job. A process the command starts
 // before this assignment is not in it (it is still in the agent's job).
-func afterStart(w *procWatch) {
+func afterStart(w *Proc) {
 	job, err := newJob(false)
 	if err != nil {
-		slog.Warn("shell runs without its own job object", "err", err)
+		slog.Warn("command runs without its own job object", "err", err)
 		return
 	}
 	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(w.cmd.Process.Pid))
@@ -78,13 +82,13 @@ func afterStart(w *procWatch) {
 	}
 	if err != nil {
 		windows.CloseHandle(job)
-		slog.Warn("shell runs without its own job object", "err", err)
+		slog.Warn("command runs without its own job object", "err", err)
 		return
 	}
 	w.job = jobHandle(job)
 }
 
-// releaseJob closes the shell's job handle once the shell exited; its
+// releaseJob closes the command's job handle once the command exited; its
 // background descendants keep running, as on Linux, until the agent's job
 // closes.
 func releaseJob(j jobHandle) {
@@ -93,12 +97,29 @@ func releaseJob(j jobHandle) {
 	}
 }
 
-// terminateJob kills every process in the shell's job.
+// terminateJob kills every process in the command's job.
 func terminateJob(j jobHandle) {
 	if j != 0 {
 		_ = windows.TerminateJobObject(windows.Handle(j), 1)
 	}
 }
 
-// stopSignal ends a shell (Windows has no SIGTERM).
+const createNoWindow = 0x08000000
+
+// Kill ends the command's job (every process it started after joining,
+// even detached ones) and the process tree with taskkill /T, falling back
+// to killing the command itself once ended closes or KillGrace passed.
+func (p *Proc) Kill(ended <-chan struct{}) {
+	terminateJob(p.job)
+	tk := exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(p.cmd.Process.Pid))
+	tk.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: createNoWindow}
+	_ = tk.Run()
+	select {
+	case <-ended:
+	case <-time.After(KillGrace):
+	}
+	_ = p.cmd.Process.Kill()
+}
+
+// stopSignal ends a command (Windows has no SIGTERM).
 var stopSignal os.Signal = os.Kill

@@ -1,6 +1,6 @@
 //go:build linux
 
-package developer
+package proctree
 
 import (
 	"fmt"
@@ -13,15 +13,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// runSupervisor runs argv (the shell) as its child and is a subreaper for
-// everything below it, so every descendant — even one that called setsid
-// or was started with nohup — stays in its subtree. It writes the shell's
-// end to fd 3 ("exit N" / "signal N") and keeps reaping while background
-// descendants live. SIGTERM/SIGINT/SIGHUP — from the agent's cancel, or its
-// parent-death signal when the agent dies, however it dies — make it
-// SIGTERM every descendant, SIGKILL them after killGrace, and exit.
+// runSupervisor runs argv (the command) as its child and is a subreaper
+// for everything below it, so every descendant — even one that called
+// setsid or was started with nohup — stays in its subtree. It writes the
+// command's end to fd 3 ("exit N" / "signal N") and keeps reaping while
+// background descendants live. SIGTERM/SIGINT/SIGHUP — from the agent's
+// cancel, or its parent-death signal when the agent dies, however it dies —
+// make it SIGTERM every descendant, SIGKILL them after KillGrace, and exit.
 func runSupervisor(argv []string) int {
-	runtime.LockOSThread() // the shell's parent-death signal follows this thread
+	runtime.LockOSThread() // the command's parent-death signal follows this thread
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	// No getppid check: the agent may be pid 1 in a container. An agent
@@ -31,7 +31,7 @@ func runSupervisor(argv []string) int {
 		return 2
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		fmt.Fprintf(os.Stderr, "goose-acp shell supervisor: %v\n", err)
+		fmt.Fprintf(os.Stderr, "goose-acp process supervisor: %v\n", err)
 	}
 	status := os.NewFile(3, "status")
 	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
@@ -55,8 +55,8 @@ func runSupervisor(argv []string) int {
 	return 0
 }
 
-// reapAll waits for every child (the shell and adopted orphans), reports
-// the shell's end on status, and closes gone when no child is left.
+// reapAll waits for every child (the command and adopted orphans), reports
+// the command's end on status, and closes gone when no child is left.
 func reapAll(shell int, status *os.File, gone chan<- struct{}) {
 	defer close(gone)
 	for {
@@ -82,14 +82,14 @@ func reapAll(shell int, status *os.File, gone chan<- struct{}) {
 	}
 }
 
-// killDescendants SIGTERMs every process below root, waits killGrace for
+// killDescendants SIGTERMs every process below root, waits KillGrace for
 // them to go, then SIGKILLs whatever is left (again, for processes forked
 // meanwhile) until none is.
 func killDescendants(root int, gone <-chan struct{}) {
 	for _, pid := range descendants(root) {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 	}
-	t := time.NewTimer(killGrace)
+	t := time.NewTimer(KillGrace)
 	defer t.Stop()
 	select {
 	case <-gone:
@@ -109,9 +109,9 @@ func killDescendants(root int, gone <-chan struct{}) {
 }
 
 // releaseStdio points the supervisor's stdin, stdout and stderr at
-// /dev/null once the shell holds them: the agent reads the output pipes
-// (or pty) to EOF, which must come when the shell's tree lets go of them,
-// not when the supervisor exits.
+// /dev/null once the command holds them: the agent reads the output pipes
+// (or pty) to EOF, which must come when the command's tree lets go of
+// them, not when the supervisor exits.
 func releaseStdio() {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
