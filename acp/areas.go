@@ -13,6 +13,8 @@ import (
 // once it has: every handler but the handshake waits for that
 // (afterOpen), so none runs on an unbound area.
 type areas struct {
+	sessions     *sessionsAPI
+	options      *optionsAPI
 	providers    *providersAPI
 	config       *configAPI
 	prompts      *promptsAPI
@@ -27,7 +29,7 @@ type areas struct {
 }
 
 func newAreas() *areas {
-	return &areas{providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
+	return &areas{sessions: &sessionsAPI{}, options: &optionsAPI{}, providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
 		recipes: &recipesAPI{}, schedules: &schedulesAPI{}, sources: &sourcesAPI{}, menus: &menusAPI{},
 		sessionTools: &sessionToolsAPI{}, sessionOps: &sessionOpsAPI{}, onboarding: &onboardingAPI{}}
 }
@@ -35,7 +37,7 @@ func newAreas() *areas {
 // methods are every area's methods.
 func (a *areas) methods() map[string]RequestHandler {
 	table := map[string]RequestHandler{}
-	for _, m := range []map[string]RequestHandler{a.providers.methods(), a.config.methods(), a.prompts.methods(),
+	for _, m := range []map[string]RequestHandler{a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
 		a.defaults.methods(), a.recipes.methods(), a.schedules.methods(), a.sources.methods(), a.menus.methods(),
 		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods()} {
 		maps.Copy(table, m)
@@ -43,9 +45,14 @@ func (a *areas) methods() map[string]RequestHandler {
 	return table
 }
 
-// bind gives each area its services from the completed options and this
-// connection's loaded sessions.
-func (a *areas) bind(o Options, loaded *loadedSessions, version string) {
+// bind gives each area its services from the completed options and its
+// part of the connection s: the loaded sessions, notify, sessionConn.
+func (a *areas) bind(o Options, s *Server) {
+	loaded, version := s.loaded, s.version
+	*a.options = optionsAPI{agent: o.Agent, loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
+		defaultModel: o.DefaultModel, defaultMode: o.DefaultMode, notify: s.notify}
+	*a.sessions = sessionsAPI{agent: o.Agent, store: o.Store, loaded: loaded, options: a.options,
+		library: recipeLibrary(o), builtins: o.Builtins, conn: s, log: o.Logger}
 	st := o.Settings
 	if st.Config != nil {
 		*a.providers = providersAPI{setup: st.Setup, custom: st.CustomProviders}

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
@@ -38,78 +37,104 @@ func contextSize(sess *session.Session) int {
 	return 128_000
 }
 
-func (s *Server) setupResponse(sess *session.Session) SessionSetupResponse {
-	as, err := s.lookup(sess.ID)
-	if err != nil {
-		as = &acpSession{id: sess.ID}
+// optionsAPI answers a session's modes, models and config options through
+// the agent, and announces each change to the editor (notify). Before the
+// agent has a mode or model for a session, GOOSE_MODE, GOOSE_PROVIDER and
+// GOOSE_MODEL are shown.
+type optionsAPI struct {
+	agent     *agent.Agent
+	loaded    *loadedSessions
+	providers func() []provider.Metadata
+	// defaultProvider, defaultModel and defaultMode are GOOSE_PROVIDER,
+	// GOOSE_MODEL and GOOSE_MODE.
+	defaultProvider, defaultModel, defaultMode string
+	notify                                     func(ctx context.Context, sessionID string, u SessionUpdate)
+}
+
+func (a *optionsAPI) methods() map[string]RequestHandler {
+	return map[string]RequestHandler{
+		"session/set_mode":          typed(a.setMode),
+		"session/set_config_option": typed(a.setConfigOption),
+		"session/set_model":         typed(a.setModel),
 	}
+}
+
+// setup is the modes, models and config options of a session's
+// new/load/resume/fork answer.
+func (a *optionsAPI) setup(sessionID string) SessionSetupResponse {
 	return SessionSetupResponse{
-		Modes:         &ModeState{CurrentModeID: s.currentMode(as), AvailableModes: modes},
-		Models:        s.modelState(as),
-		ConfigOptions: s.configOptions(as),
+		Modes:         &ModeState{CurrentModeID: a.currentMode(sessionID), AvailableModes: modes},
+		Models:        a.modelState(sessionID),
+		ConfigOptions: a.options(sessionID),
 	}
 }
 
 // currentMode is the agent's mode for the session, else GOOSE_MODE, else
 // auto.
-func (s *Server) currentMode(as *acpSession) string {
-	if m, err := s.opts.Agent.Mode(as.id); err == nil && m != "" {
+func (a *optionsAPI) currentMode(sessionID string) string {
+	if m, err := a.agent.Mode(sessionID); err == nil && m != "" {
 		return string(m)
 	}
-	if s.opts.DefaultMode != "" {
-		return s.opts.DefaultMode
+	if a.defaultMode != "" {
+		return a.defaultMode
 	}
 	return "auto"
 }
 
 // currentProviderModel is the agent's provider and model for the
 // session, else GOOSE_PROVIDER / GOOSE_MODEL.
-func (s *Server) currentProviderModel(as *acpSession) (string, string) {
-	p, cfg, _ := s.opts.Agent.Model(as.id)
+func (a *optionsAPI) currentProviderModel(sessionID string) (string, string) {
+	p, cfg, _ := a.agent.Model(sessionID)
 	m := cfg.ModelName
 	if p == "" {
-		p = s.opts.DefaultProvider
+		p = a.defaultProvider
 	}
 	if m == "" {
-		m = s.opts.DefaultModel
+		m = a.defaultModel
 	}
 	return p, m
 }
 
-// configOptions are provider, mode and model selects, in that order.
-func (s *Server) configOptions(as *acpSession) []ConfigOption { return s.configOptionsFor(as, "") }
+// options are provider, mode and model selects, in that order, and the
+// thinking effort for models that think.
+func (a *optionsAPI) options(sessionID string) []ConfigOption { return a.optionsFor(sessionID, "") }
 
-// configOptionsFor is configOptions with the model shown as activeModel
-// when set (the model a lead/worker switch reported).
-func (s *Server) configOptionsFor(as *acpSession, activeModel string) []ConfigOption {
-	prov, mdl := s.currentProviderModel(as)
+// optionsFor is options with the model shown as activeModel when set
+// (the model a lead/worker switch reported).
+func (a *optionsAPI) optionsFor(sessionID string, activeModel string) []ConfigOption {
+	prov, mdl := a.currentProviderModel(sessionID)
 	if activeModel != "" {
 		mdl = activeModel
 	}
 	provOpt := ConfigOption{ID: "provider", Name: "Provider", Type: "select", CurrentValue: prov}
 	modelOpt := ConfigOption{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: mdl}
-	if s.opts.Providers != nil {
-		for _, md := range s.opts.Providers() {
-			provOpt.Options = append(provOpt.Options, ConfigOptionValue{Value: md.Name, Name: md.DisplayName, Description: md.Description})
-			if md.Name != prov {
-				continue
-			}
-			for _, km := range md.KnownModels {
-				modelOpt.Options = append(modelOpt.Options, ConfigOptionValue{Value: km.Name, Name: km.Name})
-			}
+	for _, md := range a.providerList() {
+		provOpt.Options = append(provOpt.Options, ConfigOptionValue{Value: md.Name, Name: md.DisplayName, Description: md.Description})
+		if md.Name != prov {
+			continue
+		}
+		for _, km := range md.KnownModels {
+			modelOpt.Options = append(modelOpt.Options, ConfigOptionValue{Value: km.Name, Name: km.Name})
 		}
 	}
 	provOpt.Options = ensureValue(provOpt.Options, prov)
 	modelOpt.Options = ensureValue(modelOpt.Options, mdl)
-	modeOpt := ConfigOption{ID: "mode", Name: "Mode", Category: "mode", Type: "select", CurrentValue: s.currentMode(as)}
+	modeOpt := ConfigOption{ID: "mode", Name: "Mode", Category: "mode", Type: "select", CurrentValue: a.currentMode(sessionID)}
 	for _, m := range modes {
 		modeOpt.Options = append(modeOpt.Options, ConfigOptionValue{Value: m.ID, Name: m.Name, Description: m.Description})
 	}
 	out := []ConfigOption{provOpt, modeOpt, modelOpt}
-	if effort, thinks, _ := s.opts.Agent.ThinkingEffort(as.id); thinks {
+	if effort, thinks, _ := a.agent.ThinkingEffort(sessionID); thinks {
 		out = append(out, thinkingOption(effort))
 	}
 	return out
+}
+
+func (a *optionsAPI) providerList() []provider.Metadata {
+	if a.providers == nil {
+		return nil
+	}
+	return a.providers()
 }
 
 // thinkingOption is the model's thinking effort (goose's thinking_effort
@@ -138,9 +163,9 @@ func ensureValue(opts []ConfigOptionValue, v string) []ConfigOptionValue {
 	return append([]ConfigOptionValue{{Value: v, Name: v}}, opts...)
 }
 
-func (s *Server) modelState(as *acpSession) *ModelState {
-	_, mdl := s.currentProviderModel(as)
-	opt := s.configOptions(as)[2]
+func (a *optionsAPI) modelState(sessionID string) *ModelState {
+	_, mdl := a.currentProviderModel(sessionID)
+	opt := a.options(sessionID)[2]
 	st := &ModelState{CurrentModelID: mdl, AvailableModels: []ModelInfo{}}
 	for _, o := range opt.Options {
 		st.AvailableModels = append(st.AvailableModels, ModelInfo{ModelID: o.Value, Name: o.Name})
@@ -148,35 +173,35 @@ func (s *Server) modelState(as *acpSession) *ModelState {
 	return st
 }
 
-func (s *Server) setMode(ctx context.Context, req SetModeRequest) (struct{}, error) {
-	as, err := s.lookup(req.SessionID)
+func (a *optionsAPI) setMode(ctx context.Context, req SetModeRequest) (struct{}, error) {
+	as, err := a.loaded.lookup(req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := s.applyMode(ctx, as, req.ModeID); err != nil {
+	if err := a.applyMode(ctx, as.id, req.ModeID); err != nil {
 		return struct{}{}, err
 	}
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: req.ModeID})
+	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: req.ModeID})
 	return struct{}{}, nil
 }
 
-func (s *Server) applyMode(ctx context.Context, as *acpSession, mode string) error {
+func (a *optionsAPI) applyMode(ctx context.Context, sessionID, mode string) error {
 	if !validMode(mode) {
 		return invalidParams("Invalid mode: %s", mode)
 	}
-	return s.opts.Agent.SetMode(ctx, as.id, mode)
+	return a.agent.SetMode(ctx, sessionID, mode)
 }
 
-func (s *Server) setModel(ctx context.Context, req SetModelRequest) (struct{}, error) {
-	as, err := s.lookup(req.SessionID)
+func (a *optionsAPI) setModel(ctx context.Context, req SetModelRequest) (struct{}, error) {
+	as, err := a.loaded.lookup(req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
-	prov, _ := s.currentProviderModel(as)
-	if err := s.opts.Agent.SetModel(ctx, as.id, prov, req.ModelID); err != nil {
+	prov, _ := a.currentProviderModel(as.id)
+	if err := a.agent.SetModel(ctx, as.id, prov, req.ModelID); err != nil {
 		return struct{}{}, err
 	}
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptions(as)})
+	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: a.options(as.id)})
 	return struct{}{}, nil
 }
 
@@ -190,8 +215,8 @@ var orderedMethods = map[string]bool{
 	"session/set_model":         true,
 }
 
-func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest) (SetConfigOptionResponse, error) {
-	as, err := s.lookup(req.SessionID)
+func (a *optionsAPI) setConfigOption(ctx context.Context, req SetConfigOptionRequest) (SetConfigOptionResponse, error) {
+	as, err := a.loaded.lookup(req.SessionID)
 	if err != nil {
 		return SetConfigOptionResponse{}, err
 	}
@@ -199,79 +224,35 @@ func (s *Server) setConfigOption(ctx context.Context, req SetConfigOptionRequest
 	if err := json.Unmarshal(req.Value, &value); err != nil {
 		return SetConfigOptionResponse{}, invalidParams("Expected a value ID")
 	}
-	prov, _ := s.currentProviderModel(as)
+	prov, _ := a.currentProviderModel(as.id)
 	switch req.ConfigID {
 	case "mode":
-		err = s.applyMode(ctx, as, value)
+		err = a.applyMode(ctx, as.id, value)
 	case "model":
-		err = s.opts.Agent.SetModel(ctx, as.id, prov, value)
+		err = a.agent.SetModel(ctx, as.id, prov, value)
 	case "provider":
 		// Choosing the provider already in use keeps its model.
 		if value != prov {
-			err = s.opts.Agent.SetModel(ctx, as.id, value, s.defaultModelFor(value))
+			err = a.agent.SetModel(ctx, as.id, value, a.defaultModelFor(value))
 		}
 	case ThinkingEffortOption:
-		err = s.opts.Agent.SetThinkingEffort(ctx, as.id, value)
+		err = a.agent.SetThinkingEffort(ctx, as.id, value)
 	default:
 		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
 	}
 	if err != nil {
 		return SetConfigOptionResponse{}, err
 	}
-	opts := s.configOptions(as)
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: opts})
+	opts := a.options(as.id)
+	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: opts})
 	return SetConfigOptionResponse{ConfigOptions: opts}, nil
 }
 
-func (s *Server) defaultModelFor(provider string) string {
-	if s.opts.Providers != nil {
-		for _, md := range s.opts.Providers() {
-			if md.Name == provider {
-				return md.DefaultModel
-			}
+func (a *optionsAPI) defaultModelFor(provider string) string {
+	for _, md := range a.providerList() {
+		if md.Name == provider {
+			return md.DefaultModel
 		}
-	}
-	return ""
-}
-
-// availableCommands are the slash commands the editor can offer.
-func availableCommands(ag *agent.Agent, sessionID string) []AvailableCommand {
-	out := []AvailableCommand{
-		{Name: "compact", Description: "Compact the conversation to free context"},
-		{Name: "clear", Description: "Clear the conversation history"},
-	}
-	// A session the agent does not know has only the built-in commands.
-	cmds, _ := ag.SlashCommands(sessionID)
-	for _, c := range cmds {
-		if c.Name == "compact" || c.Name == "clear" {
-			continue
-		}
-		ac := AvailableCommand{Name: c.Name, Description: oneLine(c.Description)}
-		if c.Hint != "" {
-			ac.Input = &CommandInput{Hint: c.Hint}
-		}
-		out = append(out, ac)
-	}
-	sort.SliceStable(out[2:], func(i, j int) bool { return out[2+i].Name < out[2+j].Name })
-	return out
-}
-
-// commandDescriptionLen bounds a slash command's description in the menu.
-const commandDescriptionLen = 100
-
-// oneLine is a command description for a menu row: the first non-blank
-// line, cut to commandDescriptionLen characters. An MCP prompt's
-// description is often its whole multi-line template (goose's developer
-// prompts are), which editors would print in full.
-func oneLine(desc string) string {
-	for _, line := range strings.Split(desc, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		if r := []rune(line); len(r) > commandDescriptionLen {
-			line = string(r[:commandDescriptionLen-1]) + "…"
-		}
-		return line
 	}
 	return ""
 }

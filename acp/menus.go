@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
@@ -111,4 +112,46 @@ func (a *menusAPI) agentMentions(ctx context.Context, req cwdOrSessionRequest) (
 		out = append(out, m)
 	}
 	return map[string][]agentMention{"agents": out}, nil
+}
+
+// availableCommands are the slash commands the editor can offer.
+func availableCommands(ag *agent.Agent, sessionID string) []AvailableCommand {
+	out := []AvailableCommand{
+		{Name: "compact", Description: "Compact the conversation to free context"},
+		{Name: "clear", Description: "Clear the conversation history"},
+	}
+	// A session the agent does not know has only the built-in commands.
+	cmds, _ := ag.SlashCommands(sessionID)
+	for _, c := range cmds {
+		if c.Name == "compact" || c.Name == "clear" {
+			continue
+		}
+		ac := AvailableCommand{Name: c.Name, Description: oneLine(c.Description)}
+		if c.Hint != "" {
+			ac.Input = &CommandInput{Hint: c.Hint}
+		}
+		out = append(out, ac)
+	}
+	sort.SliceStable(out[2:], func(i, j int) bool { return out[2+i].Name < out[2+j].Name })
+	return out
+}
+
+// commandDescriptionLen bounds a slash command's description in the menu.
+const commandDescriptionLen = 100
+
+// oneLine is a command description for a menu row: the first non-blank
+// line, cut to commandDescriptionLen characters. An MCP prompt's
+// description is often its whole multi-line template (goose's developer
+// prompts are), which editors would print in full.
+func oneLine(desc string) string {
+	for _, line := range strings.Split(desc, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if r := []rune(line); len(r) > commandDescriptionLen {
+			line = string(r[:commandDescriptionLen-1]) + "…"
+		}
+		return line
+	}
+	return ""
 }

@@ -148,7 +148,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.gooseUsage(live, as.id, e)
 	case agent.ModelChangeEvent:
 		// A lead/worker switch: the model answering now is the event's.
-		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.configOptionsFor(as, e.Model)})
+		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.areas.options.optionsFor(as.id, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
 	case agent.ProgressEvent:

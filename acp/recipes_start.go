@@ -54,7 +54,7 @@ type metaRecipe struct {
 
 // recipeFromMeta reads _meta.recipeDeeplink or _meta.recipeId; nil when
 // neither is set.
-func (s *Server) recipeFromMeta(meta Meta, cwd string) (*metaRecipe, error) {
+func (a *sessionsAPI) recipeFromMeta(meta Meta, cwd string) (*metaRecipe, error) {
 	link, err := metaString(meta, "recipeDeeplink")
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func (s *Server) recipeFromMeta(meta Meta, cwd string) (*metaRecipe, error) {
 	case link != "":
 		mr, err = decodeRecipeLink(link, cwd)
 	case id != "":
-		mr, err = s.savedRecipe(id)
+		mr, err = a.savedRecipe(id)
 	default:
 		return nil, nil
 	}
@@ -116,12 +116,11 @@ func decodeRecipeLink(link, cwd string) (*metaRecipe, error) {
 	return &metaRecipe{tmpl: res.Recipe, dir: cwd, values: res.Parameters}, nil
 }
 
-func (s *Server) savedRecipe(id string) (*metaRecipe, error) {
-	lib := recipeLibrary(s.opts)
-	if lib == nil {
+func (a *sessionsAPI) savedRecipe(id string) (*metaRecipe, error) {
+	if a.library == nil {
 		return nil, errNoRecipeLibrary
 	}
-	saved, err := lib.Find(id)
+	saved, err := a.library.Find(id)
 	if errors.Is(err, recipe.ErrNotFound) {
 		return nil, invalidParams("recipe not found: %s", id)
 	}
@@ -134,7 +133,7 @@ func (s *Server) savedRecipe(id string) (*metaRecipe, error) {
 // startWith decides what session/new starts with: a recipe needing no
 // values goes into opts; the one returned still needs asking once the
 // session exists (nil when there is nothing to ask).
-func (s *Server) startWith(mr *metaRecipe, opts *agent.StartOptions) (*metaRecipe, error) {
+func (a *sessionsAPI) startWith(mr *metaRecipe, opts *agent.StartOptions) (*metaRecipe, error) {
 	if mr == nil {
 		return nil, nil
 	}
@@ -146,8 +145,8 @@ func (s *Server) startWith(mr *metaRecipe, opts *agent.StartOptions) (*metaRecip
 		opts.UseRecipe(rendered, recipeParams(mr.values))
 		return nil, nil
 	}
-	if !s.gooseCapability("recipeParameterRequests") {
-		s.log.Warn("recipe needs parameter values but the client cannot be asked; session starts without it",
+	if !a.conn.gooseCapability("recipeParameterRequests") {
+		a.log.Warn("recipe needs parameter values but the client cannot be asked; session starts without it",
 			"recipe", mr.tmpl.Title, "missing", len(mr.ask))
 		return nil, nil
 	}
@@ -157,13 +156,13 @@ func (s *Server) startWith(mr *metaRecipe, opts *agent.StartOptions) (*metaRecip
 // askRecipeValues sends RecipeParamsMethod for a started session and, on
 // submit, applies the recipe with the values; applied says whether it did
 // (results are then the reloaded session's extensions).
-func (s *Server) askRecipeValues(ctx context.Context, id string, mr *metaRecipe, opts agent.StartOptions) (results []extensionResult, applied bool, err error) {
+func (a *sessionsAPI) askRecipeValues(ctx context.Context, id string, mr *metaRecipe, opts agent.StartOptions) (results []extensionResult, applied bool, err error) {
 	req := requestRecipeParams{SessionID: id, Parameters: mr.ask}
 	if mr.scope != "" {
 		req.ParameterScopeID = &mr.scope
 	}
 	var resp recipeParamsResponse
-	if err := s.peer.Call(ctx, RecipeParamsMethod, req, &resp); err != nil {
+	if err := a.conn.call(ctx, RecipeParamsMethod, req, &resp); err != nil {
 		// The client's own error code must not become session/new's (a
 		// -32601 would say session/new does not exist): keep its text only.
 		var rpcErr *jsonrpc2.Error
@@ -188,7 +187,7 @@ func (s *Server) askRecipeValues(ctx context.Context, id string, mr *metaRecipe,
 	if err != nil {
 		return nil, false, invalidParams("recipe: %v", err)
 	}
-	results, err = s.opts.Agent.ApplyRecipe(ctx, id, rendered, values, opts)
+	results, err = a.agent.ApplyRecipe(ctx, id, rendered, values, opts)
 	if err != nil {
 		return nil, false, fmt.Errorf("Failed to create session: %w", err)
 	}
@@ -197,11 +196,11 @@ func (s *Server) askRecipeValues(ctx context.Context, id string, mr *metaRecipe,
 
 // recipeAfterStart asks for mr's values on the new session; a failed ask
 // deletes the session, as goose does, so no half-made chat is left.
-func (s *Server) recipeAfterStart(ctx context.Context, sess *session.Session, mr *metaRecipe, opts agent.StartOptions, started []extensionResult) ([]extensionResult, error) {
-	results, applied, err := s.askRecipeValues(ctx, sess.ID, mr, opts)
+func (a *sessionsAPI) recipeAfterStart(ctx context.Context, sess *session.Session, mr *metaRecipe, opts agent.StartOptions, started []extensionResult) ([]extensionResult, error) {
+	results, applied, err := a.askRecipeValues(ctx, sess.ID, mr, opts)
 	if err != nil {
-		if derr := s.opts.Agent.DeleteSession(context.WithoutCancel(ctx), sess.ID); derr != nil {
-			s.log.Warn("deleting the session of a failed recipe start", "session", sess.ID, "error", derr)
+		if derr := a.agent.DeleteSession(context.WithoutCancel(ctx), sess.ID); derr != nil {
+			a.log.Warn("deleting the session of a failed recipe start", "session", sess.ID, "error", derr)
 		}
 		return nil, err
 	}

@@ -164,7 +164,7 @@ func (s *Server) open(ctx context.Context) {
 		}
 	}
 	s.loaded.agent = s.opts.Agent
-	s.areas.bind(s.opts, s.loaded, s.version)
+	s.areas.bind(s.opts, s)
 	if s.openErr == nil && s.opts.SubscribeTitles != nil {
 		unsubscribe := s.opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })
 		context.AfterFunc(ctx, unsubscribe)
@@ -199,17 +199,7 @@ func (s *Server) afterOpen(h RequestHandler) RequestHandler {
 
 func (s *Server) requestTable() map[string]RequestHandler {
 	table := map[string]RequestHandler{
-		"session/new":                   typed(s.newSession),
-		"session/load":                  typed(s.loadSession),
-		"session/resume":                typed(s.resumeSession),
-		"session/list":                  typed(s.listSessions),
-		"session/close":                 typed(s.closeSession),
-		"session/delete":                typed(s.deleteSession),
-		"session/fork":                  typed(s.forkSession),
 		"session/prompt":                typed(s.prompt),
-		"session/set_mode":              typed(s.setMode),
-		"session/set_config_option":     typed(s.setConfigOption),
-		"session/set_model":             typed(s.setModel),
 		"_goose/unstable/session/steer": typed(s.unstableSteer),
 	}
 	if s.areas == nil {

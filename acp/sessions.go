@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,13 +12,57 @@ import (
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // ListPageSize is how many sessions one session/list page holds.
 const ListPageSize = 50
 
-func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, error) {
+// sessionsAPI answers ACP's session lifecycle (new, load, resume, list,
+// close, delete, fork) through the agent; conn is what a session needs of
+// this connection (the editor's tools, its updates).
+type sessionsAPI struct {
+	agent   *agent.Agent
+	store   agent.SessionReader
+	loaded  *loadedSessions
+	options *optionsAPI
+	// library holds the saved recipes session/new's _meta.recipeId names.
+	library *recipe.Library
+	// builtins are Options.Builtins.
+	builtins []string
+	conn     sessionConn
+	log      *slog.Logger
+}
+
+// sessionConn is what the sessions area needs of its connection (the
+// Server): the developer tools bound to this editor, a session's
+// translator, the frames a session sends on load and once it is ready,
+// the provider check, and asking the client.
+type sessionConn interface {
+	builtins(roots []string) map[string]extension.BuiltinFactory
+	track(sess *session.Session) *acpSession
+	replay(as *acpSession, conv []conversation.Message)
+	afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult)
+	requireProvider() error
+	gooseCapability(name string) bool
+	call(ctx context.Context, method string, params, result any) error
+}
+
+func (a *sessionsAPI) methods() map[string]RequestHandler {
+	return map[string]RequestHandler{
+		"session/new":    typed(a.newSession),
+		"session/load":   typed(a.load),
+		"session/resume": typed(a.resume),
+		"session/list":   typed(a.list),
+		"session/close":  typed(a.closeSession),
+		"session/delete": typed(a.deleteSession),
+		"session/fork":   typed(a.fork),
+	}
+}
+
+func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (any, error) {
 	if !filepath.IsAbs(req.CWD) {
 		return nil, invalidParams("cwd must be an absolute path: %q", req.CWD)
 	}
@@ -32,74 +77,50 @@ func (s *Server) newSession(ctx context.Context, req NewSessionRequest) (any, er
 	if err != nil {
 		return nil, err
 	}
-	if err := s.requireProvider(); err != nil {
+	if err := a.conn.requireProvider(); err != nil {
 		return nil, err
 	}
-	mr, err := s.recipeFromMeta(req.Meta, req.CWD)
+	mr, err := a.recipeFromMeta(req.Meta, req.CWD)
 	if err != nil {
 		return nil, err
 	}
 	// Extensions connect while the editor gets its answer; a recipe start
 	// asks for its values with them connected.
 	opts := agent.StartOptions{
-		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(s.builtinExtensions(), exts...),
-		UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories), ConnectInBackground: mr == nil,
+		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(a.builtinExtensions(), exts...),
+		UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories), ConnectInBackground: mr == nil,
 	}
-	if mr, err = s.startWith(mr, &opts); err != nil {
+	if mr, err = a.startWith(mr, &opts); err != nil {
 		return nil, err
 	}
-	sess, results, err := s.opts.Agent.StartSession(ctx, opts)
+	sess, results, err := a.agent.StartSession(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create session: %w", err)
 	}
 	if mr != nil {
-		if results, err = s.recipeAfterStart(ctx, sess, mr, opts, results); err != nil {
+		if results, err = a.recipeAfterStart(ctx, sess, mr, opts, results); err != nil {
 			return nil, err
 		}
 	}
-	as := s.track(sess)
+	as := a.conn.track(sess)
 	as.setRoots(req.AdditionalDirectories)
-	setup := s.setupResponse(sess)
+	setup := a.options.setup(sess.ID)
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions}
-	return followUp{resp, func() { s.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
+	return followUp{resp, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
-// track registers a loaded session with the adapter.
-func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
-	s.loaded.register(as)
-	return as
+func (a *sessionsAPI) load(ctx context.Context, req LoadSessionRequest) (any, error) {
+	return a.reopen(ctx, req, true)
 }
 
-// afterSetup sends what clients expect right after a session is ready,
-// and a notice per extension that failed to start (to clients that opted
-// in to notices). results nil: the extensions are connecting in the
-// background, and the commands (their prompts among them) and notices
-// wait for them.
-func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
-	if results == nil {
-		var err error
-		if results, err = s.opts.Agent.ExtensionResults(ctx, as.id); err != nil {
-			s.log.Debug("no extension results", "session", as.id, "err", err)
-		}
-	}
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
-	s.extensionNotices(ctx, as.id, results)
-	s.sendUsage(ctx, as, sess)
-}
-
-func (s *Server) loadSession(ctx context.Context, req LoadSessionRequest) (any, error) {
-	return s.reopen(ctx, req, true)
-}
-
-func (s *Server) resumeSession(ctx context.Context, req LoadSessionRequest) (any, error) {
-	return s.reopen(ctx, req, false)
+func (a *sessionsAPI) resume(ctx context.Context, req LoadSessionRequest) (any, error) {
+	return a.reopen(ctx, req, false)
 }
 
 // reopen loads a stored session (replaying its user-visible history when
 // replay is set) and answers only after the replay was sent.
-func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool) (any, error) {
-	stored, err := s.opts.Store.Get(ctx, req.SessionID, replay) // resume needs no messages
+func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay bool) (any, error) {
+	stored, err := a.store.Get(ctx, req.SessionID, replay) // resume needs no messages
 	if err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, notFound("Session not found: %s", req.SessionID)
@@ -120,46 +141,27 @@ func (s *Server) reopen(ctx context.Context, req LoadSessionRequest, replay bool
 	if err := checkRoots(req.AdditionalDirectories); err != nil {
 		return nil, err
 	}
-	s.loaded.drop(req.SessionID)
-	sess, results, err := s.opts.Agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
-		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: s.builtins(req.AdditionalDirectories),
+	a.loaded.drop(req.SessionID)
+	sess, results, err := a.agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
+		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
 		ConnectInBackground: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)
 	}
-	as := s.track(sess)
+	as := a.conn.track(sess)
 	as.setRoots(req.AdditionalDirectories)
 	if replay {
-		s.replay(as, stored.Conversation)
+		a.conn.replay(as, stored.Conversation)
 	}
-	return followUp{s.setupResponse(sess), func() { s.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
+	return followUp{a.options.setup(sess.ID), func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
-// replay sends the user-visible history as buffered frames, flushed once
-// at the end (before the response).
-func (s *Server) replay(as *acpSession, conv []conversation.Message) {
-	for _, m := range conv {
-		if !m.Metadata.UserVisible {
-			continue
-		}
-		for _, u := range as.translator.MessageUpdates(m, true) {
-			if u.SessionUpdate == UpdateToolCallUpdate {
-				enrichReplay(&u, m)
-			}
-			s.sendUpdate(as.id, u, false)
-		}
-	}
-	if err := s.frames.Flush(); err != nil {
-		s.log.Debug("replay not flushed", "session", as.id, "err", err)
-	}
-}
-
-func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (ListSessionsResponse, error) {
+func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSessionsResponse, error) {
 	if req.CWD != "" && !filepath.IsAbs(req.CWD) {
 		return ListSessionsResponse{}, invalidParams("cwd must be an absolute path: %q", req.CWD)
 	}
-	page, err := s.opts.Store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD, Types: listedTypes})
+	page, err := a.store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD, Types: listedTypes})
 	if err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return ListSessionsResponse{}, err
@@ -180,29 +182,29 @@ func (s *Server) listSessions(ctx context.Context, req ListSessionsRequest) (Lis
 	return resp, nil
 }
 
-func (s *Server) closeSession(_ context.Context, req SessionIDRequest) (struct{}, error) {
-	if _, err := s.lookup(req.SessionID); err != nil {
+func (a *sessionsAPI) closeSession(_ context.Context, req SessionIDRequest) (struct{}, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	s.loaded.drop(req.SessionID)
+	a.loaded.drop(req.SessionID)
 	return struct{}{}, nil
 }
 
-func (s *Server) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
-	s.loaded.drop(req.SessionID)
-	if err := s.opts.Agent.DeleteSession(ctx, req.SessionID); err != nil {
+func (a *sessionsAPI) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
+	a.loaded.drop(req.SessionID)
+	if err := a.agent.DeleteSession(ctx, req.SessionID); err != nil {
 		return struct{}{}, storeErr(err, req.SessionID)
 	}
 	return struct{}{}, nil
 }
 
-func (s *Server) forkSession(ctx context.Context, req LoadSessionRequest) (any, error) {
-	forked, err := s.opts.Agent.ForkSession(ctx, req.SessionID, agent.ForkOptions{Copy: true})
+func (a *sessionsAPI) fork(ctx context.Context, req LoadSessionRequest) (any, error) {
+	forked, err := a.agent.ForkSession(ctx, req.SessionID, agent.ForkOptions{Copy: true})
 	if err != nil {
 		return nil, storeErr(err, req.SessionID)
 	}
 	req.SessionID = forked.ID
-	res, err := s.reopen(ctx, req, false)
+	res, err := a.reopen(ctx, req, false)
 	if err != nil {
 		return nil, err
 	}
@@ -225,9 +227,9 @@ func checkRoots(dirs []string) error {
 
 // builtinExtensions are Options.Builtins as extension configs; the agent
 // skips any that config.yaml already enables.
-func (s *Server) builtinExtensions() []config.ExtensionConfig {
-	out := make([]config.ExtensionConfig, 0, len(s.opts.Builtins))
-	for _, name := range s.opts.Builtins {
+func (a *sessionsAPI) builtinExtensions() []config.ExtensionConfig {
+	out := make([]config.ExtensionConfig, 0, len(a.builtins))
+	for _, name := range a.builtins {
 		timeout, bundled := int64(config.DefaultExtensionTimeout), true
 		out = append(out, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: name,
 			Timeout: &timeout, Bundled: &bundled})

@@ -1,0 +1,59 @@
+package acp
+
+import (
+	"context"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// The Server's side of a session (sessionConn): what the sessions area
+// asks of this connection when it opens one.
+
+// track registers a loaded session with the adapter.
+func (s *Server) track(sess *session.Session) *acpSession {
+	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
+	s.loaded.register(as)
+	return as
+}
+
+// afterSetup sends what clients expect right after a session is ready,
+// and a notice per extension that failed to start (to clients that opted
+// in to notices). results nil: the extensions are connecting in the
+// background, and the commands (their prompts among them) and notices
+// wait for them.
+func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
+	if results == nil {
+		var err error
+		if results, err = s.opts.Agent.ExtensionResults(ctx, as.id); err != nil {
+			s.log.Debug("no extension results", "session", as.id, "err", err)
+		}
+	}
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
+	s.extensionNotices(ctx, as.id, results)
+	s.sendUsage(ctx, as, sess)
+}
+
+// replay sends the user-visible history as buffered frames, flushed once
+// at the end (before the response).
+func (s *Server) replay(as *acpSession, conv []conversation.Message) {
+	for _, m := range conv {
+		if !m.Metadata.UserVisible {
+			continue
+		}
+		for _, u := range as.translator.MessageUpdates(m, true) {
+			if u.SessionUpdate == UpdateToolCallUpdate {
+				enrichReplay(&u, m)
+			}
+			s.sendUpdate(as.id, u, false)
+		}
+	}
+	if err := s.frames.Flush(); err != nil {
+		s.log.Debug("replay not flushed", "session", as.id, "err", err)
+	}
+}
+
+// call sends a request to the client and decodes its result.
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	return s.peer.Call(ctx, method, params, result)
+}
