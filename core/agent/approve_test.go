@@ -33,7 +33,6 @@ func TestApprovals(t *testing.T) {
 		{"always allow", permission.AlwaysAllow, true, "user:\n  always_allow:\n    - tt__echo\n  ask_before: []\n  never_allow: []\n"},
 		{"deny once", permission.DenyOnce, false, ""},
 		{"always deny", permission.AlwaysDeny, false, "user:\n  always_allow: []\n  ask_before: []\n  never_allow:\n    - tt__echo\n"},
-		{"cancel", permission.Cancel, false, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,6 +74,9 @@ func TestApprovals(t *testing.T) {
 			if !tc.ran && resp != DeclinedResponse {
 				t.Fatalf("declined text = %q", resp)
 			}
+			if res := conv[2].ToolResponses()[0].ToolResult.Value; Declined(res) == tc.ran {
+				t.Fatalf("declined mark = %v for a call that ran = %v: %s", Declined(res), tc.ran, toJSON(t, res))
+			}
 			got, err := os.ReadFile(filepath.Join(dir, "permission.yaml"))
 			if tc.yaml == "" {
 				if err == nil {
@@ -86,6 +88,37 @@ func TestApprovals(t *testing.T) {
 				t.Fatalf("permission.yaml =\n%s\nwant\n%s", got, tc.yaml)
 			}
 		})
+	}
+}
+
+// TestCancelAtApprovalEndsTurn: a Cancel answer (ACP's "cancelled"
+// outcome, goose CLI's cancel) ends the turn cancelled: the call does not
+// run, it is answered as cancelled, and the model is not asked again.
+func TestCancelAtApprovalEndsTurn(t *testing.T) {
+	h := newHarnessWith(t, mapConfig{"GOOSE_MODE": "approve"}, nil,
+		calls(call("c1", "tt__echo", map[string]any{"q": "x"})), say("must not be asked"))
+	h.start(StartOptions{})
+	out, _ := h.reply(context.Background(), "go", func(e Event) {
+		if m, ok := e.(MessageEvent); ok {
+			if d := confirmation(m.Message); d != nil {
+				if err := h.a.Confirm(h.id, d.ID, permission.Cancel); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	})
+	if out.StopReason != Cancelled {
+		t.Fatalf("stop reason = %v, want Cancelled", out.StopReason)
+	}
+	if n := h.prov.numRequests(); n != 1 {
+		t.Fatalf("%d model calls, want 1", n)
+	}
+	conv := h.store.conversationOf(h.id)
+	if len(conv) != 3 {
+		t.Fatalf("history = %s", toJSON(t, conv))
+	}
+	if r := conv[2].ToolResponses()[0].ToolResult; r.IsOK() || r.Error != CancelledToolText {
+		t.Fatalf("cancelled call's result = %s", toJSON(t, r))
 	}
 }
 

@@ -81,7 +81,7 @@ func (t *turn) command(msg conversation.Message) (bool, []conversation.Message, 
 		out, err := t.manualCompact()
 		return true, nil, out, err
 	case CommandClear:
-		out, err := t.clear()
+		out, err := t.clear(msg)
 		return true, nil, out, err
 	case CommandRewind, CommandUndo:
 		out, err := t.rewind(name, rest)
@@ -134,7 +134,14 @@ func (t *turn) manualCompact() (Outcome, error) {
 	return Outcome{StopReason: EndTurn}, nil
 }
 
-func (t *turn) clear() (Outcome, error) {
+// ClearedText is goose's answer to /clear.
+const ClearedText = "Conversation cleared"
+
+// clear empties the conversation and its token counts, then, as goose
+// does, keeps the command and goose's answer in the history for the user
+// only (the model never sees them): the answer is what a client shows,
+// and the new history is those two messages.
+func (t *turn) clear(msg conversation.Message) (Outcome, error) {
 	if err := t.a.opts.Store.ReplaceConversation(t.ctx, t.s.id, []conversation.Message{}); err != nil {
 		return Outcome{}, fmt.Errorf("clearing conversation: %w", err)
 	}
@@ -147,7 +154,18 @@ func (t *turn) clear() (Outcome, error) {
 		return Outcome{}, err
 	}
 	t.conv = nil
-	t.emit(HistoryReplacedEvent{Conversation: []conversation.Message{}})
+	userOnly := conversation.Metadata{UserVisible: true, AgentVisible: false}
+	if msg.ID == nil {
+		msg = msg.WithID(t.a.msgID())
+	}
+	msg.Metadata = userOnly
+	reply := t.assistantText(ClearedText)
+	reply.Metadata = userOnly
+	if err := t.persist(msg, reply); err != nil {
+		return Outcome{}, err
+	}
+	t.emit(MessageEvent{Message: reply})
+	t.emit(HistoryReplacedEvent{Conversation: []conversation.Message{msg, reply}})
 	return Outcome{StopReason: EndTurn}, nil
 }
 

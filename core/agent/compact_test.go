@@ -139,11 +139,32 @@ func TestManualCompactAndClear(t *testing.T) {
 		t.Fatalf("replaced = %s", toJSON(t, replaced))
 	}
 	_, evs = h.reply(context.Background(), "/clear", nil)
-	if r, ok := evs[len(evs)-1].(HistoryReplacedEvent); !ok || len(r.Conversation) != 0 {
+	// goose's answer is shown, and the command and answer stay in the
+	// history for the user only.
+	var shown []string
+	for _, e := range evs {
+		if m, ok := e.(MessageEvent); ok {
+			shown = append(shown, m.Message.AsText())
+		}
+	}
+	if len(shown) != 1 || shown[0] != ClearedText {
+		t.Fatalf("messages shown = %q", shown)
+	}
+	r, ok := evs[len(evs)-1].(HistoryReplacedEvent)
+	if !ok || len(r.Conversation) != 2 || r.Conversation[0].AsText() != "/clear" || r.Conversation[1].AsText() != ClearedText {
 		t.Fatalf("events = %#v", evs)
 	}
-	if n := len(h.store.conversationOf(h.id)); n != 0 {
-		t.Fatalf("%d messages after /clear", n)
+	stored := h.store.conversationOf(h.id)
+	if len(stored) != 2 || stored[0].Metadata.AgentVisible || stored[1].Metadata.AgentVisible || !stored[1].Metadata.UserVisible {
+		t.Fatalf("history after /clear = %s", toJSON(t, stored))
+	}
+	// The model starts from nothing.
+	h.prov.mu.Lock()
+	h.prov.steps = append(h.prov.steps, say("fresh"))
+	h.prov.mu.Unlock()
+	h.reply(context.Background(), "again", nil)
+	if msgs := h.prov.request(h.prov.numRequests() - 1).Messages; len(msgs) != 1 || !strings.HasSuffix(msgs[0].AsText(), "again") {
+		t.Fatalf("the model saw %s", toJSON(t, msgs))
 	}
 }
 

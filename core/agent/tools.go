@@ -78,7 +78,7 @@ func (t *turn) runChecked(reqs []*conversation.ToolRequest, results map[string]t
 		t.a.log.Warn("inspector failed", "inspector", name, "error", err)
 	})
 	for _, c := range split.Denied {
-		results[c.ID] = conversation.TextResult(DeclinedResponse)
+		results[c.ID] = declined()
 	}
 	approved := split.Approved
 	for _, c := range split.NeedsApproval {
@@ -86,10 +86,17 @@ func (t *turn) runChecked(reqs []*conversation.ToolRequest, results map[string]t
 		if err != nil {
 			return false
 		}
-		if d.Allows() {
+		switch {
+		case d == permission.Cancel:
+			// The user cancelled at the prompt: the turn ends here, no
+			// call of this reply runs and the model is not asked again
+			// (goose's CLI does the same; ACP clients answer "cancelled"
+			// only while they cancel the turn).
+			return false
+		case d.Allows():
 			approved = append(approved, c)
-		} else {
-			results[c.ID] = conversation.TextResult(DeclinedResponse)
+		default:
+			results[c.ID] = declined()
 		}
 	}
 	t.runParallel(approved, results)

@@ -43,7 +43,7 @@ func (p *PermissionInspector) Inspect(ctx context.Context, calls []Call, _ []con
 	facts := make([]Facts, len(calls))
 	var ask []Call
 	for i, c := range calls {
-		facts[i] = Facts{Mode: p.Mode, ReadOnly: c.ReadOnly}
+		facts[i] = Facts{Mode: p.Mode, ReadOnly: c.ReadOnly, Kind: c.Kind}
 		if p.Store != nil && p.Mode != ModeAuto && p.Mode != ModeChat {
 			facts[i].User, facts[i].Smart = p.Store.User(c.Name), p.Store.Smart(c.Name)
 		}

@@ -1,5 +1,7 @@
 package permission
 
+import "github.com/goose-acp/goose-acp/core/toolinfo"
+
 // Action is what an inspector wants done with a tool call.
 type Action int
 
@@ -33,6 +35,9 @@ const (
 	ReasonReadOnlyAnnotation = "Tool annotated as read-only"
 	ReasonLLMReadOnly        = "LLM detected as read-only"
 	ReasonNeedsApproval      = "Tool requires user approval"
+	// ReasonSessionNotes is ours: a think tool (the todo list) changes
+	// nothing but the session's own notes, so no mode asks for it.
+	ReasonSessionNotes = "Tool only writes the session's notes"
 	// ExtensionManagementPrompt is shown to the user for manage_extensions.
 	ExtensionManagementPrompt = "Extension management requires approval for security"
 )
@@ -67,6 +72,8 @@ type Facts struct {
 	// User and Smart are the call's permission.yaml levels.
 	User, Smart Level
 	ReadOnly    bool
+	// Kind is the tool's declared kind (core/toolinfo).
+	Kind string
 	// LLMReadOnly is the smart-approve judge's answer; nil when the judge
 	// was not (or could not be) asked.
 	LLMReadOnly *bool
@@ -103,6 +110,9 @@ func Evaluate(name string, f Facts) Verdict {
 	}
 	if f.ReadOnly {
 		return Verdict{Action: Allow, Reason: ReasonReadOnlyAnnotation}
+	}
+	if f.Kind == toolinfo.Think {
+		return Verdict{Action: Allow, Reason: ReasonSessionNotes}
 	}
 	if name == ManageExtensionsTool {
 		p := ExtensionManagementPrompt

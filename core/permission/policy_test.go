@@ -12,10 +12,12 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // TestEvaluateExhaustive checks every combination of mode, user level,
-// smart cache, read-only annotation, tool kind and judge answer against
+// smart cache, read-only annotation, tool name, declared kind (a think
+// tool, the todo list, is never asked about) and judge answer against
 // goose's rule written out independently.
 func TestEvaluateExhaustive(t *testing.T) {
 	modes := []Mode{ModeAuto, ModeApprove, ModeSmartApprove, ModeChat}
@@ -27,17 +29,19 @@ func TestEvaluateExhaustive(t *testing.T) {
 			for _, smart := range levels {
 				for _, ro := range []bool{false, true} {
 					for _, name := range []string{"dev__shell", ManageExtensionsTool} {
-						for _, llm := range judges {
-							n++
-							f := Facts{Mode: mode, User: user, Smart: smart, ReadOnly: ro, LLMReadOnly: llm}
-							got := Evaluate(name, f)
-							want := expected(name, f)
-							if got.Skip != want.Skip || got.AskLLM != want.AskLLM || (!got.Skip && !got.AskLLM && got.Action != want.Action) {
-								t.Fatalf("%s %+v llm=%v: got %+v want %+v", name, f, deref(llm), got, want)
-							}
-							if got.Action == RequireApproval && name == ManageExtensionsTool && user == LevelNone && !ro && (mode == ModeApprove || mode == ModeSmartApprove) {
-								if got.Prompt == nil || *got.Prompt != ExtensionManagementPrompt {
-									t.Fatalf("manage_extensions prompt = %v", got.Prompt)
+						for _, kind := range []string{toolinfo.Execute, toolinfo.Think} {
+							for _, llm := range judges {
+								n++
+								f := Facts{Mode: mode, User: user, Smart: smart, ReadOnly: ro, Kind: kind, LLMReadOnly: llm}
+								got := Evaluate(name, f)
+								want := expected(name, f)
+								if got.Skip != want.Skip || got.AskLLM != want.AskLLM || (!got.Skip && !got.AskLLM && got.Action != want.Action) {
+									t.Fatalf("%s %+v llm=%v: got %+v want %+v", name, f, deref(llm), got, want)
+								}
+								if got.Action == RequireApproval && name == ManageExtensionsTool && user == LevelNone && !ro && (mode == ModeApprove || mode == ModeSmartApprove) {
+									if got.Prompt == nil || *got.Prompt != ExtensionManagementPrompt {
+										t.Fatalf("manage_extensions prompt = %v", got.Prompt)
+									}
 								}
 							}
 						}
@@ -46,7 +50,7 @@ func TestEvaluateExhaustive(t *testing.T) {
 			}
 		}
 	}
-	if n != 4*4*4*2*2*3 {
+	if n != 4*4*4*2*2*2*3 {
 		t.Fatalf("covered %d cases", n)
 	}
 }
@@ -75,7 +79,7 @@ func expected(name string, f Facts) Verdict {
 	case LevelAskBefore:
 		return Verdict{Action: RequireApproval}
 	}
-	if f.ReadOnly {
+	if f.ReadOnly || f.Kind == toolinfo.Think {
 		return Verdict{Action: Allow}
 	}
 	if name == ManageExtensionsTool {

@@ -37,6 +37,10 @@ func TestWireAlwaysAllowAndFrontend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The todo tool is asked about only when the user said so.
+			if err := perms.SetUser("todo__todo_write", config.AskBefore); err != nil {
+				t.Fatal(err)
+			}
 			a := agent.New(agent.Options{
 				Store:       memory.New(time.Now),
 				Providers:   func(context.Context, string, model.Config) (provider.Provider, error) { return b.build(srv) },

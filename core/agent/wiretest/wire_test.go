@@ -3,6 +3,7 @@ package wiretest
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -63,9 +64,10 @@ func setupWith(t *testing.T, b backend, mode string, opts agent.StartOptions, tu
 		Providers: func(context.Context, string, model.Config) (provider.Provider, error) {
 			return b.build(srv)
 		},
-		Config:  cfg{"GOOSE_MODE": mode, "GOOSE_DISABLE_SESSION_NAMING": "true"},
-		Clock:   func() time.Time { return time.Unix(1_700_000_000, 0) },
-		TempDir: t.TempDir(),
+		Config:      cfg{"GOOSE_MODE": mode, "GOOSE_DISABLE_SESSION_NAMING": "true"},
+		Clock:       func() time.Time { return time.Unix(1_700_000_000, 0) },
+		TempDir:     t.TempDir(),
+		Permissions: askBeforeTodo(t),
 	})
 	t.Cleanup(func() { _ = a.Close() })
 	opts.WorkingDir = t.TempDir()
@@ -78,6 +80,21 @@ func setupWith(t *testing.T, b backend, mode string, opts agent.StartOptions, tu
 		t.Fatalf("todo: %s", res[0].Error)
 	}
 	return &fixture{a: a, srv: srv, id: sess.ID}
+}
+
+// askBeforeTodo is a permission.yaml asking before todo_write: the todo
+// tool is the one tool these tests have, and it changes only the session's
+// notes, so approve mode asks for it only when the user said so.
+func askBeforeTodo(t *testing.T) permission.Store {
+	t.Helper()
+	perms, err := config.OpenPermissions(filepath.Join(t.TempDir(), "permission.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := perms.SetUser("todo__todo_write", config.AskBefore); err != nil {
+		t.Fatal(err)
+	}
+	return permission.FromConfig(perms)
 }
 
 func (f *fixture) reply(t *testing.T, text string, on func(agent.Event)) (agent.Outcome, []conversation.Message) {
