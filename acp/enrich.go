@@ -5,24 +5,22 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
-// finalUpdate completes a tool call's last update: what the tool reported
-// in its result _meta, and the status of a refused call. A call the user
-// rejected carries no status: the editor already shows it rejected (Zed
-// sets Rejected on the reject answer, and "failed" would overwrite it,
-// while ACP has no rejected status of its own). A call whose approval was
-// cancelled or failed is reported failed.
+// finalUpdate completes a tool call's last update with what the tool
+// reported in its result _meta; a refused call (failed, its content left
+// as it was) shows again what its permission request showed, so the
+// refused diff stays in view.
 func (s *Server) finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
-	s.enrichResult(as, u, m)
-	if denied, byUser := as.wasDenied(u.ToolCallID); denied {
-		u.Status = "failed"
-		if byUser {
-			u.Status = ""
-		}
+	preview := as.takePreview(u.ToolCallID)
+	if res := resultFor(m, u.ToolCallID); agent.Declined(res) {
+		u.ToolContent = preview
+		return
 	}
+	s.enrichResult(as, u, m)
 }
 
 // enrichResult adds what developer reported in the result _meta to the

@@ -9,20 +9,29 @@ import (
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
-// permissionOptions are goose's four choices: goose's optionIds and kinds
-// (what clients and goose's own tests match on) with names for people,
-// which editors print on the buttons.
+// permissionOptions are goose's four choices with goose's optionIds and
+// kinds (what clients and goose's own tests match on) and names for
+// people, which editors print on the buttons. "Allow once" comes first:
+// autonomous clients (VS Code's ACP Client with auto-approve, scripts)
+// take the first option of an allow kind, and that must grant this call
+// only; a standing rule in permission.yaml comes only from a user who
+// picked "Always allow".
 var permissionOptions = []PermissionOption{
-	{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
 	{OptionID: "allow_once", Name: "Allow once", Kind: "allow_once"},
+	{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
 	{OptionID: "reject_once", Name: "Reject", Kind: "reject_once"},
 	{OptionID: "reject_always", Name: "Always reject", Kind: "reject_always"},
 }
 
-// decisionFor maps the editor's answer to the agent's decision; anything
-// but a known option (cancelled, errors, unknown ids) cancels the call.
+// decisionFor maps the editor's answer to the agent's decision. A
+// "cancelled" outcome is the editor cancelling the turn (ACP: a client
+// answers it only while it cancels the prompt), so the turn ends; a
+// failed request or an unknown option refuses this call only.
 func decisionFor(resp RequestPermissionResponse, err error) permission.Decision {
-	if err != nil || resp.Outcome.Outcome != "selected" {
+	if err != nil {
+		return permission.DenyOnce
+	}
+	if resp.Outcome.Outcome == "cancelled" {
 		return permission.Cancel
 	}
 	switch resp.Outcome.OptionID {
@@ -35,34 +44,28 @@ func decisionFor(resp RequestPermissionResponse, err error) permission.Decision 
 	case "reject_always":
 		return permission.AlwaysDeny
 	}
-	return permission.Cancel
+	return permission.DenyOnce
 }
 
-func allowed(d permission.Decision) bool {
-	return d == permission.AllowOnce || d == permission.AlwaysAllow
-}
-
-// markDenied remembers a tool call the user refused (or that was cancelled)
-// so its result is not reported completed: the agent answers it with a
-// plain "declined" text result, but for the editor the call did not
-// happen. byUser is a refusal the user chose (reject_once/reject_always).
-func (as *acpSession) markDenied(toolCallID string, byUser bool) {
+// keepPreview remembers what the permission request showed (the command,
+// the diff), so a refused call's final update still shows the change
+// that was refused.
+func (as *acpSession) keepPreview(toolCallID string, content []ToolCallContent) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	if as.denied == nil {
-		as.denied = map[string]bool{}
+	if as.previews == nil {
+		as.previews = map[string][]ToolCallContent{}
 	}
-	as.denied[toolCallID] = byUser
+	as.previews[toolCallID] = content
 }
 
-// wasDenied reports (and forgets) a refused tool call, and whether the
-// user chose the refusal.
-func (as *acpSession) wasDenied(toolCallID string) (denied, byUser bool) {
+// takePreview returns (and forgets) a call's permission preview.
+func (as *acpSession) takePreview(toolCallID string) []ToolCallContent {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	byUser, denied = as.denied[toolCallID]
-	delete(as.denied, toolCallID)
-	return denied, byUser
+	c := as.previews[toolCallID]
+	delete(as.previews, toolCallID)
+	return c
 }
 
 // startPermission asks the editor in the background and hands the answer
@@ -78,14 +81,17 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 	go func() {
 		defer cancel()
 		req := RequestPermissionRequest{SessionID: as.id, ToolCall: s.permissionToolCall(permCtx, as, d), Options: permissionOptions}
+		as.keepPreview(d.ID, req.ToolCall.Content)
 		var resp RequestPermissionResponse
 		err := s.peer.Call(permCtx, "session/request_permission", req, &resp)
 		decision := decisionFor(resp, err)
 		if err != nil {
 			s.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
 		}
-		if !allowed(decision) {
-			as.markDenied(d.ID, decision == permission.DenyOnce || decision == permission.AlwaysDeny)
+		if permCtx.Err() != nil {
+			// The turn was cancelled meanwhile: whatever the editor
+			// answered, the call is not run.
+			decision = permission.Cancel
 		}
 		if err := s.opts.Agent.Confirm(as.id, d.ID, decision); err != nil {
 			s.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)

@@ -34,8 +34,8 @@ type acpSession struct {
 	turns map[*turnCancel]struct{}
 	// pending permission requests of the running turn, cancelled with it
 	permissions map[string]context.CancelFunc
-	// denied are tool calls whose permission was refused or cancelled
-	denied map[string]bool
+	// previews are what each pending permission request showed
+	previews map[string][]ToolCallContent
 	// terminals are tool calls whose Zed terminal display has started
 	terminals map[string]bool
 	// inProgress are tool calls already reported in_progress

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
@@ -139,6 +140,14 @@ func (t *Translator) toolResult(r *conversation.ToolResponse) SessionUpdate {
 	}
 	u.ToolContent = toolContent(res.Content)
 	u.RawOutput = rawOutput(res.Content)
+	if agent.Declined(res) {
+		// The call never ran: it ends failed (ACP has no "rejected"
+		// status, and a client without one of its own would show it
+		// pending forever). The refusal is the model's text, kept in
+		// rawOutput; the content the user saw (the command, the diff)
+		// is left as it was.
+		u.Status, u.ToolContent = "failed", nil
+	}
 	if call, ok := t.requests[r.ID]; ok {
 		u.Locations = t.locations(t.info(call.Name), call.Arguments)
 	}

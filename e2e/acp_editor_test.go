@@ -80,8 +80,8 @@ func TestApprovalShowsWholeChange(t *testing.T) {
 		t.Fatalf("%d permission requests, want 3", len(reqs))
 	}
 	wantOptions := []acp.PermissionOption{
-		{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
 		{OptionID: "allow_once", Name: "Allow once", Kind: "allow_once"},
+		{OptionID: "allow_always", Name: "Always allow", Kind: "allow_always"},
 		{OptionID: "reject_once", Name: "Reject", Kind: "reject_once"},
 		{OptionID: "reject_always", Name: "Always reject", Kind: "reject_always"},
 	}
@@ -165,25 +165,25 @@ func TestShellTitleAndRawOutput(t *testing.T) {
 	}
 }
 
-// TestRejectedKeepsEditorStatus (§7): after the user rejects, the final
-// update carries no status (Zed already shows the call rejected; "failed"
-// would overwrite it) but still its text and rawOutput; a cancelled
-// approval is reported failed.
-func TestRejectedKeepsEditorStatus(t *testing.T) {
-	for _, tc := range []struct{ outcome, status string }{{"reject_once", ""}, {"reject_always", ""}, {"cancelled", "failed"}} {
-		t.Run(tc.outcome, func(t *testing.T) {
+// TestRejectedCallsEndFailed (issue 25 §1): a call the user rejected
+// (once or always) ends failed, still showing the command it would have
+// run; the model's refusal text is its rawOutput, not its content.
+func TestRejectedCallsEndFailed(t *testing.T) {
+	for _, outcome := range []string{"reject_once", "reject_always"} {
+		t.Run(outcome, func(t *testing.T) {
 			work := t.TempDir()
 			env := newAgentEnv(t, toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo no"}), textTurn("ok"))
 			c := startAgent(t, env)
-			c.answerPermissions(tc.outcome)
+			c.answerPermissions(outcome)
 			c.initialize(acp.ClientCapabilities{})
 			sess := c.newSession(work)
 			c.setMode(sess.SessionID, "approve")
 			c.prompt(sess.SessionID, "run")
 			ups := c.toolUpdates(sess.SessionID, "call_sh")
 			last := ups[len(ups)-1]
-			if last.SessionUpdate != acp.UpdateToolCallUpdate || last.Status != tc.status || last.RawOutput == nil {
-				t.Errorf("final update = %+v, want status %q with rawOutput", last, tc.status)
+			cmd := []acp.ToolCallContent{{Type: "content", Content: &acp.ContentBlock{Type: "text", Text: "```sh\necho no\n```"}}}
+			if last.SessionUpdate != acp.UpdateToolCallUpdate || last.Status != "failed" || last.RawOutput != declinedText || !reflect.DeepEqual(last.ToolContent, cmd) {
+				t.Errorf("final update = %s, want failed with the command as content and the refusal as rawOutput", jsonOf(last))
 			}
 		})
 	}

@@ -18,7 +18,7 @@ import (
 // TestPermissionOutcomes runs one shell call in approve mode per outcome
 // and checks what the user relies on: whether the command ran, the tool
 // call's final status, permission.yaml's exact text, and that the turn
-// still ends with end_turn (goose-acp.md §3).
+// ends with end_turn unless the client cancelled it (goose-acp.md §3).
 func TestPermissionOutcomes(t *testing.T) {
 	const (
 		yamlAllow = "user:\n  always_allow:\n  - developer__shell\n  ask_before: []\n  never_allow: []\n"
@@ -29,14 +29,16 @@ func TestPermissionOutcomes(t *testing.T) {
 		ran        bool
 		status     string
 		permission string // permission.yaml content; "" = no file
+		stop       string
 	}{
-		{"allow_once", true, "completed", ""},
-		{"allow_always", true, "completed", yamlAllow},
-		// A user rejection keeps the status the editor set (no status sent).
-		{"reject_once", false, "pending", ""},
-		{"reject_always", false, "pending", yamlDeny},
-		{"cancelled", false, "failed", ""},
-		{"error", false, "failed", ""},
+		{"allow_once", true, "completed", "", "end_turn"},
+		{"allow_always", true, "completed", yamlAllow, "end_turn"},
+		// A call that did not run ends failed (issue 25 §1).
+		{"reject_once", false, "failed", "", "end_turn"},
+		{"reject_always", false, "failed", yamlDeny, "end_turn"},
+		// "cancelled" is the client cancelling the turn (issue 25 §2).
+		{"cancelled", false, "failed", "", "cancelled"},
+		{"error", false, "failed", "", "end_turn"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.outcome, func(t *testing.T) {
@@ -58,8 +60,8 @@ func TestPermissionOutcomes(t *testing.T) {
 			sess := c.newSession(work)
 			c.setMode(sess.SessionID, "approve")
 			resp := c.prompt(sess.SessionID, "run it")
-			if resp.StopReason != "end_turn" {
-				t.Errorf("stopReason = %q, want end_turn", resp.StopReason)
+			if resp.StopReason != tc.stop {
+				t.Errorf("stopReason = %q, want %s", resp.StopReason, tc.stop)
 			}
 			reqs := c.callsTo("session/request_permission")
 			if len(reqs) != 1 {
@@ -73,7 +75,7 @@ func TestPermissionOutcomes(t *testing.T) {
 			for _, o := range req.Options {
 				ids = append(ids, o.OptionID+"/"+o.Kind)
 			}
-			if got := strings.Join(ids, ","); got != "allow_always/allow_always,allow_once/allow_once,reject_once/reject_once,reject_always/reject_always" {
+			if got := strings.Join(ids, ","); got != "allow_once/allow_once,allow_always/allow_always,reject_once/reject_once,reject_always/reject_always" {
 				t.Errorf("options = %s", got)
 			}
 			if req.ToolCall.ToolCallID != "call_sh" || req.ToolCall.Title == nil || *req.ToolCall.Title != "Run `echo ran > ran.txt`" {

@@ -105,7 +105,7 @@ const scenarios = {
     const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "run echo" }] });
     assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
     assert(permissions.length === 1, "permission requests: " + permissions.length);
-    assert(permissions[0].options.map((o) => o.optionId).join() === "allow_always,allow_once,reject_once,reject_always", "options");
+    assert(permissions[0].options.map((o) => o.optionId).join() === "allow_once,allow_always,reject_once,reject_always", "options");
     const done = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
     assert(done, "no completed tool_call_update");
   },
@@ -123,9 +123,9 @@ const scenarios = {
     permissionAnswer = "allow_once";
     assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
     assert(!fsCalls.some((c) => c.method === "write"), "rejected write reached fs/write_text_file");
-    // A user rejection keeps the status the editor set: the final update has none.
+    // A rejected call ends failed, the refused diff still its content.
     const finals = updatesOf(s.sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.rawOutput !== undefined);
-    assert(finals.length === 1 && finals[0].status === undefined, "rejected write's final update: " + JSON.stringify(finals));
+    assert(finals.length === 1 && finals[0].status === "failed" && finals[0].content?.[0]?.type === "diff", "rejected write's final update: " + JSON.stringify(finals));
     const res2 = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "write again" }] });
     assert(res2.stopReason === "end_turn", "stopReason " + res2.stopReason);
     assert(fsCalls.some((c) => c.method === "write" && c.content === "from node\n"), "approved write missing: " + JSON.stringify(fsCalls));

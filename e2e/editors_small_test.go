@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/acp"
+)
+
+// TestEditorsClearSaysCleared (issue 25 §6, issue 29 §4): /clear answers
+// with goose's "Conversation cleared" as an agent message, without a model
+// call; the next turn starts from an empty history.
+func TestEditorsClearSaysCleared(t *testing.T) {
+	for _, p := range editorProfiles {
+		t.Run(p.name, func(t *testing.T) {
+			env := newAgentEnv(t, textTurn("first answer"), textTurn("fresh answer"))
+			c := startAgent(t, env)
+			c.initializeAs(p.initialize)
+			sess := c.newSession(t.TempDir())
+			c.prompt(sess.SessionID, "remember the word pelican")
+			before := len(c.updatesOf(sess.SessionID))
+			if r := c.prompt(sess.SessionID, "/clear"); r.StopReason != "end_turn" {
+				t.Fatalf("stopReason %q", r.StopReason)
+			}
+			var said []string
+			for _, u := range c.updatesOf(sess.SessionID)[before:] {
+				if u.SessionUpdate == acp.UpdateAgentMessageChunk {
+					said = append(said, u.Content.Text)
+				}
+			}
+			if len(said) != 1 || said[0] != "Conversation cleared" {
+				t.Errorf("/clear showed %q, want [\"Conversation cleared\"]", said)
+			}
+			if n := len(env.LLM.Requests()); n != 1 {
+				t.Errorf("%d model calls after /clear, want 1", n)
+			}
+			c.prompt(sess.SessionID, "what word?")
+			reqs := env.LLM.Requests()
+			if last := string(reqs[len(reqs)-1].Body); len(reqs) != 2 || strings.Contains(last, "pelican") || strings.Contains(last, "Conversation cleared") {
+				t.Errorf("the model still saw the cleared history: %s", last)
+			}
+		})
+	}
+}
+
+// TestEditorsTodoAsksNoPermission (issue 25 §6): approve mode asks before
+// tools that change files or run commands, not before the todo list (it
+// only writes the session's notes).
+func TestEditorsTodoAsksNoPermission(t *testing.T) {
+	env := newAgentEnv(t,
+		toolCallTurn("call_todo", todoWrite, map[string]string{"content": "- [ ] write the tests"}),
+		textTurn("planned"),
+	)
+	c := startAgent(t, env)
+	c.answerPermissions("reject_once")
+	c.initializeAs(agentShellInitialize)
+	sess := c.newSession(t.TempDir())
+	c.setMode(sess.SessionID, "approve")
+	c.prompt(sess.SessionID, "plan it")
+	if n := len(c.callsTo("session/request_permission")); n != 0 {
+		t.Errorf("approve mode asked %d times for the todo list", n)
+	}
+	if got := c.finalStatus(sess.SessionID, "call_todo"); got != "completed" {
+		t.Errorf("todo call ends %q\n%s", got, c.dump(sess.SessionID))
+	}
+}
