@@ -120,9 +120,9 @@ func TestSeed002Writes(t *testing.T) {
 		onDisk      bool
 	}{
 		{"delegated approved", true, "allow_once", "completed", true, false},
-		{"delegated rejected", true, "reject_once", "pending", false, false},
+		{"delegated rejected", true, "reject_once", "failed", false, false},
 		{"local approved", false, "allow_once", "completed", false, true},
-		{"local rejected", false, "reject_once", "pending", false, false},
+		{"local rejected", false, "reject_once", "failed", false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

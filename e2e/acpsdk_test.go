@@ -234,8 +234,8 @@ func TestSDKClientPermission(t *testing.T) {
 		ran    bool
 	}{
 		{"allow_once", sdk.ToolCallStatusCompleted, true},
-		// A user rejection keeps the status the client set (none is sent).
-		{"reject_once", sdk.ToolCallStatusPending, false},
+		// A call the user rejected ends failed (issue 25 §1).
+		{"reject_once", sdk.ToolCallStatusFailed, false},
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			work := t.TempDir()
