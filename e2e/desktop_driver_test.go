@@ -46,6 +46,13 @@ func dext(as, method string, params any) desktopStep {
 	return dcall(as, "_goose/unstable/"+method, params)
 }
 
+// withUntil repeats a step's request until the array field of its result
+// is non-empty (15 s at most).
+func withUntil(s desktopStep, field string) desktopStep {
+	s["untilNonEmpty"] = field
+	return s
+}
+
 func dreconnect() desktopStep { return desktopStep{"reconnect": true} }
 
 // dwait waits for count session/update frames (custom: goose's

@@ -11,9 +11,9 @@ import (
 	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
-// desktopReference is the Goose Desktop ACP contract (acp-meta.json,
-// acp-schema.json) in the project's shared reference pack.
-const desktopReference = "../../shared/reference/goose-desktop-acp"
+// desktopReference is Goose Desktop 1.5x's ACP contract (acp-meta.json,
+// acp-schema.json), kept in the repository.
+const desktopReference = desktop15xSchema
 
 // TestDesktopSDKOverWebSocket runs e2e/desktop/harness.mjs: goose-acp serve
 // started and driven as Goose Desktop 1.54 does, through
@@ -26,7 +26,7 @@ func TestDesktopSDKOverWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(ref, "acp-schema.json")); err != nil {
-		t.Skipf("shared reference %s not present outside the project workspace", ref)
+		t.Fatal(err)
 	}
 	dir := npmtest.Install(t, "desktop")
 	env := newAgentEnv(t,

@@ -19,7 +19,9 @@
 //   "permission": "allow_once",   the option Desktop's user picks on session/request_permission
 //   "recipeParams": {"action": "cancel", "values": {}},  the answer to …/recipe/request-params
 //   "steps": [
-//     {"call": "session/new", "params": {...}, "as": "s"}      a request (any method, verbatim)
+//     {"call": "session/new", "params": {...}, "as": "s"}      a request (any method, verbatim);
+//                                                              "untilNonEmpty": "field" repeats it until
+//                                                              that array of its result has an element
 //     {"notify": "session/cancel", "params": {...}}            a notification
 //     {"reconnect": true}                                      close the socket, new socket + initialize
 //     {"waitFor": {"sessionId": "...", "update": "usage_update", "custom": true}, "count": 1}
@@ -272,7 +274,14 @@ try {
     const params = step.params ?? {};
     rec.afterSeq = frameSeq;
     try {
-      const result = TYPED[method] ? await TYPED[method](conn, params) : await conn.extMethod(method, params);
+      let result = TYPED[method] ? await TYPED[method](conn, params) : await conn.extMethod(method, params);
+      // "untilNonEmpty": the call is repeated until that array field of its
+      // result has an element (what a view polling the agent would see).
+      const until = Date.now() + (step.timeoutMs ?? 15_000);
+      while (step.untilNonEmpty && !(result?.[step.untilNonEmpty]?.length > 0) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 200));
+        result = await conn.extMethod(method, params);
+      }
       results[name] = { method, params, result: result ?? null };
       saved[name] = result;
     } catch (e) {
