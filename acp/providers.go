@@ -16,8 +16,8 @@ import (
 // _goose/unstable/providers/*: the provider list with set-up metadata and
 // the model inventory, per-provider settings and stored keys, through
 // core/setup. Custom providers are in providers_custom.go, the wire forms
-// in providers_wire.go; the models.dev catalog methods are in the
-// unavailable table.
+// in providers_wire.go; the provider catalog and model facts in
+// providers_catalog.go.
 
 // providersAPI answers the provider methods: provider set-up through
 // core/setup, custom providers through their store.
@@ -46,6 +46,9 @@ func (a *providersAPI) methods() map[string]RequestHandler {
 		"_goose/unstable/providers/custom/read":           typed(a.readCustom),
 		"_goose/unstable/providers/custom/update":         typed(a.updateCustom),
 		"_goose/unstable/providers/custom/delete":         typed(a.deleteCustom),
+		"_goose/unstable/providers/catalog/list":          typed(a.catalogList),
+		"_goose/unstable/providers/catalog/template":      typed(a.catalogTemplate),
+		"_goose/unstable/providers/canonical-model-info":  typed(a.canonicalModelInfo),
 	})
 }
 

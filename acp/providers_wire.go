@@ -36,6 +36,7 @@ type providerEntryWire struct {
 	Configured           bool                 `json:"configured"`
 	Available            bool                 `json:"available"`
 	ProviderType         string               `json:"providerType"`
+	Category             string               `json:"category"`
 	ACP                  bool                 `json:"acp"`
 	VisibleInSetup       bool                 `json:"visibleInSetup"`
 	Deprecated           bool                 `json:"deprecated"`
@@ -69,7 +70,7 @@ func providerEntry(md provider.Metadata, custom, configured bool, inv setup.Inve
 		typ = "Custom"
 	}
 	e := providerEntryWire{ProviderID: md.Name, ProviderName: md.DisplayName, Description: md.Description,
-		DefaultModel: md.DefaultModel, Configured: configured, Available: true, ProviderType: typ, VisibleInSetup: true,
+		DefaultModel: md.DefaultModel, Configured: configured, Available: true, ProviderType: typ, Category: setup.Category(md), VisibleInSetup: true,
 		ConfigKeys: configKeysWire(md), SetupSteps: []string{}, SupportsRefresh: true, Refreshing: inv.Refreshing,
 		Models: []inventoryModelWire{}, LastUpdatedAt: timeWire(inv.LastUpdated), LastRefreshAttemptAt: timeWire(inv.LastAttempt),
 		LastRefreshError: optString(inv.LastError), Stale: configured && inv.Stale(now)}
@@ -130,7 +131,7 @@ type setupCatalogWire struct {
 }
 
 func setupCatalogEntry(md provider.Metadata) setupCatalogWire {
-	e := setupCatalogWire{ProviderID: md.Name, Name: md.DisplayName, Category: "model", Description: md.Description,
+	e := setupCatalogWire{ProviderID: md.Name, Name: md.DisplayName, Category: setup.Category(md), Description: md.Description,
 		SetupMethod: setup.SetupMethod(md), Fields: []setupFieldWire{}, DocURL: optString(md.ModelDocLink),
 		Group: "default", Aliases: []string{}}
 	for _, k := range md.ConfigKeys {

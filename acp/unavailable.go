@@ -55,11 +55,6 @@ var UnstableUnavailable = []UnavailableMethod{
 		None: func() any {
 			return map[string]any{"status": "unavailable", "message": unavailable.LiveVoice.Message()}
 		}},
-	{Method: "_goose/unstable/providers/catalog/list", Feature: unavailable.ProviderCatalog,
-		None: func() any { return map[string]any{"providers": []any{}} }},
-	{Method: "_goose/unstable/providers/catalog/template", Feature: unavailable.ProviderCatalog},
-	{Method: "_goose/unstable/providers/canonical-model-info", Feature: unavailable.ProviderCatalog,
-		None: func() any { return map[string]any{"modelInfo": nil} }},
 	{Method: "_goose/unstable/session/live-voice/start", Feature: unavailable.LiveVoice},
 	{Method: "_goose/unstable/session/live-voice/stop", Feature: unavailable.LiveVoice},
 	{Method: "_goose/unstable/session/share/nostr", Feature: nostrFeature},
