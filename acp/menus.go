@@ -58,6 +58,20 @@ func (a *menusAPI) resolveCWD(ctx context.Context, req cwdOrSessionRequest) (str
 	return id, cwd, nil
 }
 
+// commandMeta is goose's slash command _meta: commandType (Builtin,
+// Recipe, Skill) and a recipe's sourcePath; Desktop's "/" menu shows only
+// commands that have a type. An extension prompt has none, as in goose.
+func commandMeta(c agent.Command) map[string]string {
+	if c.Kind == "" {
+		return nil
+	}
+	m := map[string]string{"commandType": c.Kind}
+	if c.SourcePath != "" {
+		m["sourcePath"] = c.SourcePath
+	}
+	return m
+}
+
 type slashCommandsResponse struct {
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
 }
@@ -68,11 +82,20 @@ func (a *menusAPI) slashCommands(ctx context.Context, req cwdOrSessionRequest) (
 		return slashCommandsResponse{}, err
 	}
 	if _, err := a.loaded.lookup(id); id != "" && err == nil {
-		return slashCommandsResponse{AvailableCommands: availableCommands(a.agent, id)}, nil
+		cmds, _ := a.agent.SlashCommands(id)
+		kinds := map[string]agent.Command{}
+		for _, c := range cmds {
+			kinds[c.Name] = c
+		}
+		out := availableCommands(a.agent, id)
+		for i := range out {
+			out[i].Meta = commandMeta(kinds[out[i].Name])
+		}
+		return slashCommandsResponse{AvailableCommands: out}, nil
 	}
 	out := slashCommandsResponse{AvailableCommands: []AvailableCommand{}}
 	for _, c := range a.agent.CommandsFor(id, cwd) {
-		ac := AvailableCommand{Name: c.Name, Description: c.Description}
+		ac := AvailableCommand{Name: c.Name, Description: c.Description, Meta: commandMeta(c)}
 		if c.Hint != "" {
 			ac.Input = &CommandInput{Hint: c.Hint}
 		}

@@ -126,6 +126,8 @@ type AvailableCommand struct {
 	Name        string        `json:"name"`
 	Description string        `json:"description"`
 	Input       *CommandInput `json:"input,omitempty"`
+	// Meta is goose's {commandType, sourcePath} (Desktop's "/" menu).
+	Meta map[string]string `json:"_meta,omitempty"`
 }
 
 type CommandInput struct {

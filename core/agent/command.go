@@ -18,7 +18,20 @@ type Command struct {
 	Description string
 	// Hint describes the arguments, if any.
 	Hint string
+	// Kind is goose's source of the command (CommandBuiltin, CommandRecipe,
+	// CommandSkill); empty for an extension's prompt, which goose does
+	// not list.
+	Kind string
+	// SourcePath is a recipe command's recipe file.
+	SourcePath string
 }
+
+// Command kinds, as goose names them (SlashCommandSource).
+const (
+	CommandBuiltin = "Builtin"
+	CommandRecipe  = "Recipe"
+	CommandSkill   = "Skill"
+)
 
 // Built-in commands.
 const (
@@ -34,10 +47,10 @@ func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 		return nil, err
 	}
 	out := []Command{
-		{Name: CommandCompact, Description: "Compact the conversation history"},
-		{Name: CommandClear, Description: "Clear the conversation history"},
-		{Name: CommandRewind, Description: RewindDescription, Hint: "message number"},
-		{Name: CommandUndo, Description: UndoDescription},
+		{Name: CommandCompact, Description: "Compact the conversation history", Kind: CommandBuiltin},
+		{Name: CommandClear, Description: "Clear the conversation history", Kind: CommandBuiltin},
+		{Name: CommandRewind, Description: RewindDescription, Hint: "message number", Kind: CommandBuiltin},
+		{Name: CommandUndo, Description: UndoDescription, Kind: CommandBuiltin},
 	}
 	prompts, _ := s.mgr.ListPrompts(a.bgCtx)
 	var extra []Command
@@ -48,9 +61,7 @@ func (a *Agent) SlashCommands(sessionID string) ([]Command, error) {
 		}
 		extra = append(extra, Command{Name: p.Prompt.Name, Description: p.Prompt.Description, Hint: strings.Join(args, " ")})
 	}
-	for _, c := range a.recipeCommands() {
-		extra = append(extra, Command{Name: strings.ToLower(strings.TrimPrefix(c.Command, "/")), Description: "Run recipe " + c.RecipePath})
-	}
+	extra = append(extra, a.recipeCommandList()...)
 	extra = append(extra, a.skillCommands(s)...)
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
 	return append(out, extra...), nil

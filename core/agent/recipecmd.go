@@ -35,6 +35,16 @@ func (a *Agent) recipeCommands() []recipeCommand {
 	return out
 }
 
+// recipeCommandList is config.yaml's slash_commands as commands.
+func (a *Agent) recipeCommandList() []Command {
+	var out []Command
+	for _, c := range a.recipeCommands() {
+		out = append(out, Command{Name: strings.ToLower(strings.TrimPrefix(c.Command, "/")), Description: "Run recipe " + c.RecipePath,
+			Kind: CommandRecipe, SourcePath: c.RecipePath})
+	}
+	return out
+}
+
 // recipeCommand renders the recipe mapped to name (goose matches the
 // command case-insensitively, without its slash). key=value arguments are
 // the recipe's parameters; other text is appended to the prompt. The

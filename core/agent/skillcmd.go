@@ -20,7 +20,7 @@ func (a *Agent) skills(s *sessionState) []platform.Skill {
 func (a *Agent) skillCommands(s *sessionState) []Command {
 	var out []Command
 	for _, sk := range a.skills(s) {
-		out = append(out, Command{Name: sk.Name, Description: sk.Description, Hint: sk.ArgumentHint()})
+		out = append(out, Command{Name: sk.Name, Description: sk.Description, Hint: sk.ArgumentHint(), Kind: CommandSkill})
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/sources"
@@ -27,15 +26,12 @@ func (a *Agent) CommandsFor(sessionID, workingDir string) []Command {
 		}
 	}
 	out := []Command{
-		{Name: CommandCompact, Description: "Compact the conversation history"},
-		{Name: CommandClear, Description: "Clear the conversation history"},
+		{Name: CommandCompact, Description: "Compact the conversation history", Kind: CommandBuiltin},
+		{Name: CommandClear, Description: "Clear the conversation history", Kind: CommandBuiltin},
 	}
-	var extra []Command
-	for _, c := range a.recipeCommands() {
-		extra = append(extra, Command{Name: strings.ToLower(strings.TrimPrefix(c.Command, "/")), Description: "Run recipe " + c.RecipePath})
-	}
+	extra := a.recipeCommandList()
 	for _, sk := range a.discoveryDeps().SessionSkills(workingDir) {
-		extra = append(extra, Command{Name: sk.Name, Description: sk.Description, Hint: sk.ArgumentHint()})
+		extra = append(extra, Command{Name: sk.Name, Description: sk.Description, Hint: sk.ArgumentHint(), Kind: CommandSkill})
 	}
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
 	return append(out, extra...)
