@@ -82,9 +82,12 @@ func (a *sessionToolsAPI) addExtension(ctx context.Context, req sessionExtAddReq
 	return struct{}{}, a.agent.AddExtension(ctx, id, cfg)
 }
 
+// sessionExtRemoveRequest names the extension by extensionKey (Desktop
+// 1.5x) or by name (Desktop 1.44).
 type sessionExtRemoveRequest struct {
 	SessionID    string `json:"sessionId"`
 	ExtensionKey string `json:"extensionKey"`
+	Name         string `json:"name"`
 }
 
 func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRemoveRequest) (struct{}, error) {
@@ -92,7 +95,14 @@ func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRem
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := a.agent.RemoveExtension(ctx, id, req.ExtensionKey); err != nil {
+	key := strings.TrimSpace(req.ExtensionKey)
+	if key == "" {
+		key = strings.TrimSpace(req.Name)
+	}
+	if key == "" {
+		return struct{}{}, invalidParams("extensionKey (or name) is required")
+	}
+	if err := a.agent.RemoveExtension(ctx, id, key); err != nil {
 		if errors.Is(err, agent.ErrUnknownExtension) {
 			return struct{}{}, invalidParams("%v", err)
 		}
@@ -101,9 +111,29 @@ func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRem
 	return struct{}{}, nil
 }
 
+// sessionExtEntry is one session/extensions/list item in the one shape
+// both Desktops parse: 1.5x's {extension, extensionKey} with the
+// extension's own fields also at the top level, as 1.44 reads a plain
+// GooseExtension.
 type sessionExtEntry struct {
 	Extension    GooseExtension `json:"extension"`
 	ExtensionKey string         `json:"extensionKey"`
+}
+
+func (e sessionExtEntry) MarshalJSON() ([]byte, error) {
+	flat, err := json.Marshal(e.Extension)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(flat, &out); err != nil {
+		return nil, err
+	}
+	out["extension"] = flat
+	if out["extensionKey"], err = json.Marshal(e.ExtensionKey); err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
 }
 
 type sessionExtListResponse struct {
