@@ -282,17 +282,24 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	if !resume && opts.ConnectInBackground {
 		// A new session's row is what Create returned plus the state
 		// chosen here: no need to read it back (its extension list is
-		// saved once the extensions have connected).
+		// saved once the extensions have connected). Its mode, provider
+		// and model are stored now, as goose does before it answers:
+		// clients read them right away (Desktop's session/info).
 		out := sess
 		out.Conversation = []conversation.Message{}
 		s.mu.Lock()
 		mode := string(s.mode)
 		out.GooseMode = mode
+		u := session.Update{GooseMode: &mode}
 		if s.provider != nil {
 			name, mc := s.providerName, s.model
 			out.ProviderName, out.ModelConfig = &name, &mc
+			u.ProviderName, u.ModelConfig = &name, &mc
 		}
 		s.mu.Unlock()
+		if err := a.opts.Store.Update(ctx, id, u); err != nil {
+			a.log.Warn("session provider not saved", "session", id, "err", err)
+		}
 		return &out, results, nil
 	}
 	// A resumed session's messages stay in the store: callers that show
