@@ -47,7 +47,7 @@ func runAgent(env *environment, args []string) int {
 // serveGoosed serves the goosed API until interrupted.
 func serveGoosed(env *environment, rt *runtime) int {
 	log := rt.log
-	sched, stopSched, err := startScheduler(env.ctx, rt)
+	sched, stopSched, err := startScheduler(env.ctx, rt, false)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 1
@@ -118,7 +118,7 @@ func startHTTPAlongside(env *environment, rt *runtime) (func(), error) {
 			return nil, err
 		}
 	}
-	sched, stopSched, err := startScheduler(env.ctx, rt)
+	sched, stopSched, err := startScheduler(env.ctx, rt, false)
 	if err != nil {
 		return nil, err
 	}

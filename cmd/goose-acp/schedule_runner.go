@@ -18,12 +18,13 @@ import (
 )
 
 // startScheduler starts goose's scheduler over <data>/schedules.json with
-// runs going through the agent (the goosed backend and --http call it).
+// runs going through the agent (the goosed backend, --http and serve call
+// it). idle manages schedules.json without firing jobs on their cron.
 // Jobs fire until stop is called or ctx is done; stop cancels runs in
 // progress and waits for them.
-func startScheduler(ctx context.Context, rt *runtime) (*schedule.Scheduler, func(), error) {
+func startScheduler(ctx context.Context, rt *runtime, idle bool) (*schedule.Scheduler, func(), error) {
 	r := &scheduleRunner{agent: rt.agent, log: rt.log}
-	s, err := schedule.New(schedule.Options{DataDir: rt.paths.Data, Runner: r, Logger: rt.log})
+	s, err := schedule.New(schedule.Options{DataDir: rt.paths.Data, Runner: r, Logger: rt.log, Idle: idle})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the scheduler: %w", err)
 	}

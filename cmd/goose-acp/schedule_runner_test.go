@@ -78,7 +78,7 @@ func TestScheduledJobRunsOnItsTickThroughTheAgent(t *testing.T) {
 	h := newRunHarness(t, providertest.Turn{Text: []string{"billing ", "is healthy."}})
 	rt := openTestRuntime(t, h)
 	defer rt.Close()
-	sched, stop, err := startScheduler(context.Background(), rt)
+	sched, stop, err := startScheduler(context.Background(), rt, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestScheduledRunIsInspectableAndKillable(t *testing.T) {
 	h := newRunHarness(t, providertest.Turn{Text: []string{"working"}, Hang: true})
 	rt := openTestRuntime(t, h)
 	defer rt.Close()
-	sched, stop, err := startScheduler(context.Background(), rt)
+	sched, stop, err := startScheduler(context.Background(), rt, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestStartSchedulerStopsWithContext(t *testing.T) {
 	rt := openTestRuntime(t, h)
 	defer rt.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	sched, stop, err := startScheduler(ctx, rt)
+	sched, stop, err := startScheduler(ctx, rt, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,6 +59,10 @@ func parseServeFlags(args []string, getenv func(string) string, stderr io.Writer
 	return f, nil
 }
 
+// runsSchedules: this serve fires scheduled jobs (--enable-scheduler, or
+// Goose Desktop's --platform desktop).
+func (f serveFlags) runsSchedules() bool { return f.enableScheduler || f.platform == "desktop" }
+
 // runServe is `goose serve` for Goose Desktop 1.4x–1.54: ACP over WebSocket
 // and streamable HTTP at /acp (every `_goose/unstable/*` method included),
 // /status and /health without auth. Stdout stays silent except for the
@@ -88,15 +92,17 @@ func runServe(env *environment, args []string) int {
 
 // serveDesktop serves /acp, /status and /health until interrupted.
 func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret string) int {
-	if f.enableScheduler {
-		sched, stop, err := startScheduler(env.ctx, rt)
-		if err != nil {
-			fmt.Fprintln(env.stderr, "goose-acp:", err)
-			return 1
-		}
-		defer stop()
-		rt.scheduler = sched
+	// Schedule management is always served. The schedules run here with
+	// --enable-scheduler, and for Goose Desktop (--platform desktop) even
+	// without it: Desktop 1.44 never passes the flag (goose 1.44 always
+	// ran its scheduler).
+	sched, stop, err := startScheduler(env.ctx, rt, !f.runsSchedules())
+	if err != nil {
+		fmt.Fprintln(env.stderr, "goose-acp:", err)
+		return 1
 	}
+	defer stop()
+	rt.scheduler = sched
 	cert, err := rt.serveCert(env, f.tls)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
@@ -112,7 +118,7 @@ func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret stri
 	if cert != nil {
 		fmt.Fprintf(env.stdout, "GOOSED_CERT_FINGERPRINT=%s\n", fingerprintOf(cert))
 	}
-	rt.log.Info("goose serve listening", "addr", ln.Addr().String(), "tls", cert != nil, "platform", f.platform, "scheduler", f.enableScheduler)
+	rt.log.Info("goose serve listening", "addr", ln.Addr().String(), "tls", cert != nil, "platform", f.platform, "scheduler", f.runsSchedules())
 	err = httpapi.Serve(env.ctx, ln, serveMux(secret, acpHandler), cert)
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)

@@ -30,6 +30,11 @@ type Options struct {
 	Runner  Runner
 	Clock   Clock
 	Logger  *slog.Logger
+	// Idle manages schedules.json (list, create, update, pause, delete,
+	// run now) without firing any job on its cron: a process that is not
+	// the one running the schedules (goose serve without
+	// --enable-scheduler).
+	Idle bool
 }
 
 // Scheduler runs jobs on their cron ticks. It is safe for concurrent use.
@@ -339,7 +344,7 @@ func (s *Scheduler) persistLocked() error {
 // startLocked starts the tick loop of e.
 func (s *Scheduler) startLocked(e *entry) error {
 	sched, err := ParseCron(e.job.Cron)
-	if err != nil {
+	if err != nil || s.opts.Idle {
 		return err
 	}
 	e.stop = make(chan struct{})

@@ -406,3 +406,46 @@ func TestReadsGooseFile(t *testing.T) {
 		t.Fatal("corrupt schedules.json accepted")
 	}
 }
+
+// An idle scheduler (goose serve without --enable-scheduler) manages
+// schedules.json but never fires a job on its cron; "run now" still runs.
+func TestIdleSchedulerManagesWithoutFiring(t *testing.T) {
+	data, src := t.TempDir(), t.TempDir()
+	clock := &fakeClock{now: time.Date(2025, 6, 1, 8, 59, 0, 0, time.UTC)}
+	runner := newFakeRunner()
+	close(runner.release)
+	s, err := New(Options{DataDir: data, Runner: runner, Clock: clock, Idle: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Create(CreateRequest{ID: "j", RecipePath: writeRecipe(t, src), Cron: "* * * * *"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update("j", "*/5 * * * *"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Pause("j"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Unpause("j"); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(time.Hour)
+	clock.mu.Lock()
+	timers := len(clock.timers)
+	clock.mu.Unlock()
+	if timers != 0 || runner.count() != 0 {
+		t.Fatalf("idle scheduler armed %d timers, ran %d jobs", timers, runner.count())
+	}
+	onDisk, _ := loadJobs(filepath.Join(data, FileName))
+	if len(onDisk) != 1 || onDisk[0].ID != "j" || onDisk[0].Cron != "*/5 * * * *" {
+		t.Fatalf("schedules.json = %+v", onDisk)
+	}
+	if _, err := s.RunNow(context.Background(), "j"); err != nil {
+		t.Fatal(err)
+	}
+	if runner.count() != 1 {
+		t.Fatalf("run now ran %d jobs", runner.count())
+	}
+}
