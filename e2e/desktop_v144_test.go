@@ -44,7 +44,7 @@ func TestDesktopProvidersListCategory(t *testing.T) {
 // the Schedules page, "schedule this recipe" and the scheduler itself must
 // work all the same.
 func TestDesktopSchedulesWithoutEnableScheduler(t *testing.T) {
-	env := newAgentEnv(t)
+	env := newAgentEnv(t, textTurn("scheduled hello"))
 	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
 		dext("list0", "schedules/list", map[string]any{}),
 		dext("saved", "recipes/save", map[string]any{"recipe": desktopRecipe}),
@@ -52,6 +52,10 @@ func TestDesktopSchedulesWithoutEnableScheduler(t *testing.T) {
 		dext("create", "schedules/create", map[string]any{"id": "desk-job", "recipe": desktopRecipe, "cron": "0 0 * * *"}),
 		dext("list", "schedules/list", map[string]any{}),
 		dext("delete", "schedules/delete", map[string]any{"scheduleId": "desk-job"}),
+		// The scheduler runs: a job due every second gets a session.
+		dext("tick", "schedules/create", map[string]any{"id": "desk-tick", "recipe": desktopRecipe, "cron": "* * * * * *"}),
+		withUntil(dext("ran", "schedules/sessions/list", map[string]any{"scheduleId": "desk-tick", "limit": 5}), "sessions"),
+		dext("pause", "schedules/pause", map[string]any{"scheduleId": "desk-tick"}),
 	}})
 	var list struct {
 		Jobs []struct {
@@ -71,6 +75,13 @@ func TestDesktopSchedulesWithoutEnableScheduler(t *testing.T) {
 		t.Errorf("schedules/list after create: %s", r.ok("list"))
 	}
 	r.ok("delete")
+	var ran struct {
+		Sessions []map[string]any `json:"sessions"`
+	}
+	r.decode("ran", &ran)
+	if len(ran.Sessions) == 0 {
+		t.Errorf("the every-second job never ran: %s", r.ok("ran"))
+	}
 	if b, err := os.ReadFile(filepath.Join(env.Root, "data", "schedules.json")); err != nil || strings.Contains(string(b), "desk-job") {
 		t.Errorf("schedules.json after delete: %s %v", b, err)
 	}
@@ -112,59 +123,6 @@ func TestDesktopSlashCommandsCarryCommandType(t *testing.T) {
 		if m["commandType"] == "" {
 			t.Errorf("%s has no _meta.commandType", name)
 		}
-	}
-}
-
-// sessions.ts:65-73 and chatSessionController.ts:109-116 read the
-// session/new and session/load results' _meta: the recipe a chat started
-// from (its header, prompt and activities), the extension load results
-// (the toast of an extension that failed) and the working dir.
-func TestDesktopSessionResultsCarryRecipeAndExtensionResults(t *testing.T) {
-	env := newAgentEnv(t)
-	work := t.TempDir()
-	env.Vars["WORKDIR"] = work
-	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
-		dext("saved", "recipes/save", map[string]any{"recipe": desktopRecipe}),
-		dcall("new", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
-			"_meta": map[string]any{"client": "goose-desktop", "recipeId": "${saved.id}"}}),
-		dcall("broken", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
-			"_meta": map[string]any{"client": "goose-desktop", "enabledExtensions": []any{
-				map[string]any{"type": "mcp", "server": map[string]any{"name": "broken", "command": "/nonexistent/mcp-server", "args": []any{}, "env": []any{}}},
-			}}}),
-		dreconnect(),
-		dcall("load", "session/load", map[string]any{"sessionId": "${new.sessionId}", "cwd": work, "mcpServers": []any{}}),
-	}})
-	for _, name := range []string{"new", "load"} {
-		var res struct {
-			Meta struct {
-				Recipe           map[string]any   `json:"recipe"`
-				ExtensionResults []map[string]any `json:"extensionResults"`
-				WorkingDir       string           `json:"workingDir"`
-			} `json:"_meta"`
-		}
-		r.decode(name, &res)
-		if res.Meta.Recipe["title"] != "Desktop Recipe" || res.Meta.Recipe["prompt"] != "say hi" {
-			t.Errorf("%s _meta.recipe = %v", name, res.Meta.Recipe)
-		}
-		if res.Meta.WorkingDir != work {
-			t.Errorf("%s _meta.workingDir = %q, want %q", name, res.Meta.WorkingDir, work)
-		}
-		if res.Meta.ExtensionResults == nil {
-			t.Errorf("%s has no _meta.extensionResults: %s", name, r.ok(name))
-		}
-	}
-	var broken struct {
-		Meta struct {
-			ExtensionResults []struct {
-				Name    string  `json:"name"`
-				Success bool    `json:"success"`
-				Error   *string `json:"error"`
-			} `json:"extensionResults"`
-		} `json:"_meta"`
-	}
-	r.decode("broken", &broken)
-	if got := broken.Meta.ExtensionResults; len(got) != 1 || got[0].Name != "broken" || got[0].Success || got[0].Error == nil || *got[0].Error == "" {
-		t.Errorf("extensionResults of a chat whose only extension cannot start: %s", r.ok("broken"))
 	}
 }
 
@@ -277,4 +235,73 @@ func jsonEq(t *testing.T, got json.RawMessage, want string) bool {
 		t.Fatalf("%v: %s", err, want)
 	}
 	return djson(t, a) == djson(t, b)
+}
+
+// ProviderCatalogPicker.tsx lists providers/catalog/list by format and
+// fills the custom-provider form from providers/catalog/template.
+func TestDesktopProviderCatalogAndTemplates(t *testing.T) {
+	env := newAgentEnv(t)
+	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
+		dext("all", "providers/catalog/list", map[string]any{}),
+		dext("openai", "providers/catalog/list", map[string]any{"format": "openai"}),
+		dext("anthropic", "providers/catalog/list", map[string]any{"format": "anthropic"}),
+		dext("template", "providers/catalog/template", map[string]any{"providerId": "zai"}),
+		dext("builtin", "providers/catalog/template", map[string]any{"providerId": "openai"}),
+		dext("badFormat", "providers/catalog/list", map[string]any{"format": "grpc"}),
+	}})
+	type entry struct {
+		ProviderID string `json:"providerId"`
+		Format     string `json:"format"`
+		ModelCount int    `json:"modelCount"`
+	}
+	var all, openai, anthropic struct {
+		Providers []entry `json:"providers"`
+	}
+	r.decode("all", &all)
+	r.decode("openai", &openai)
+	r.decode("anthropic", &anthropic)
+	if len(openai.Providers) == 0 || len(anthropic.Providers) == 0 || len(all.Providers) != len(openai.Providers)+len(anthropic.Providers) {
+		t.Fatalf("catalog: all %d, openai %d, anthropic %d", len(all.Providers), len(openai.Providers), len(anthropic.Providers))
+	}
+	for _, e := range all.Providers {
+		if e.ProviderID == "openai" || e.ProviderID == "anthropic" || e.ModelCount == 0 {
+			t.Errorf("catalog entry %+v", e)
+		}
+	}
+	want := `{"template":{"providerId":"zai","name":"Z.AI","format":"openai","apiUrl":"https://api.z.ai/api/paas/v4",
+		"models":[{"id":"glm-4.5","name":"GLM-4.5","contextLimit":131072,"capabilities":{"toolCall":true,"reasoning":true,"attachment":false,"temperature":true},"deprecated":false},
+		{"id":"glm-4.5-air","name":"GLM-4.5-Air","contextLimit":131072,"capabilities":{"toolCall":true,"reasoning":true,"attachment":false,"temperature":true},"deprecated":false},
+		{"id":"glm-4.6","name":"GLM-4.6","contextLimit":204800,"capabilities":{"toolCall":true,"reasoning":true,"attachment":false,"temperature":true},"deprecated":false}],
+		"supportsStreaming":true,"envVar":"ZHIPU_API_KEY","docUrl":"https://docs.z.ai/guides/overview/pricing"}}`
+	if got := r.ok("template"); !jsonEq(t, got, want) {
+		t.Errorf("template = %s", got)
+	}
+	if e := r.fail("builtin"); e.Code != -32602 || string(e.Data) != `"Unknown catalog provider: openai"` {
+		t.Errorf("template of a built-in provider: %+v", e)
+	}
+	if e := r.fail("badFormat"); e.Code != -32602 || string(e.Data) != `"unknown provider format: grpc"` {
+		t.Errorf("unknown format: %+v", e)
+	}
+}
+
+// utils/canonical.ts and CostTracker.tsx: the token meter's context limit
+// and the cost of a reply come from providers/canonical-model-info.
+func TestDesktopCanonicalModelInfo(t *testing.T) {
+	env := newAgentEnv(t)
+	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
+		dext("mini", "providers/canonical-model-info", map[string]any{"provider": "openai", "model": "gpt-4o-mini"}),
+		dext("sonnet", "providers/canonical-model-info", map[string]any{"provider": "anthropic", "model": "claude-sonnet-4-5-20250929"}),
+		dext("unknown", "providers/canonical-model-info", map[string]any{"provider": "openai", "model": "my-own-finetune"}),
+	}})
+	if got := r.ok("mini"); !jsonEq(t, got, `{"modelInfo":{"provider":"openai","model":"gpt-4o-mini","contextLimit":128000,
+		"maxOutputTokens":16384,"reasoning":false,"inputTokenCost":0.15,"outputTokenCost":0.6,"cacheReadTokenCost":0.075,"currency":"$"}}`) {
+		t.Errorf("gpt-4o-mini: %s", got)
+	}
+	if got := r.ok("sonnet"); !jsonEq(t, got, `{"modelInfo":{"provider":"anthropic","model":"claude-sonnet-4-5-20250929","contextLimit":1000000,
+		"maxOutputTokens":64000,"reasoning":true,"inputTokenCost":3,"outputTokenCost":15,"cacheReadTokenCost":0.3,"cacheWriteTokenCost":3.75,"currency":"$"}}`) {
+		t.Errorf("claude-sonnet-4-5: %s", got)
+	}
+	if got := r.ok("unknown"); !jsonEq(t, got, `{"modelInfo":null}`) {
+		t.Errorf("unknown model: %s", got)
+	}
 }
