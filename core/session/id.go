@@ -37,3 +37,19 @@ func leadingInt(s string) int {
 	n, _ := strconv.Atoi(s[:end])
 	return n
 }
+
+// SplitID splits a goose session id "YYYYMMDD_N" into its day and N; ok is
+// false for ids of any other shape (imported or hand-made ones).
+func SplitID(id string) (day string, n int, ok bool) {
+	day, rest, found := strings.Cut(id, "_")
+	if !found || len(day) != 8 || leadingInt(day) == 0 || len(rest) == 0 {
+		return "", 0, false
+	}
+	for _, c := range day + rest {
+		if c < '0' || c > '9' {
+			return "", 0, false
+		}
+	}
+	n, err := strconv.Atoi(rest)
+	return day, n, err == nil
+}

@@ -22,6 +22,9 @@ type Store struct {
 	mu       sync.Mutex
 	sessions map[string]*record
 	seq      int64 // row ids, like messages.id AUTOINCREMENT
+	// deleted are the ids of deleted sessions: their numbers stay used, as
+	// in the SQLite store's id floor.
+	deleted map[string]struct{}
 }
 
 type record struct {
@@ -43,7 +46,7 @@ func New(clock func() time.Time) *Store {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Store{now: clock, sessions: map[string]*record{}}
+	return &Store{now: clock, sessions: map[string]*record{}, deleted: map[string]struct{}{}}
 }
 
 func notFound(id string) error { return fmt.Errorf("%w: %s", session.ErrNotFound, id) }
@@ -64,7 +67,18 @@ func (s *Store) create(ns session.NewSession) *record {
 	if typ == "" {
 		typ = session.TypeUser
 	}
-	id := session.NextID(now, maps.Keys(s.sessions))
+	id := session.NextID(now, func(yield func(string) bool) {
+		for id := range maps.Keys(s.sessions) {
+			if !yield(id) {
+				return
+			}
+		}
+		for id := range maps.Keys(s.deleted) {
+			if !yield(id) {
+				return
+			}
+		}
+	})
 	rec := &record{meta: session.Session{
 		ID: id, WorkingDir: ns.WorkingDir, Name: ns.Name, SessionType: typ,
 		CreatedAt: now, UpdatedAt: now, ExtensionData: session.ExtensionData{}, GooseMode: "auto",

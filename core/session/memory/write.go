@@ -111,6 +111,7 @@ func (s *Store) Delete(_ context.Context, id string) error {
 		return fmt.Errorf("delete session: %w", notFound(id))
 	}
 	delete(s.sessions, id)
+	s.deleted[id] = struct{}{}
 	return nil
 }
 

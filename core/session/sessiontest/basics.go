@@ -55,6 +55,37 @@ func testIDsPerDay(t *testing.T, st session.Store, clock *Clock) {
 	}
 }
 
+// testDeletedIDsNotReused: deleting the newest session of a day does not
+// hand its number out again (goose's MAX+1 does: goose#11654), so a
+// client that keys anything by session id never meets an old id on a new
+// conversation. Deleting the next one after that keeps counting up too.
+func testDeletedIDsNotReused(t *testing.T, st session.Store, clock *Clock) {
+	ctx := context.Background()
+	for range 3 {
+		create(t, st, session.NewSession{WorkingDir: "/w"})
+	}
+	if err := st.Delete(ctx, "20250304_3"); err != nil {
+		t.Fatal(err)
+	}
+	if id := create(t, st, session.NewSession{WorkingDir: "/w"}).ID; id != "20250304_4" {
+		t.Errorf("after deleting the newest (_3), next id %s, want 20250304_4", id)
+	}
+	for _, id := range []string{"20250304_4", "20250304_2", "20250304_1"} {
+		if err := st.Delete(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every session of the day is gone; its numbers stay used.
+	if id := create(t, st, session.NewSession{WorkingDir: "/w"}).ID; id != "20250304_5" {
+		t.Errorf("after deleting all of the day, next id %s, want 20250304_5", id)
+	}
+	// Another day counts on its own.
+	clock.Advance(24 * time.Hour)
+	if id := create(t, st, session.NewSession{WorkingDir: "/w"}).ID; id != "20250305_1" {
+		t.Errorf("next day's first id %s, want 20250305_1", id)
+	}
+}
+
 func testNotFound(t *testing.T, st session.Store, _ *Clock) {
 	ctx := context.Background()
 	const id = "20250304_99"

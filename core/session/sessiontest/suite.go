@@ -27,6 +27,7 @@ func Run(t *testing.T, newStore Factory) {
 	}{
 		{"CreateJSON", testCreateJSON},
 		{"IDsPerDay", testIDsPerDay},
+		{"DeletedIDsNotReused", testDeletedIDsNotReused},
 		{"NotFound", testNotFound},
 		{"AppendAndLoad", testAppendAndLoad},
 		{"AppendRejectsRole", testAppendRejectsRole},

@@ -4,6 +4,19 @@ package sqlite
 // 1.54, session_manager.rs at 017176d).
 const SchemaVersion = 17
 
+// idFloorTable is goose-acp's one table of its own in sessions.db: per day,
+// the highest session number deleted, so a deleted id is never handed out
+// again (goose computes MAX+1 over the remaining rows and so reuses the
+// newest id after a delete, goose#11654). goose ignores tables it does not
+// know, and it is created with IF NOT EXISTS on every open, beside goose's
+// schema rather than in a migration, so the schema version stays goose's.
+const idFloorTable = "goose_acp_session_id_floor"
+
+const idFloorDDL = `CREATE TABLE IF NOT EXISTS ` + idFloorTable + ` (
+    day TEXT PRIMARY KEY,
+    last INTEGER NOT NULL
+)`
+
 // schemaVersionDDL and freshVersionRow open goose's create_schema: the
 // version table, then its one row, before any other table.
 const schemaVersionDDL = `CREATE TABLE IF NOT EXISTS schema_version (

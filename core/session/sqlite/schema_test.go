@@ -31,10 +31,11 @@ func normalizeDDL(ddl string) []string {
 }
 
 // schemaOf returns the DDL SQLite keeps for a database, without its own
-// internal tables.
+// internal tables and without goose-acp's own id-floor table (goose's
+// schema is compared here; TestIDFloorTable checks ours).
 func schemaOf(t *testing.T, db *sql.DB) string {
 	t.Helper()
-	rows, err := db.Query(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'`)
+	rows, err := db.Query(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'goose_acp_%'`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,13 +89,13 @@ func TestFreshSchemaIsGooseV17(t *testing.T) {
 	for _, m := range regexp.MustCompile(`CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)`).FindAllStringSubmatch(string(b), -1) {
 		wantOrder = append(wantOrder, m[1])
 	}
-	if got := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY rowid`); !slices.Equal(got, wantOrder) {
+	if got := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE 'goose_acp_%' ORDER BY rowid`); !slices.Equal(got, wantOrder) {
 		t.Errorf("creation order %q, want goose's %q", got, wantOrder)
 	}
 	if got := queryStrings(t, db, `SELECT name FROM pragma_table_info('sessions')`); !slices.Equal(got, v17SessionColumns) {
 		t.Errorf("sessions columns %q, want %q", got, v17SessionColumns)
 	}
-	tables := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	tables := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'goose_acp_%'`)
 	indexes := queryStrings(t, db, `SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
 	if len(tables) != 7 || !slices.Contains(tables, "sqlite_sequence") || len(indexes) != 9 {
 		t.Errorf("tables %q, named indexes %q: want 6 tables + sqlite_sequence and 9 indexes", tables, indexes)
@@ -145,5 +146,18 @@ func TestNormalizeDDL(t *testing.T) {
 	}
 	if c := normalizeDDL("CREATE TABLE t(a INTEGER, b BLOB)"); slices.Equal(a, c) {
 		t.Error("different column types compare equal")
+	}
+}
+
+// TestIDFloorTable: goose-acp's one table of its own is there, with the
+// DDL it is created with, and only it is beside goose's schema.
+func TestIDFloorTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	openStore(t, path, nil).Close()
+	db := rawDB(t, path)
+	got := queryStrings(t, db, `SELECT sql FROM sqlite_master WHERE name LIKE 'goose_acp_%'`)
+	want := []string{"CREATE TABLE goose_acp_session_id_floor(day TEXT PRIMARY KEY,last INTEGER NOT NULL)"}
+	if len(got) != 1 || !slices.Equal(normalizeDDL(got[0]), want) {
+		t.Errorf("goose-acp's tables %q, want %q", got, want)
 	}
 }

@@ -14,18 +14,24 @@ import (
 
 // insertSessionSQL computes goose's "YYYYMMDD_N" id inside the INSERT, so
 // concurrent creators (in this or another process) never collide: N is one
-// more than the highest N of that day. The range on id (instead of goose's
-// LIKE ?||'_%', which cannot use an index with a bound pattern) selects the
-// same "YYYYMMDD_" prefix through the primary key.
+// more than the highest N of that day, and than the highest N this store
+// ever deleted that day (idFloorDDL; goose reuses a deleted newest id,
+// goose#11654). The range on id (instead of goose's LIKE ?||'_%', which
+// cannot use an index with a bound pattern) selects the same "YYYYMMDD_"
+// prefix through the primary key.
 const insertSessionSQL = `INSERT INTO sessions
 	(id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data, goose_mode)
 VALUES (
-	?1 || '_' || CAST(COALESCE((
+	?1 || '_' || CAST(MAX(COALESCE((
 		SELECT MAX(CAST(SUBSTR(id, 10) AS INTEGER)) FROM sessions
 		WHERE id >= ?1 || '_' AND id < ?1 || '` + "`" + `'
-	), 0) + 1 AS TEXT),
+	), 0), COALESCE((SELECT last FROM ` + idFloorTable + ` WHERE day = ?1), 0)) + 1 AS TEXT),
 	?2, FALSE, ?3, ?4, ?5, ?5, '{}', 'auto')
 RETURNING id`
+
+// raiseIDFloorSQL records a deleted "YYYYMMDD_N" id's number as used.
+const raiseIDFloorSQL = `INSERT INTO ` + idFloorTable + ` (day, last) VALUES (?, ?)
+	ON CONFLICT(day) DO UPDATE SET last = MAX(last, excluded.last)`
 
 // Create inserts a new session with the next id of the clock's UTC day.
 func (s *Store) Create(ctx context.Context, ns session.NewSession) (session.Session, error) {
@@ -194,8 +200,14 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM usage_ledger WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
-		return err
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if day, n, ok := session.SplitID(id); ok {
+			_, err := tx.ExecContext(ctx, raiseIDFloorSQL, day, n)
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("delete session: %w", err)

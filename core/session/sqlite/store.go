@@ -142,6 +142,9 @@ func (s *Store) initSchema(ctx context.Context) (bool, error) {
 			return err
 		}
 		created = fresh
+		if _, err := tx.tx.ExecContext(ctx, idFloorDDL); err != nil {
+			return fmt.Errorf("create %s: %w", idFloorTable, err)
+		}
 		return s.readColumns(ctx, tx)
 	})
 	return created, err
