@@ -28,13 +28,12 @@ func developerTools(t *testing.T, surface developer.Surface) func(string) toolin
 	if err := mgr.Add(ctx, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "developer"}); err != nil {
 		t.Fatal(err)
 	}
-	infos := map[string]toolinfo.Info{}
-	for _, tool := range mgr.Tools(ctx) {
-		infos[tool.Name] = tool.Info
-	}
+	tools := mgr.Tools(ctx)
+	// As agent.ToolInfo: the tool a name refers to, older prefixed names
+	// of stored sessions included.
 	return func(name string) toolinfo.Info {
-		if info, ok := infos[name]; ok {
-			return info
+		if tool, ok := extension.Resolve(tools, name); ok {
+			return tool.Info
 		}
 		return toolinfo.Guess(name)
 	}
@@ -71,27 +70,27 @@ func TestDeveloperToolMetaMatchesToolinfo(t *testing.T) {
 func TestDeveloperToolKinds(t *testing.T) {
 	editor, classic := developerTools(t, developer.Editor), developerTools(t, developer.Classic)
 	for name, kind := range map[string]string{
-		"developer__read": "read", "developer__write": "edit", "developer__edit": "edit", "developer__shell": "execute",
-		"developer__tree": "read", "developer__analyze": "search", "developer__read_image": "read",
+		"read": "read", "write": "edit", "edit": "edit", "shell": "execute",
+		"tree": "read", "analyze": "search", "read_image": "read",
 	} {
 		if got := editor(name).Kind; got != kind {
 			t.Errorf("editor %s: kind %q, want %q", name, got, kind)
 		}
 	}
 	for name, kind := range map[string]string{
-		"developer__shell": "execute", "developer__text_editor": "edit", "developer__analyze": "search",
-		"developer__image_processor": "edit", "developer__list_windows": "other", "developer__screen_capture": "other",
+		"shell": "execute", "text_editor": "edit", "analyze": "search",
+		"image_processor": "edit", "list_windows": "other", "screen_capture": "other",
 	} {
 		if got := classic(name).Kind; got != kind {
 			t.Errorf("classic %s: kind %q, want %q", name, got, kind)
 		}
 	}
 	tr := &Translator{WorkingDir: "/proj", Tools: classic}
-	locs := tr.locations(classic("developer__text_editor"), map[string]any{"command": "view", "path": "a.go", "view_range": []any{float64(4), float64(9)}})
+	locs := tr.locations(classic("text_editor"), map[string]any{"command": "view", "path": "a.go", "view_range": []any{float64(4), float64(9)}})
 	if len(locs) != 1 || locs[0].Path != "/proj/a.go" || locs[0].Line == nil || *locs[0].Line != 3 { // view_range 4 is row 3 (0-based)
 		t.Fatalf("text_editor locations = %+v", locs)
 	}
-	if locs := tr.locations(classic("developer__shell"), map[string]any{"command": "ls", "path": "x"}); locs != nil {
+	if locs := tr.locations(classic("shell"), map[string]any{"command": "ls", "path": "x"}); locs != nil {
 		t.Fatalf("shell declares no path, got %+v", locs)
 	}
 }

@@ -19,7 +19,7 @@ import (
 func TestZedClientProfile(t *testing.T) {
 	work := t.TempDir()
 	env := newAgentEnv(t,
-		toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo from-zed"}),
+		toolCallTurn("call_sh", "shell", map[string]string{"command": "echo from-zed"}),
 		textTurn("done"),
 	)
 	c := startAgent(t, env)
@@ -59,7 +59,7 @@ func TestZedClientProfile(t *testing.T) {
 func TestCodeCompanionClientProfile(t *testing.T) {
 	work := t.TempDir()
 	env := newAgentEnv(t,
-		toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo from-nvim"}),
+		toolCallTurn("call_sh", "shell", map[string]string{"command": "echo from-nvim"}),
 		textTurn("done"),
 	)
 	c := startAgent(t, env)

@@ -75,7 +75,7 @@ func (c *acpClient) toolKind(sessionID, toolCallID string) string {
 }
 
 // TestPythonSessionModeOverACP: GOOSE_DEVELOPER_MODE: python_session in
-// config.yaml gives the model developer__python instead of the developer
+// config.yaml gives the model python instead of the developer
 // tools; the interpreter keeps its state across turns and is gone once the
 // agent is killed.
 func TestPythonSessionModeOverACP(t *testing.T) {
@@ -83,11 +83,11 @@ func TestPythonSessionModeOverACP(t *testing.T) {
 		t.Skip("no python3 on PATH")
 	}
 	env := newAgentEnv(t,
-		toolCallTurn("c1", "developer__python", map[string]string{"code": "x = 6 * 7\nx"}),
+		toolCallTurn("c1", "python", map[string]string{"code": "x = 6 * 7\nx"}),
 		textTurn("x is 42"),
-		toolCallTurn("c2", "developer__python", map[string]string{"code": "import os\nprint(os.getpid())\nx + 1"}),
+		toolCallTurn("c2", "python", map[string]string{"code": "import os\nprint(os.getpid())\nx + 1"}),
 		textTurn("x+1 is 43"),
-		toolCallTurn("c3", "developer__python", map[string]string{"code": "import os\nos.getpid()"}),
+		toolCallTurn("c3", "python", map[string]string{"code": "import os\nos.getpid()"}),
 		textTurn("other session"),
 	)
 	env.writeConfig(t, "GOOSE_DEVELOPER_MODE: python_session\n")
@@ -102,7 +102,7 @@ func TestPythonSessionModeOverACP(t *testing.T) {
 	}
 	reqs := env.LLM.Requests()
 	first := viewRequest(t, reqs[0].Body)
-	if !slices.Contains(first.tools, "developer__python") || slices.Contains(first.tools, "developer__shell") || slices.Contains(first.tools, "developer__write") {
+	if !slices.Contains(first.tools, "python") || slices.Contains(first.tools, "shell") || slices.Contains(first.tools, "write") {
 		t.Fatalf("python_session tools: %v", first.tools)
 	}
 	if got := viewRequest(t, reqs[1].Body).results; len(got) != 1 || got[0] != "=> 42" {
@@ -163,8 +163,8 @@ func TestWebFetchOverACP(t *testing.T) {
 	dead := "http://" + ln.Addr().String() + "/"
 	ln.Close()
 	env := newAgentEnv(t,
-		toolCallTurn("w1", "developer__web_fetch", map[string]string{"url": web.URL + "/page"}),
-		toolCallTurn("w2", "developer__web_fetch", map[string]string{"url": dead}),
+		toolCallTurn("w1", "web_fetch", map[string]string{"url": web.URL + "/page"}),
+		toolCallTurn("w2", "web_fetch", map[string]string{"url": dead}),
 		textTurn("fetched"),
 	)
 	c := startAgent(t, env)
@@ -174,7 +174,7 @@ func TestWebFetchOverACP(t *testing.T) {
 		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
 	}
 	reqs := env.LLM.Requests()
-	if tools := viewRequest(t, reqs[0].Body).tools; !slices.Contains(tools, "developer__web_fetch") || !slices.Contains(tools, "developer__read_image") {
+	if tools := viewRequest(t, reqs[0].Body).tools; !slices.Contains(tools, "web_fetch") || !slices.Contains(tools, "read_image") {
 		t.Fatalf("default developer tools: %v", tools)
 	}
 	results := viewRequest(t, reqs[2].Body).results

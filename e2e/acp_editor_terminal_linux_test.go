@@ -16,7 +16,7 @@ import (
 // the text output.
 func TestTerminalReleasedAfterFinalUpdate(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_t", "developer__shell", map[string]string{"command": "echo order-out-7"}), textTurn("ok"))
+	env := newAgentEnv(t, toolCallTurn("call_t", "shell", map[string]string{"command": "echo order-out-7"}), textTurn("ok"))
 	c := startAgent(t, env)
 	ts := &terminals{}
 	ts.install(c)

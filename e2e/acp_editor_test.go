@@ -57,9 +57,9 @@ func TestApprovalShowsWholeChange(t *testing.T) {
 	os.WriteFile(notes, []byte("on disk\n"), 0o644)
 	os.WriteFile(app, []byte("package app // disk\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_w", "developer__write", map[string]string{"path": notes, "content": "new notes\n"}),
-		toolCallTurn("call_e", "developer__edit", map[string]string{"path": "src/app.go", "before": "beta", "after": "gamma"}),
-		toolCallTurn("call_n", "developer__write", map[string]string{"path": "fresh.txt", "content": "fresh\n"}),
+		toolCallTurn("call_w", "write", map[string]string{"path": notes, "content": "new notes\n"}),
+		toolCallTurn("call_e", "edit", map[string]string{"path": "src/app.go", "before": "beta", "after": "gamma"}),
+		toolCallTurn("call_n", "write", map[string]string{"path": "fresh.txt", "content": "fresh\n"}),
 		textTurn("done"),
 	)
 	c := startAgent(t, env)
@@ -136,7 +136,7 @@ func TestShellTitleAndRawOutput(t *testing.T) {
 	work := t.TempDir()
 	cmd := "printf 'a:b' && echo \"one two three four five six seven eight nine ten eleven\""
 	env := newAgentEnv(t,
-		toolCallTurn("call_sh", "developer__shell", map[string]string{"command": cmd}),
+		toolCallTurn("call_sh", "shell", map[string]string{"command": cmd}),
 		textTurn("ok"),
 	)
 	c := startAgent(t, env)
@@ -172,7 +172,7 @@ func TestRejectedCallsEndFailed(t *testing.T) {
 	for _, outcome := range []string{"reject_once", "reject_always"} {
 		t.Run(outcome, func(t *testing.T) {
 			work := t.TempDir()
-			env := newAgentEnv(t, toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo no"}), textTurn("ok"))
+			env := newAgentEnv(t, toolCallTurn("call_sh", "shell", map[string]string{"command": "echo no"}), textTurn("ok"))
 			c := startAgent(t, env)
 			c.answerPermissions(outcome)
 			c.initialize(acp.ClientCapabilities{})
@@ -198,8 +198,8 @@ func TestEditorOutsideWorktreeFallsBackToDisk(t *testing.T) {
 	dst := filepath.Join(outside, "out.txt")
 	os.WriteFile(src, []byte("outside-content-5150\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_r", "developer__read", map[string]string{"path": src}),
-		toolCallTurn("call_w", "developer__write", map[string]string{"path": dst, "content": "written-locally\n"}),
+		toolCallTurn("call_r", "read", map[string]string{"path": src}),
+		toolCallTurn("call_w", "write", map[string]string{"path": dst, "content": "written-locally\n"}),
 		textTurn("ok"),
 	)
 	c := startAgent(t, env)
@@ -386,7 +386,7 @@ func TestReopenedThreadKeepsDiffs(t *testing.T) {
 	before := "package app\n\nvar a = 1\nvar b = 2\n"
 	os.WriteFile(path, []byte(before), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_e", "developer__edit", map[string]string{"path": "app.go", "before": "var b = 2", "after": "var b = 3"}),
+		toolCallTurn("call_e", "edit", map[string]string{"path": "app.go", "before": "var b = 2", "after": "var b = 3"}),
 		textTurn("edited"),
 	)
 	c := startAgent(t, env)

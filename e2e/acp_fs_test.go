@@ -71,7 +71,7 @@ func TestSeed002ReadDelegation(t *testing.T) {
 	path := filepath.Join(work, "main.py")
 	os.WriteFile(path, []byte("print('disk')\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_read", "developer__read", map[string]string{"path": "main.py"}),
+		toolCallTurn("call_read", "read", map[string]string{"path": "main.py"}),
 		textTurn("read"),
 	)
 	c := startAgent(t, env)
@@ -129,7 +129,7 @@ func TestSeed002Writes(t *testing.T) {
 			work := t.TempDir()
 			path := filepath.Join(work, "hello.txt")
 			env := newAgentEnv(t,
-				toolCallTurn("call_w", "developer__write", map[string]string{"path": path, "content": "hello from goose\n"}),
+				toolCallTurn("call_w", "write", map[string]string{"path": path, "content": "hello from goose\n"}),
 				textTurn("written"),
 			)
 			c := startAgent(t, env)
@@ -184,7 +184,7 @@ func TestDelegatedEdit(t *testing.T) {
 	path := filepath.Join(work, "app.go")
 	os.WriteFile(path, []byte("package app // on disk\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_e", "developer__edit", map[string]string{"path": path, "before": "world", "after": "goose"}),
+		toolCallTurn("call_e", "edit", map[string]string{"path": path, "before": "world", "after": "goose"}),
 		textTurn("edited"),
 	)
 	c := startAgent(t, env)
@@ -230,7 +230,7 @@ func TestLocalFallbackReadsDisk(t *testing.T) {
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("disk-only-content-777\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_r", "developer__read", map[string]string{"path": "notes.txt"}),
+		toolCallTurn("call_r", "read", map[string]string{"path": "notes.txt"}),
 		textTurn("ok"),
 	)
 	c := startAgent(t, env)
@@ -278,9 +278,9 @@ func TestAdditionalDirectories(t *testing.T) {
 	os.WriteFile(filepath.Join(extra, "in.txt"), []byte("inside-root-31\n"), 0o644)
 	os.WriteFile(filepath.Join(outside, "out.txt"), []byte("outside-root-32\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_in", "developer__read", map[string]string{"path": filepath.Join(extra, "in.txt")}),
+		toolCallTurn("call_in", "read", map[string]string{"path": filepath.Join(extra, "in.txt")}),
 		textTurn("ok"),
-		toolCallTurn("call_out", "developer__read", map[string]string{"path": filepath.Join(outside, "out.txt")}),
+		toolCallTurn("call_out", "read", map[string]string{"path": filepath.Join(outside, "out.txt")}),
 		textTurn("refused"),
 	)
 	c := startAgent(t, env)

@@ -21,8 +21,8 @@ import (
 // ends with end_turn unless the client cancelled it (goose-acp.md §3).
 func TestPermissionOutcomes(t *testing.T) {
 	const (
-		yamlAllow = "user:\n  always_allow:\n  - developer__shell\n  ask_before: []\n  never_allow: []\n"
-		yamlDeny  = "user:\n  always_allow: []\n  ask_before: []\n  never_allow:\n  - developer__shell\n"
+		yamlAllow = "user:\n  always_allow:\n  - shell\n  ask_before: []\n  never_allow: []\n"
+		yamlDeny  = "user:\n  always_allow: []\n  ask_before: []\n  never_allow:\n  - shell\n"
 	)
 	cases := []struct {
 		outcome    string // optionId, "cancelled", or "error" (the client fails the request)
@@ -45,7 +45,7 @@ func TestPermissionOutcomes(t *testing.T) {
 			work := t.TempDir()
 			marker := filepath.Join(work, "ran.txt")
 			env := newAgentEnv(t,
-				toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo ran > ran.txt"}),
+				toolCallTurn("call_sh", "shell", map[string]string{"command": "echo ran > ran.txt"}),
 				textTurn("done"),
 			)
 			c := startAgent(t, env)
@@ -112,9 +112,9 @@ func TestPermissionOutcomes(t *testing.T) {
 func TestAllowAlwaysIsRemembered(t *testing.T) {
 	work := t.TempDir()
 	env := newAgentEnv(t,
-		toolCallTurn("call_1", "developer__shell", map[string]string{"command": "echo one"}),
+		toolCallTurn("call_1", "shell", map[string]string{"command": "echo one"}),
 		textTurn("one"),
-		toolCallTurn("call_2", "developer__shell", map[string]string{"command": "echo two"}),
+		toolCallTurn("call_2", "shell", map[string]string{"command": "echo two"}),
 		textTurn("two"),
 	)
 	c := startAgent(t, env)
@@ -135,7 +135,7 @@ func TestAllowAlwaysIsRemembered(t *testing.T) {
 // TestAutoModeNeverAsks: in auto mode no permission request is sent.
 func TestAutoModeNeverAsks(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_1", "developer__shell", map[string]string{"command": "echo auto"}), textTurn("ok"))
+	env := newAgentEnv(t, toolCallTurn("call_1", "shell", map[string]string{"command": "echo auto"}), textTurn("ok"))
 	c := startAgent(t, env)
 	c.answerPermissions("reject_once")
 	c.initialize(acp.ClientCapabilities{})
@@ -154,7 +154,7 @@ func TestAutoModeNeverAsks(t *testing.T) {
 // $/cancel_request, and the tool never runs.
 func TestCancelDuringPermissionPrompt(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_sh", "developer__shell", map[string]string{"command": "echo ran > ran.txt"}))
+	env := newAgentEnv(t, toolCallTurn("call_sh", "shell", map[string]string{"command": "echo ran > ran.txt"}))
 	c := startAgent(t, env)
 	asked := make(chan struct{})
 	release := make(chan struct{})

@@ -24,7 +24,7 @@ func TestTurnOverEveryWireFormat(t *testing.T) {
 			work := t.TempDir()
 			env := newAgentEnvFor(t, format,
 				providertest.Turn{Thinking: []string{"Let me ", "check."}, ThinkingSignature: "sig", Text: []string{"Checking."},
-					ToolCalls: []providertest.ToolCall{{ID: "call_x", Name: "developer__shell", Arguments: `{"command":"echo wire-ok"}`}},
+					ToolCalls: []providertest.ToolCall{{ID: "call_x", Name: "shell", Arguments: `{"command":"echo wire-ok"}`}},
 					Usage:     &providertest.Usage{Input: 120, Output: 30}},
 				providertest.Turn{Text: []string{"All ", "good."}, Usage: &providertest.Usage{Input: 200, Output: 5}},
 			)
@@ -128,7 +128,7 @@ func TestLoadReplaysToolCallsAndImages(t *testing.T) {
 	work := t.TempDir()
 	env := newAgentEnvFor(t, providertest.Anthropic,
 		providertest.Turn{Thinking: []string{"pondering"}, ThinkingSignature: "sig",
-			ToolCalls: []providertest.ToolCall{{ID: "toolu_1", Name: "developer__shell", Arguments: `{"command":"echo replay-me"}`}}},
+			ToolCalls: []providertest.ToolCall{{ID: "toolu_1", Name: "shell", Arguments: `{"command":"echo replay-me"}`}}},
 		providertest.Turn{Text: []string{"final answer"}},
 	)
 	c := startAgent(t, env)

@@ -62,10 +62,10 @@ func TestRewindRestoresLocalFiles(t *testing.T) {
 	a, fresh := filepath.Join(work, "a.txt"), filepath.Join(work, "new.txt")
 	os.WriteFile(a, []byte("one\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("w1", "developer__write", map[string]string{"path": a, "content": "two\n"}),
-		toolCallTurn("w2", "developer__write", map[string]string{"path": fresh, "content": "new\n"}),
+		toolCallTurn("w1", "write", map[string]string{"path": a, "content": "two\n"}),
+		toolCallTurn("w2", "write", map[string]string{"path": fresh, "content": "new\n"}),
 		textTurn("done one"),
-		toolCallTurn("e1", "developer__edit", map[string]string{"path": a, "before": "two", "after": "three"}),
+		toolCallTurn("e1", "edit", map[string]string{"path": a, "before": "two", "after": "three"}),
 		textTurn("done two"),
 		textTurn("done three"),
 	)
@@ -148,7 +148,7 @@ func TestRewindThroughEditor(t *testing.T) {
 	path := filepath.Join(work, "app.go")
 	os.WriteFile(path, []byte("package app // on disk\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("e1", "developer__edit", map[string]string{"path": path, "before": "world", "after": "goose"}),
+		toolCallTurn("e1", "edit", map[string]string{"path": path, "before": "world", "after": "goose"}),
 		textTurn("edited"),
 	)
 	c := startAgent(t, env)
@@ -182,7 +182,7 @@ func TestRewindTooLargeFile(t *testing.T) {
 	big := strings.Repeat("x", checkpoint.MaxFileBytes+1)
 	os.WriteFile(path, []byte(big), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("w1", "developer__write", map[string]string{"path": path, "content": "small\n"}),
+		toolCallTurn("w1", "write", map[string]string{"path": path, "content": "small\n"}),
 		textTurn("written"),
 	)
 	c := startAgent(t, env)
@@ -206,8 +206,8 @@ func TestRewindUndoesADelegatesWrites(t *testing.T) {
 	os.WriteFile(path, []byte("before\n"), 0o644)
 	summary, _ := json.Marshal(map[string]string{"final_output": `{"summary":"wrote notes"}`})
 	env := newAgentEnv(t,
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_del", Name: "summon__delegate", Arguments: `{"instructions":"Write the notes"}`}}},
-		toolCallTurn("call_w", "developer__write", map[string]string{"path": path, "content": "by the subagent\n"}),
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_del", Name: "delegate", Arguments: `{"instructions":"Write the notes"}`}}},
+		toolCallTurn("call_w", "write", map[string]string{"path": path, "content": "by the subagent\n"}),
 		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_fin", Name: "final_output", Arguments: string(summary)}}},
 		textTurn("The subagent wrote the notes."),
 	)
@@ -234,7 +234,7 @@ func TestRewindAfterRestart(t *testing.T) {
 	path := filepath.Join(work, "cfg.yaml")
 	os.WriteFile(path, []byte("a: 1\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("w1", "developer__write", map[string]string{"path": path, "content": "a: 2\n"}),
+		toolCallTurn("w1", "write", map[string]string{"path": path, "content": "a: 2\n"}),
 		textTurn("changed"),
 	)
 	c := startAgent(t, env)

@@ -64,7 +64,7 @@ func TestSetModeSendsUpdateBeforeResponse(t *testing.T) {
 	err = c.tryCall("session/set_mode", acp.SetModeRequest{SessionID: "nope", ModeID: "auto"}, nil)
 	assertRPCError(t, err, acp.CodeResourceNotFound)
 	// chat mode skips tools: the developer tool never runs.
-	env.LLM.Script.Append(toolCallTurn("call_c", "developer__shell", map[string]string{"command": "echo nope"}), textTurn("plan"))
+	env.LLM.Script.Append(toolCallTurn("call_c", "shell", map[string]string{"command": "echo nope"}), textTurn("plan"))
 	if r := c.prompt(sess.SessionID, "do it"); r.StopReason != "end_turn" {
 		t.Fatalf("stopReason %q", r.StopReason)
 	}

@@ -94,7 +94,7 @@ func TestSkillSlashCommandRoundTrip(t *testing.T) {
 	for _, tool := range body.Tools {
 		tools = append(tools, tool.Function.Name)
 	}
-	for _, want := range []string{"skills__load_skill", "summon__load", "summon__delegate"} {
+	for _, want := range []string{"load_skill", "load", "delegate"} {
 		if !slices.Contains(tools, want) {
 			t.Errorf("default tools lack %s: %v", want, tools)
 		}
@@ -109,8 +109,8 @@ func TestDelegateOverACP(t *testing.T) {
 	work := t.TempDir()
 	summary, _ := json.Marshal(map[string]string{"final_output": `{"summary":"two files"}`})
 	env := newAgentEnv(t,
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_del", Name: "summon__delegate", Arguments: `{"instructions":"List the files"}`}}},
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_ls", Name: "developer__shell", Arguments: `{"command":"ls"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_del", Name: "delegate", Arguments: `{"instructions":"List the files"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_ls", Name: "shell", Arguments: `{"command":"ls"}`}}},
 		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_fin", Name: "final_output", Arguments: string(summary)}}},
 		textTurn("The subagent found two files."),
 	)

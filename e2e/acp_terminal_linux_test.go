@@ -149,9 +149,9 @@ func (ts *terminals) live() int {
 func TestTerminalDelegation(t *testing.T) {
 	work := t.TempDir()
 	env := newAgentEnv(t,
-		toolCallTurn("call_t", "developer__shell", map[string]string{"command": "echo term-out-42; pwd"}),
+		toolCallTurn("call_t", "shell", map[string]string{"command": "echo term-out-42; pwd"}),
 		textTurn("ran"),
-		toolCallTurn("call_f", "developer__shell", map[string]string{"command": "echo failing >&2; exit 3"}),
+		toolCallTurn("call_f", "shell", map[string]string{"command": "echo failing >&2; exit 3"}),
 		textTurn("failed"),
 	)
 	c := startAgent(t, env)
@@ -214,7 +214,7 @@ func TestTerminalDelegation(t *testing.T) {
 // the prompt answers cancelled within 2 s.
 func TestCancelDuringDelegatedTerminal(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_s", "developer__shell", map[string]string{"command": "sleep 30"}))
+	env := newAgentEnv(t, toolCallTurn("call_s", "shell", map[string]string{"command": "sleep 30"}))
 	c := startAgent(t, env)
 	ts := &terminals{}
 	ts.install(c)
@@ -244,7 +244,7 @@ func TestCancelDuringDelegatedTerminal(t *testing.T) {
 // cancel, the prompt answers within 2 s and no child process is left.
 func TestCancelDuringLocalTool(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_s", "developer__shell", map[string]string{"command": "sleep 30"}))
+	env := newAgentEnv(t, toolCallTurn("call_s", "shell", map[string]string{"command": "sleep 30"}))
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
 	sess := c.newSession(work)
@@ -270,7 +270,7 @@ func TestCancelDuringLocalTool(t *testing.T) {
 // the agent exit and leaves no process behind.
 func TestClientDisconnectMidTurn(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_s", "developer__shell", map[string]string{"command": "sleep 30"}))
+	env := newAgentEnv(t, toolCallTurn("call_s", "shell", map[string]string{"command": "sleep 30"}))
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
 	sess := c.newSession(work)
@@ -291,7 +291,7 @@ func TestClientDisconnectMidTurn(t *testing.T) {
 // display: terminal_info, terminal_output with the output, terminal_exit.
 func TestZedTerminalOutputMeta(t *testing.T) {
 	work := t.TempDir()
-	env := newAgentEnv(t, toolCallTurn("call_z", "developer__shell", map[string]string{"command": "echo zed-live-1"}), textTurn("ok"))
+	env := newAgentEnv(t, toolCallTurn("call_z", "shell", map[string]string{"command": "echo zed-live-1"}), textTurn("ok"))
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{Meta: acp.Meta{"terminal_output": true}})
 	sess := c.newSession(work)

@@ -239,7 +239,7 @@ func TestSDKClientPermission(t *testing.T) {
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			work := t.TempDir()
-			env := newAgentEnv(t, toolCallTurn("call_p", "developer__shell", map[string]string{"command": "echo x > ran.txt"}), textTurn("ok"))
+			env := newAgentEnv(t, toolCallTurn("call_p", "shell", map[string]string{"command": "echo x > ran.txt"}), textTurn("ok"))
 			c := startSDKClient(t, env)
 			c.mu.Lock()
 			c.answer = tc.answer
@@ -273,7 +273,7 @@ func TestSDKClientFSDelegation(t *testing.T) {
 	work := t.TempDir()
 	path := filepath.Join(work, "main.go")
 	env := newAgentEnv(t,
-		toolCallTurn("call_e", "developer__edit", map[string]string{"path": path, "before": "old", "after": "new"}),
+		toolCallTurn("call_e", "edit", map[string]string{"path": path, "before": "old", "after": "new"}),
 		textTurn("edited"),
 	)
 	c := startSDKClient(t, env)

@@ -31,7 +31,7 @@ func TestDesktopSDKOverWebSocket(t *testing.T) {
 	dir := npmtest.Install(t, "desktop")
 	env := newAgentEnv(t,
 		providertest.Turn{Text: []string{"Hello ", "from goose"}},
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_perm", Name: "developer__shell", Arguments: `{"command":"echo hi"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_perm", Name: "shell", Arguments: `{"command":"echo hi"}`}}},
 		textTurn("ran it"),
 		textTurn("still here"),
 	)

@@ -35,7 +35,7 @@ func TestHTTPDesktopFlowWithGeneratedClient(t *testing.T) {
 	dir := httpHarness(t)
 	work := t.TempDir()
 	env := newAgentEnv(t,
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_shell", Name: "developer__shell", Arguments: `{"command":"echo approved-42"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_shell", Name: "shell", Arguments: `{"command":"echo approved-42"}`}}},
 		providertest.Turn{Text: []string{"It printed ", "approved-42."}},
 		providertest.Turn{Text: []string{"legacy ", "answer"}},
 	)

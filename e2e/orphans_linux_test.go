@@ -62,7 +62,7 @@ func TestNoProcessOutlivesTheAgent(t *testing.T) {
 			t.Run(shape.name+"/"+stop.name, func(t *testing.T) {
 				mark := fmt.Sprintf("orphan-%s-%s-%d", shape.name, stop.name, time.Now().UnixNano())
 				env := newAgentEnv(t,
-					toolCallTurn("call_o", "developer__shell", map[string]string{"command": "export ORPHAN_MARK=" + mark + "; " + shape.command}),
+					toolCallTurn("call_o", "shell", map[string]string{"command": "export ORPHAN_MARK=" + mark + "; " + shape.command}),
 					textTurn("done"))
 				c := startAgent(t, env)
 				c.initialize(acp.ClientCapabilities{})

@@ -81,7 +81,7 @@ func TestPlatformExtensionsToggleThroughTheRESTAPI(t *testing.T) {
 	for _, tool := range body.Tools {
 		tools = append(tools, tool.Function.Name)
 	}
-	if slices.Contains(tools, "summon__delegate") || !slices.Contains(tools, "apps__create_app") || !slices.Contains(tools, "skills__load_skill") {
+	if slices.Contains(tools, "delegate") || !slices.Contains(tools, "apps__create_app") || !slices.Contains(tools, "load_skill") {
 		t.Fatalf("tools after toggling = %v", tools)
 	}
 	if !llmSaw(env, "Apps are not available in goose-acp: needs goose Desktop") {

@@ -173,7 +173,7 @@ func TestRunStreamsAndCtrlCCancels(t *testing.T) {
 
 func TestRunRecipeWithParamsAndToolCall(t *testing.T) {
 	env := newAgentEnv(t,
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "developer__shell", Arguments: `{"command":"echo released > notes.txt && cat notes.txt"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "shell", Arguments: `{"command":"echo released > notes.txt && cat notes.txt"}`}}},
 		providertest.Turn{Text: []string{"Wrote notes.txt for v2.0."}},
 	)
 	work, recipes := t.TempDir(), t.TempDir()
@@ -201,7 +201,7 @@ parameters:
 	if r.code != 0 || r.stdout != "Wrote notes.txt for v2.0.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "Loading recipe: Notes\n") || !strings.Contains(r.stderr, "─── shell | developer ──") {
+	if !strings.Contains(r.stderr, "Loading recipe: Notes\n") || !strings.Contains(r.stderr, "─── shell ──") {
 		t.Fatalf("stderr %q", r.stderr)
 	}
 	if b, err := os.ReadFile(filepath.Join(work, "notes.txt")); err != nil || string(b) != "released\n" {

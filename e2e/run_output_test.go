@@ -16,7 +16,7 @@ import (
 func shellTurns(command, answer string) []providertest.Turn {
 	args, _ := json.Marshal(map[string]string{"command": command})
 	return []providertest.Turn{
-		{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "developer__shell", Arguments: string(args)}}, Usage: &providertest.Usage{Input: 10, Output: 5}},
+		{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "shell", Arguments: string(args)}}, Usage: &providertest.Usage{Input: 10, Output: 5}},
 		{Text: []string{answer}, Usage: &providertest.Usage{Input: 20, Output: 3}},
 	}
 }
@@ -30,7 +30,7 @@ func TestRunThroughAPipeShowsToolCallsAndKeepsLogsInTheLogFile(t *testing.T) {
 	if r.code != 0 || r.stdout != "There is one greeting.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	want := "─── shell | developer ──────────────────────────\ncommand: echo hello-from-tool\n    → hello-from-tool\n"
+	want := "─── shell ──────────────────────────\ncommand: echo hello-from-tool\n    → hello-from-tool\n"
 	if r.stderr != want {
 		t.Fatalf("stderr %q\nwant   %q", r.stderr, want)
 	}

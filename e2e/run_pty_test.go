@@ -18,7 +18,7 @@ func TestRunInATerminalAsksApprovalInline(t *testing.T) {
 	env.Vars["GOOSE_MODE"] = "approve"
 	env.Vars["TERM"] = "xterm-256color"
 	p := startPTY(t, env.environ(), "run", "-t", "list files please")
-	p.expect("goose would like to call the above tool (shell | developer), do you allow?")
+	p.expect("goose would like to call the above tool (shell), do you allow?")
 	p.send("y\r")
 	p.expect("All done.")
 	if code := p.wait(); code != 0 {
@@ -27,7 +27,7 @@ func TestRunInATerminalAsksApprovalInline(t *testing.T) {
 	screen := p.screen()
 	for _, want := range []string{
 		"I should list them.",
-		"─── shell | developer ──────────────────────────\r\ncommand: echo hello-from-tool\r\n",
+		"─── shell ──────────────────────────\r\ncommand: echo hello-from-tool\r\n",
 		"    → hello-from-tool\r\n",
 	} {
 		if !strings.Contains(screen, want) {
@@ -37,7 +37,7 @@ func TestRunInATerminalAsksApprovalInline(t *testing.T) {
 	p.mu.Lock()
 	raw := p.out.String()
 	p.mu.Unlock()
-	if !strings.Contains(raw, "\x1b[2mI should list them.\x1b[0m") || !strings.Contains(raw, "\x1b[36m─── shell | developer") {
+	if !strings.Contains(raw, "\x1b[2mI should list them.\x1b[0m") || !strings.Contains(raw, "\x1b[36m─── shell") {
 		t.Errorf("thinking not dimmed or header not coloured: %q", raw)
 	}
 	if strings.Contains(screen, "INFO") {

@@ -41,7 +41,7 @@ func TestRunExampleRecipes(t *testing.T) {
 			prompt: "Draft the notes for 1.2.3.", instructions: "Write release notes for goose version 1.2.3. Use a neutral tone.", stdout: "## 1.2.3\n"},
 		{file: "code-review.yaml", params: []string{"language=go"},
 			turns: []providertest.Turn{
-				{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "developer__shell", Arguments: `{"command":"echo '{}' > review.json"}`}}},
+				{ToolCalls: []providertest.ToolCall{{ID: "call_1", Name: "shell", Arguments: `{"command":"echo '{}' > review.json"}`}}},
 				{ToolCalls: []providertest.ToolCall{{ID: "call_2", Name: "final_output", Arguments: `{"final_output":` + quoteJSON(reviewJSON) + `}`}}},
 			},
 			prompt: "Review the diff between main and HEAD in " + abs + ".", instructions: "Only flag issues that would break production.",

@@ -189,7 +189,11 @@ func (s *Server) agentTools(r *http.Request) (reply, error) {
 	for _, t := range tools {
 		ti := toolInfo{Name: t.Name, Description: t.Description, Parameters: schemaParams(t.InputSchema), InputSchema: t.InputSchema}
 		if s.opts.Permissions != nil {
-			if l, ok := s.opts.Permissions.User(t.Name); ok {
+			l, ok := s.opts.Permissions.User(t.Name)
+			if !ok && t.Local != "" { // a rule saved under the name before goose 1.54 made it bare
+				l, ok = s.opts.Permissions.User(t.PrefixedName())
+			}
+			if ok {
 				v := string(l)
 				ti.Permission = &v
 			}

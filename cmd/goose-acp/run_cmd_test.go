@@ -299,7 +299,7 @@ func TestRunRecipeInvalidFinalOutputFails(t *testing.T) {
 
 func TestRunDeniesApprovalsHeadlessly(t *testing.T) {
 	h := newRunHarness(t,
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "developer__shell", Arguments: `{"command":"echo should-not-run"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "shell", Arguments: `{"command":"echo should-not-run"}`}}},
 		providertest.Turn{Text: []string{"I could not run it."}},
 	)
 	h.vars["GOOSE_MODE"] = "approve"
@@ -309,8 +309,8 @@ func TestRunDeniesApprovalsHeadlessly(t *testing.T) {
 		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	for _, want := range []string{
-		"─── shell | developer ──────────────────────────\ncommand: echo should-not-run\n",
-		"Denied tool call shell | developer: approvals cannot be asked in a headless run (set GOOSE_MODE=auto to allow tool calls)\n",
+		"─── shell ──────────────────────────\ncommand: echo should-not-run\n",
+		"Denied tool call shell: approvals cannot be asked in a headless run (set GOOSE_MODE=auto to allow tool calls)\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -329,14 +329,14 @@ func TestReplyPrinterLines(t *testing.T) {
 	}
 	p.handle(msg("a", conversation.Text("Look")))
 	p.handle(msg("a", conversation.Text("ing.")))
-	p.handle(msg("a", conversation.ToolRequestContent("t1", "developer__text_editor",
+	p.handle(msg("a", conversation.ToolRequestContent("t1", "text_editor",
 		map[string]any{"path": "/x", "file_text": strings.Repeat("y", 200) + "\nz", "n": 3})))
 	p.handle(msg("b", conversation.Text("Done")))
 	p.endLine()
 	if out.String() != "Looking.\nDone\n" {
 		t.Fatalf("stdout %q", out.String())
 	}
-	wantDiag := "─── text_editor | developer ──────────────────────────\n" +
+	wantDiag := "─── text_editor ──────────────────────────\n" +
 		"file_text: " + strings.Repeat("y", 99) + "…\nn: 3\npath: /x\n"
 	if diag.String() != wantDiag {
 		t.Fatalf("stderr %q", diag.String())
@@ -367,7 +367,7 @@ func TestRunRecipeRetryResetsAndSucceeds(t *testing.T) {
 	marker, failures := filepath.Join(dir, "marker"), filepath.Join(dir, "failures")
 	h := newRunHarness(t,
 		providertest.Turn{Text: []string{"first try"}},
-		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "developer__shell", Arguments: `{"command":"touch ` + marker + `"}`}}},
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "c1", Name: "shell", Arguments: `{"command":"touch ` + marker + `"}`}}},
 		providertest.Turn{Text: []string{"second try"}},
 	)
 	path := writeRecipe(t, "retry.yaml", "title: Retry\ndescription: Retries\nprompt: Make the marker.\n"+
@@ -526,7 +526,7 @@ func TestRecipeExtensionsReplaceConfiguredOnes(t *testing.T) {
 	if code != exitOK || strings.Contains(stderr, failed) {
 		t.Fatalf("recipe: exit %d stderr %q", code, stderr)
 	}
-	if body := string(h.llm.Script.Requests()[1]); !strings.Contains(body, "developer__shell") {
+	if body := string(h.llm.Script.Requests()[1]); !strings.Contains(body, `"name":"shell"`) {
 		t.Fatalf("the recipe's developer tools are missing: %s", body)
 	}
 }

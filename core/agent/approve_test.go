@@ -148,7 +148,7 @@ func TestApproveModeReadOnlyAndStoredLevels(t *testing.T) {
 
 func TestSecurityFindingPromptsInAutoMode(t *testing.T) {
 	h := newHarness(t, mapConfig{"SECURITY_PROMPT_ENABLED": "true"},
-		calls(call("s", "developer__shell", map[string]any{"command": "rm -rf /"})), say("ok"))
+		calls(call("s", "shell", map[string]any{"command": "rm -rf /"})), say("ok"))
 	h.start(StartOptions{})
 	var prompt *string
 	h.reply(context.Background(), "go", func(e Event) {

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
-	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -311,11 +310,9 @@ func failureReason(conv []conversation.Message, maxTurns bool) string {
 	return last
 }
 
-// summonDelegateTool is delegate as the model calls it. The loop runs it
-// itself rather than through the extension's MCP call, whose timeout
-// (300 s by default) would cut a long subagent short.
-var summonDelegateTool = extension.ToolName(platform.Summon, platform.DelegateTool)
-
+// delegate runs summon's delegate tool. The loop runs it itself rather
+// than through the extension's MCP call, whose timeout (300 s by default)
+// would cut a long subagent short.
 func (t *turn) delegate(ctx context.Context, c permission.Call) toolResult {
 	var p platform.DelegateParams
 	raw, _ := json.Marshal(c.Args)

@@ -11,7 +11,7 @@ import (
 // A subagent's progress names its calls as the editor titles tool calls:
 // the action and its object, no "<extension>__" tool name.
 func TestDelegateProgressTitlesCallsAsEditorsDo(t *testing.T) {
-	info := map[string]toolinfo.Info{"developer__write": {Kind: toolinfo.Edit, Path: "path"}}
+	info := map[string]toolinfo.Info{"write": {Kind: toolinfo.Edit, Path: "path"}}
 	p := newDelegateProgress("20260101_2", "look around", "call_d", "/w", func(tool string) toolinfo.Info {
 		if i, ok := info[tool]; ok {
 			return i
@@ -19,8 +19,8 @@ func TestDelegateProgressTitlesCallsAsEditorsDo(t *testing.T) {
 		return toolinfo.Guess(tool)
 	})
 	m := conversation.NewMessage(conversation.RoleAssistant, 0).
-		With(conversation.ToolRequestContent("t1", "developer__shell", map[string]any{"command": "ls -la"})).
-		With(conversation.ToolRequestContent("t2", "developer__write", map[string]any{"path": "/w/src/x.go", "content": "package x"}))
+		With(conversation.ToolRequestContent("t1", "shell", map[string]any{"command": "ls -la"})).
+		With(conversation.ToolRequestContent("t2", "write", map[string]any{"path": "/w/src/x.go", "content": "package x"}))
 	if !p.observe(m) {
 		t.Fatal("no change seen")
 	}

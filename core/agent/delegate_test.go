@@ -80,7 +80,7 @@ func (d *delegateEnv) startWithSummon(wd string) {
 }
 
 func delegateCall(id string, args string) providertest.Turn {
-	return providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: id, Name: "summon__delegate", Arguments: args}}}
+	return providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: id, Name: "delegate", Arguments: args}}}
 }
 
 func finalOutput(id, summary string) providertest.Turn {
@@ -118,7 +118,7 @@ func (d *delegateEnv) children() []session.Session {
 func TestDelegateAdHocRunsASubagentAndTheParentReadsItsSummary(t *testing.T) {
 	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{"openai": {
 		delegateCall("call_d", `{"instructions":"Count the Go files"}`),
-		{ToolCalls: []providertest.ToolCall{{ID: "c_load", Name: "summon__load", Arguments: `{}`}}},
+		{ToolCalls: []providertest.ToolCall{{ID: "c_load", Name: "load", Arguments: `{}`}}},
 		finalOutput("c_final", "3 Go files"),
 		{Text: []string{"There are 3."}},
 	}})
@@ -162,7 +162,7 @@ func TestDelegateAdHocRunsASubagentAndTheParentReadsItsSummary(t *testing.T) {
 		!strings.Contains(childReq, `"required": [\n    \"summary\"\n  ]`) && !strings.Contains(childReq, `summary`) {
 		t.Fatalf("child request: %.600s", childReq)
 	}
-	if !strings.Contains(childReq, `"summon__load"`) || strings.Contains(childReq, `"summon__delegate"`) {
+	if !strings.Contains(childReq, `"load"`) || strings.Contains(childReq, `"delegate"`) {
 		t.Fatal("a subagent must have load but not delegate (no nested delegation)")
 	}
 	// The parent's next LLM request carries the summary.
@@ -247,8 +247,8 @@ func (g *gatedProvider) Stream(ctx context.Context, req provider.Request) iter.S
 func TestTwoDelegatesInOneMessageRunInParallel(t *testing.T) {
 	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{
 		"openai": {{ToolCalls: []providertest.ToolCall{
-			{ID: "d1", Name: "summon__delegate", Arguments: `{"instructions":"one","provider":"alpha"}`},
-			{ID: "d2", Name: "summon__delegate", Arguments: `{"instructions":"two","provider":"beta"}`},
+			{ID: "d1", Name: "delegate", Arguments: `{"instructions":"one","provider":"alpha"}`},
+			{ID: "d2", Name: "delegate", Arguments: `{"instructions":"two","provider":"beta"}`},
 		}}, {Text: []string{"both"}}},
 		"alpha": {finalOutput("fa", "from alpha")},
 		"beta":  {finalOutput("fb", "from beta")},
@@ -337,7 +337,7 @@ func TestDelegateValidationAndNesting(t *testing.T) {
 	}
 	tools, _ := d.a.Tools(context.Background(), sub.ID, "")
 	for _, tool := range tools {
-		if tool.Name == "summon__delegate" {
+		if tool.Name == "delegate" {
 			t.Fatal("a subagent session offers delegate")
 		}
 	}
@@ -429,7 +429,7 @@ func TestDelegateRunsTheSessionRecipesSubRecipe(t *testing.T) {
 	wd := t.TempDir()
 	writeTestFile(t, filepath.Join(wd, "summarise.yaml"), summariseRecipe)
 	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{"openai": {
-		{ToolCalls: []providertest.ToolCall{{ID: "call_l", Name: "summon__load", Arguments: `{}`}}},
+		{ToolCalls: []providertest.ToolCall{{ID: "call_l", Name: "load", Arguments: `{}`}}},
 		delegateCall("call_s", `{"source":"summarise","parameters":{"topic":"Go","style":"long"}}`),
 		finalOutput("f", "Go is fast"),
 		{Text: []string{"done"}},
@@ -463,7 +463,7 @@ func TestDelegateExtensionsAndContext(t *testing.T) {
 		t.Fatalf("stop = %v %v", out.StopReason, out.Err)
 	}
 	child := string(d.servers["openai"].Requests()[1].Body)
-	if !strings.Contains(child, `"tt__echo"`) || strings.Contains(child, `"summon__load"`) {
+	if !strings.Contains(child, `"tt__echo"`) || strings.Contains(child, `"load"`) {
 		t.Fatalf("extensions [tt] must give the child tt only: %.1500s", child)
 	}
 	if !strings.Contains(child, `# Reference Context\n\nThe repo uses Go 1.26.`) {

@@ -43,7 +43,7 @@ func TestCancelDeveloperShell(t *testing.T) {
 		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
 		}
-	}, calls(call("sh", "developer__shell", map[string]any{"command": marker + " sleep 30"})))
+	}, calls(call("sh", "shell", map[string]any{"command": marker + " sleep 30"})))
 	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -89,7 +89,7 @@ func TestDeveloperShellOutputNotifications(t *testing.T) {
 		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
 		}
-	}, calls(call("sh1", "developer__shell", map[string]any{"command": "echo live-line; sleep 0.2"})), say("ok"))
+	}, calls(call("sh1", "shell", map[string]any{"command": "echo live-line; sleep 0.2"})), say("ok"))
 	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
 	_, evs := h.reply(context.Background(), "run", nil)
 	found := false

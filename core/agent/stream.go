@@ -101,7 +101,7 @@ func (t *turn) stream() ([]conversation.Message, error) {
 func (t *turn) withoutFrontendRequests(m conversation.Message) conversation.Message {
 	keep := m.Content[:0:0]
 	for _, c := range m.Content {
-		if c.ToolRequest != nil && c.ToolRequest.ToolCall.IsOK() && t.toolIndex[c.ToolRequest.ToolCall.Value.Name].Frontend {
+		if c.ToolRequest != nil && c.ToolRequest.ToolCall.IsOK() && t.frontend(c.ToolRequest.ToolCall.Value.Name) {
 			continue
 		}
 		keep = append(keep, c)

@@ -70,7 +70,7 @@ func (h *harness) startIn(wd string) {
 }
 
 func readCall(id, path string) conversation.Content {
-	return call(id, "developer__read", map[string]any{"path": path})
+	return call(id, "read", map[string]any{"path": path})
 }
 
 func hintsOn() mapConfig { return mapConfig{SubdirHintLoadingKey: "true"} }
@@ -194,7 +194,7 @@ func TestSubdirHintsTextEditorGitRoot(t *testing.T) {
 	root := newRepo(t)
 	wd := filepath.Join(root, "backend")
 	h := newDevHarness(t, hintsOn(), developer.Classic,
-		calls(call("v1", "developer__text_editor", map[string]any{"command": "view", "path": filepath.Join(root, "frontend")})),
+		calls(call("v1", "text_editor", map[string]any{"command": "view", "path": filepath.Join(root, "frontend")})),
 		say("done"))
 	h.startIn(wd)
 	h.reply(context.Background(), "look", nil)

@@ -14,22 +14,36 @@ import (
 func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.Info {
 	tools, err := a.Tools(ctx, sessionID, "")
 	if err == nil {
-		for _, t := range tools {
-			if t.Name == name {
-				return infoOf(t)
-			}
+		if t, ok := extension.Resolve(tools, name); ok {
+			return infoOf(t)
 		}
 	}
 	return toolinfo.Guess(name)
 }
 
+// tool is the tool this turn offers under name, or the one an older or
+// mangled name refers to ("developer__shell" for shell; see
+// extension.Resolve).
+func (t *turn) tool(name string) (extension.Tool, bool) {
+	if tool, ok := t.toolIndex[name]; ok {
+		return tool, true
+	}
+	return extension.Resolve(t.tools, name)
+}
+
 // toolInfo is the Info of a tool this turn offers, or the guess for a
 // name it does not (a model may call a tool that does not exist).
 func (t *turn) toolInfo(name string) toolinfo.Info {
-	if tool, ok := t.toolIndex[name]; ok {
+	if tool, ok := t.tool(name); ok {
 		return infoOf(tool)
 	}
 	return toolinfo.Guess(name)
+}
+
+// frontend reports whether name is a tool the client runs.
+func (t *turn) frontend(name string) bool {
+	tool, ok := t.tool(name)
+	return ok && tool.Frontend
 }
 
 // infoOf is a listed tool's Info; core's own tools (sub-recipes,

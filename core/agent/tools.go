@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/permission"
 )
 
@@ -20,7 +21,7 @@ func (t *turn) handleTools(reqs []*conversation.ToolRequest) (conversation.Messa
 		switch {
 		case !r.ToolCall.IsOK():
 			results[r.ID] = conversation.Err[conversation.CallToolResult](r.ToolCall.Error)
-		case t.toolIndex[r.ToolCall.Value.Name].Frontend:
+		case t.frontend(r.ToolCall.Value.Name):
 			frontend = append(frontend, r)
 		default:
 			remaining = append(remaining, r)
@@ -71,8 +72,7 @@ func (t *turn) runChecked(reqs []*conversation.ToolRequest, results map[string]t
 	}
 	calls := make([]permission.Call, len(reqs))
 	for i, r := range reqs {
-		name := r.ToolCall.Value.Name
-		calls[i] = permission.Call{ID: r.ID, Name: name, Args: r.ToolCall.Value.Arguments, ReadOnly: t.toolIndex[name].ReadOnly(), Kind: t.toolInfo(name).Kind}
+		calls[i] = t.permissionCall(r)
 	}
 	split := permission.InspectAll(t.ctx, t.inspectors(), calls, t.conv, func(name string, err error) {
 		t.a.log.Warn("inspector failed", "inspector", name, "error", err)
@@ -167,7 +167,7 @@ func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
 	if sub, ok := t.s.subRecipes[c.Name]; ok {
 		return t.runSubRecipeTool(ctx, sub, c.Args)
 	}
-	if c.Name == summonDelegateTool {
+	if tool, ok := t.tool(c.Name); ok && tool.Extension == platform.Summon && tool.Local == platform.DelegateTool {
 		return t.delegate(ctx, c)
 	}
 	res, err := t.s.callTool(ctx, c.ID, c.Name, c.Args)
@@ -178,6 +178,22 @@ func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
 		return conversation.Err[conversation.CallToolResult](err.Error())
 	}
 	return conversation.Ok(t.a.largeResponse(res))
+}
+
+// permissionCall is a tool request as the inspectors see it, under the
+// tool's public name whatever name the model used ("shell" for a
+// "developer__shell" from an older session), with the prefixed name
+// permission.yaml rules of older goose and goose-acp carry.
+func (t *turn) permissionCall(r *conversation.ToolRequest) permission.Call {
+	name := r.ToolCall.Value.Name
+	c := permission.Call{ID: r.ID, Name: name, Args: r.ToolCall.Value.Arguments, Kind: t.toolInfo(name).Kind}
+	if tool, ok := t.tool(name); ok {
+		c.Name, c.ReadOnly = tool.Name, tool.ReadOnly()
+		if p := tool.PrefixedName(); p != tool.Name && tool.Local != "" {
+			c.Prefixed = p
+		}
+	}
+	return c
 }
 
 // inspectors returns goose's inspectors in goose's order.

@@ -36,22 +36,30 @@ func (a *Agent) ListTools(ctx context.Context, sessionID, ext string) ([]ListedT
 	}
 	out := make([]ListedTool, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: a.toolPermission(mode, t.Name)})
+		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: a.toolPermission(mode, t)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-func (a *Agent) toolPermission(mode permission.Mode, tool string) permission.Level {
+// toolPermission reads the tool's levels under its public name, else
+// under the prefixed name rules saved before goose 1.54 carry.
+func (a *Agent) toolPermission(mode permission.Mode, t extension.Tool) permission.Level {
+	level := func(lookup func(string) permission.Level) permission.Level {
+		if l := lookup(t.Name); l != permission.LevelNone || t.Local == "" {
+			return l
+		}
+		return lookup(t.PrefixedName())
+	}
 	if a.opts.Permissions != nil {
-		if l := a.opts.Permissions.User(tool); l != permission.LevelNone {
+		if l := level(a.opts.Permissions.User); l != permission.LevelNone {
 			return l
 		}
 	}
 	switch mode {
 	case permission.ModeSmartApprove:
 		if a.opts.Permissions != nil {
-			return a.opts.Permissions.Smart(tool)
+			return level(a.opts.Permissions.Smart)
 		}
 	case permission.ModeApprove:
 		return permission.LevelAskBefore
@@ -93,7 +101,7 @@ func (a *Agent) CallAppTool(ctx context.Context, sessionID, ext, name string, ar
 	}
 	found := false
 	for _, t := range tools {
-		if t.Name == name || t.Name == t.Extension+"__"+name {
+		if t.Name == name || t.Local == name {
 			found, name = true, t.Name
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,25 +25,27 @@ const (
 // ErrTimeout is returned when a call exceeds its extension's timeout.
 var ErrTimeout = errkind.New(errkind.Timeout, "tool call timed out")
 
-// Call runs the prefixed tool name with args. callID is the tool request
-// id: it tags notifications, the progress token and _meta. The returned
-// error is a failure to run the tool at all; a tool that ran and failed
-// returns a result with IsError.
+// Call runs the tool a name refers to (see Resolve) with args. callID is
+// the tool request id: it tags notifications, the progress token and
+// _meta. The returned error is a failure to run the tool at all; a tool
+// that ran and failed returns a result with IsError.
 func (m *Manager) Call(ctx context.Context, callID, name string, args map[string]any) (conversation.CallToolResult, error) {
-	key, tool, err := splitToolName(name, m.keys())
-	if err != nil {
-		return conversation.CallToolResult{}, err
+	if m.isClosed() {
+		return conversation.CallToolResult{}, ErrClosed
 	}
-	e, err := m.get(key)
+	tools := m.Tools(ctx)
+	t, ok := Resolve(tools, name)
+	if !ok {
+		return conversation.CallToolResult{}, notFound(name, tools)
+	}
+	e, err := m.get(t.Extension)
 	if err != nil {
 		return conversation.CallToolResult{}, err
 	}
 	if e.session == nil {
 		return conversation.CallToolResult{}, ErrFrontendTool
 	}
-	if !e.allowed(tool) {
-		return conversation.CallToolResult{}, fmt.Errorf("%w: Tool '%s' is not available for extension '%s'", ErrToolNotAvailable, tool, key)
-	}
+	tool := t.Local
 	timeout := time.Duration(e.cfg.TimeoutSeconds()) * time.Second
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrTimeout)
 	defer cancel()
@@ -68,6 +71,16 @@ func (m *Manager) Call(ctx context.Context, callID, name string, args map[string
 		return conversation.CallToolResult{}, err
 	}
 	return ConvertResult(res)
+}
+
+// notFound is goose 1.54's answer to a name no tool answers to, with the
+// names that would have worked.
+func notFound(name string, tools []Tool) error {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return fmt.Errorf("%w: Tool '%s' not found. Available tools: [%s]", ErrToolNotFound, name, strings.Join(names, ", "))
 }
 
 func argsOrEmpty(args map[string]any) map[string]any {

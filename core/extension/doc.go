@@ -4,9 +4,14 @@
 // process group, streamable HTTP and legacy SSE endpoints, inline_python
 // through uvx — and keeps frontend tools, which the client executes.
 //
-// Tools are exposed as "<extension>__<tool>" with goose's name
-// normalisation and collision rule and each extension's available_tools
-// filter. Call runs one tool with the extension's timeout (default 300 s),
+// Tools are exposed as goose 1.54 names them: under their own names for the
+// first-class builtin/platform extensions (developer, analyze, summon,
+// skills, code_execution), as "<extension>__<tool>" for every other, with
+// goose's name normalisation and collision rule and each extension's
+// available_tools filter, extensions sorted by key. Resolve (and Call)
+// also accept the prefixed names first-class tools had before 1.54
+// ("developer__shell") and a model's manglings of a name, as goose's
+// recover_mangled_tool_name does. Call runs one tool with the extension's timeout (default 300 s),
 // tags the request _meta with agent-working-dir, agent-session-id and
 // goose-tool-call-id, uses the call id as progress token, and forwards the
 // server's progress and log notifications to Hooks.Notify with that id.

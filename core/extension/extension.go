@@ -85,10 +85,10 @@ func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
 				log.Warn("listing tools failed", "extension", key, "error", err)
 				break
 			}
-			tools = append(tools, convertTool(key, t))
+			tools = append(tools, convertTool(e.cfg, key, t))
 		}
 	}
-	tools = slices.DeleteFunc(tools, func(t Tool) bool { return !e.allowed(t.Name[len(key)+len(Separator):]) })
+	tools = slices.DeleteFunc(tools, func(t Tool) bool { return !e.allowed(t.Local) })
 	if tools == nil {
 		tools = []Tool{}
 	}
@@ -100,12 +100,12 @@ func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
 	return tools
 }
 
-func convertTool(key string, t *mcp.Tool) Tool {
+func convertTool(cfg config.ExtensionConfig, key string, t *mcp.Tool) Tool {
 	schema, err := json.Marshal(t.InputSchema)
 	if err != nil || string(schema) == "null" {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
-	out := Tool{Name: ToolName(key, t.Name), Extension: key, Description: t.Description, InputSchema: schema}
+	out := Tool{Name: publicName(cfg, key, t.Name), Extension: key, Local: t.Name, Description: t.Description, InputSchema: schema}
 	out.Info = toolInfo(out.Name, t.Meta)
 	if a := t.Annotations; a != nil {
 		ro, idem := a.ReadOnlyHint, a.IdempotentHint
@@ -130,7 +130,7 @@ func frontendTools(key string, cfg config.ExtensionConfig) []Tool {
 		if err := json.Unmarshal(raw, &t); err != nil || t.Name == "" {
 			continue
 		}
-		ft := convertTool(key, &t)
+		ft := convertTool(cfg, key, &t)
 		ft.Frontend = true
 		out = append(out, ft)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -25,15 +26,18 @@ var (
 	ErrToolNotFound      = errkind.New(errkind.NotFound, "tool not found")
 	ErrExtensionNotFound = errkind.New(errkind.NotFound, "extension not found")
 	ErrFrontendTool      = errors.New("Frontend tool execution required")
-	ErrToolNotAvailable  = errors.New("tool not available")
 	ErrClosed            = errkind.New(errkind.Unavailable, "extension manager closed")
 )
 
 // Tool is one tool as the agent sees it.
 type Tool struct {
-	// Name is the prefixed name "<extension>__<tool>".
-	Name        string
+	// Name is the name the model sees: "<extension>__<tool>", or the
+	// tool's own name for goose's first-class extensions (Unprefixed).
+	Name string
+	// Extension is the owning extension's key and Local the tool's name
+	// on that extension's server.
 	Extension   string
+	Local       string
 	Description string
 	InputSchema json.RawMessage
 	Annotations *provider.ToolAnnotations
@@ -48,6 +52,12 @@ type Tool struct {
 func (t Tool) ProviderTool() provider.Tool {
 	return provider.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Annotations: t.Annotations}
 }
+
+// PrefixedName is "<extension>__<tool>": the name the model saw for this
+// tool before goose 1.54 made the first-class extensions' tools bare, and
+// the name permission.yaml entries of that time carry. It equals Name for
+// every other tool.
+func (t Tool) PrefixedName() string { return ToolName(t.Extension, t.Local) }
 
 // ReadOnly reports the readOnlyHint annotation.
 func (t Tool) ReadOnly() bool {
@@ -360,30 +370,38 @@ func (m *Manager) Extensions() []Info {
 	return out
 }
 
-// Tools returns every tool, extensions in the order added, refreshing any
-// extension whose server announced a changed tool list.
+// Tools returns every tool, extensions sorted by key (goose 1.54's lease
+// order: the same tool list, in the same order, for every session with
+// the same extensions, which prompt caching needs), refreshing any
+// extension whose server announced a changed tool list. When two
+// extensions offer one public name, the first keeps it.
 func (m *Manager) Tools(ctx context.Context) []Tool {
 	m.mu.RLock()
-	exts := make([]*extension, 0, len(m.order))
-	for _, k := range m.order {
+	keys := slices.Sorted(maps.Keys(m.exts))
+	exts := make([]*extension, 0, len(keys))
+	for _, k := range keys {
 		exts = append(exts, m.exts[k])
 	}
 	m.mu.RUnlock()
 	var out []Tool
+	seen := map[string]bool{}
 	for _, e := range exts {
-		out = append(out, e.listTools(ctx, m.log)...)
+		for _, t := range e.listTools(ctx, m.log) {
+			if seen[t.Name] {
+				m.log.Warn("duplicate tool name, keeping the earlier extension's", "tool", t.Name, "extension", t.Extension)
+				continue
+			}
+			seen[t.Name] = true
+			out = append(out, t)
+		}
 	}
 	return out
 }
 
-// Tool returns the tool with this prefixed name.
+// Tool returns the tool a name refers to (see Resolve: the public name,
+// else an older prefixed name or a model's mangling of it).
 func (m *Manager) Tool(ctx context.Context, name string) (Tool, bool) {
-	for _, t := range m.Tools(ctx) {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return Tool{}, false
+	return Resolve(m.Tools(ctx), name)
 }
 
 // MOIM returns the platform extensions' contributions to the info
@@ -454,16 +472,4 @@ func (m *Manager) get(key string) (*extension, error) {
 		return nil, fmt.Errorf("%w: %s", ErrExtensionNotFound, key)
 	}
 	return e, nil
-}
-
-func (m *Manager) keys() []string {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return slices.Collect(func(yield func(string) bool) {
-		for k := range m.exts {
-			if !yield(k) {
-				return
-			}
-		}
-	})
 }

@@ -45,7 +45,7 @@ func (p *PermissionInspector) Inspect(ctx context.Context, calls []Call, _ []con
 	for i, c := range calls {
 		facts[i] = Facts{Mode: p.Mode, ReadOnly: c.ReadOnly, Kind: c.Kind}
 		if p.Store != nil && p.Mode != ModeAuto && p.Mode != ModeChat {
-			facts[i].User, facts[i].Smart = p.Store.User(c.Name), p.Store.Smart(c.Name)
+			facts[i].User, facts[i].Smart = storedLevel(p.Store.User, c), storedLevel(p.Store.Smart, c)
 		}
 		if Evaluate(c.Name, facts[i]).AskLLM {
 			ask = append(ask, c)
@@ -69,6 +69,16 @@ func (p *PermissionInspector) Inspect(ctx context.Context, calls []Call, _ []con
 		out = append(out, Result{RequestID: c.ID, Action: v.Action, Prompt: v.Prompt, Reason: v.Reason, Confidence: 1, Inspector: PermissionInspectorName})
 	}
 	return out, nil
+}
+
+// storedLevel is the call's level under its public name, else under its
+// prefixed name (a rule saved before the names went bare).
+func storedLevel(lookup func(string) Level, c Call) Level {
+	l := lookup(c.Name)
+	if l == LevelNone && c.Prefixed != "" {
+		l = lookup(c.Prefixed)
+	}
+	return l
 }
 
 func (p *PermissionInspector) judge(ctx context.Context, calls []Call) map[string]bool {

@@ -44,8 +44,13 @@ const (
 
 // Call is a tool call as the inspectors see it.
 type Call struct {
-	ID   string
+	ID string
+	// Name is the tool's public name ("shell").
 	Name string
+	// Prefixed is the tool's "<extension>__<tool>" name when that differs
+	// from Name ("developer__shell"): permission.yaml rules written before
+	// goose 1.54 made the first-class tools' names bare still apply.
+	Prefixed string
 	Args map[string]any
 	// ReadOnly is the tool's MCP readOnlyHint annotation being true.
 	ReadOnly bool

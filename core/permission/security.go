@@ -36,7 +36,7 @@ func (s *SecurityInspector) Inspect(_ context.Context, calls []Call, _ []convers
 	}
 	var out []Result
 	for _, c := range calls {
-		// Only shells are scanned (goose: developer__shell); which tool is
+		// Only shells are scanned (goose: shell); which tool is
 		// one is what the tool declares, not its name.
 		if c.Kind != toolinfo.Execute {
 			continue

@@ -190,7 +190,7 @@ async function main() {
       return value;
     };
     const tools = await call('getTools', api.getTools, { query: { session_id: id } });
-    expect(tools.some((t) => t.name === 'developer__shell'), `tools: ${tools.map((t) => t.name)}`);
+    expect(tools.some((t) => t.name === 'shell'), `tools: ${tools.map((t) => t.name)}`);
     await call('getSessionExtensions', api.getSessionExtensions, { path: { session_id: id } });
     await call('getSession', api.getSession, { path: { session_id: id } });
 
@@ -221,7 +221,7 @@ async function main() {
       seen.push(kinds(ev));
       const action = ev.message.content.find((c) => c.type === 'actionRequired');
       if (action) {
-        expect(action.data.actionType === 'toolConfirmation' && action.data.toolName === 'developer__shell', `action ${JSON.stringify(action)}`);
+        expect(action.data.actionType === 'toolConfirmation' && action.data.toolName === 'shell', `action ${JSON.stringify(action)}`);
         await call('confirmToolAction', api.confirmToolAction, { body: { id: action.data.id, action: 'allow_once', sessionId: id, principalType: 'Tool' } });
       }
       const resp = ev.message.content.find((c) => c.type === 'toolResponse');

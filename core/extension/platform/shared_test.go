@@ -180,16 +180,16 @@ func TestSharedServersKeepSessionsApart(t *testing.T) {
 	}
 
 	// Skills and summon sources come from each session's working dir.
-	if got := s1.call(t, "skills__load_skill", map[string]any{"name": "alpha"}); !strings.Contains(got, "alpha body") {
+	if got := s1.call(t, "load_skill", map[string]any{"name": "alpha"}); !strings.Contains(got, "alpha body") {
 		t.Errorf("session 1 load_skill alpha = %q", got)
 	}
-	if got := s2.call(t, "skills__load_skill", map[string]any{"name": "alpha"}); got != "Skill 'alpha' not found." {
+	if got := s2.call(t, "load_skill", map[string]any{"name": "alpha"}); got != "Skill 'alpha' not found." {
 		t.Errorf("session 2 load_skill alpha = %q", got)
 	}
-	if got := s2.call(t, "summon__load", map[string]any{}); !strings.Contains(got, "• second - the second agent") || strings.Contains(got, "first") {
+	if got := s2.call(t, "load", map[string]any{}); !strings.Contains(got, "• second - the second agent") || strings.Contains(got, "first") {
 		t.Errorf("session 2 load() = %q", got)
 	}
-	if got := s1.call(t, "summon__load", map[string]any{"source": "first"}); !strings.Contains(got, "You are first.") {
+	if got := s1.call(t, "load", map[string]any{"source": "first"}); !strings.Contains(got, "You are first.") {
 		t.Errorf("session 1 load(first) = %q", got)
 	}
 
@@ -197,7 +197,7 @@ func TestSharedServersKeepSessionsApart(t *testing.T) {
 	if got := s2.call(t, "summarize__summarize", map[string]any{"paths": []string{"."}, "question": "?"}); !strings.HasPrefix(got, "summary for "+s2.id) {
 		t.Errorf("session 2 summarize = %q", got)
 	}
-	if got := s1.call(t, "summon__delegate", map[string]any{"instructions": "go"}); got != "delegated from "+s1.id {
+	if got := s1.call(t, "delegate", map[string]any{"instructions": "go"}); got != "delegated from "+s1.id {
 		t.Errorf("session 1 delegate = %q", got)
 	}
 	if a1, a2 := s1.agent.got(), s2.agent.got(); a1 != "delegate:"+s1.id+":call-"+s1.id || a2 != "complete:"+s2.id {
@@ -239,7 +239,7 @@ func TestSharedServersKeepSessionsApart(t *testing.T) {
 	if got := s2.call(t, "todo__todo_write", map[string]any{"content": "- [x] two"}); got != "Updated (9 chars)" {
 		t.Errorf("session 2 todo after session 1 closed = %q", got)
 	}
-	if got := s2.call(t, "skills__load_skill", map[string]any{"name": "beta"}); !strings.Contains(got, "beta body") {
+	if got := s2.call(t, "load_skill", map[string]any{"name": "beta"}); !strings.Contains(got, "beta body") {
 		t.Errorf("session 2 load_skill after session 1 closed = %q", got)
 	}
 	if got := s2.call(t, "extensionmanager__search_available_extensions", map[string]any{}); !strings.Contains(got, "Extensions available to enable:\n- apps") {

@@ -186,7 +186,7 @@ func TestSkillsExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools := m.Tools(ctx)
-	if len(tools) != 1 || tools[0].Name != "skills__load_skill" || tools[0].Description != loadSkillDescription {
+	if len(tools) != 1 || tools[0].Name != "load_skill" || tools[0].Description != loadSkillDescription {
 		t.Fatalf("tools = %+v", tools)
 	}
 	if got := string(tools[0].InputSchema); !strings.Contains(got, `"required":["name"]`) {
@@ -196,11 +196,11 @@ func TestSkillsExtension(t *testing.T) {
 	if len(infos) != 1 || !strings.HasPrefix(infos[0].Instructions, skillsHeader+"\n• deploy - Deploy things") {
 		t.Fatalf("instructions = %+v", infos)
 	}
-	res, err := m.Call(ctx, "c1", "skills__load_skill", map[string]any{"name": "deploy/scripts/run.sh"})
+	res, err := m.Call(ctx, "c1", "load_skill", map[string]any{"name": "deploy/scripts/run.sh"})
 	if err != nil || res.IsError || res.Content[0].Text != "echo deploy\n" {
 		t.Fatalf("supporting file: %v %+v", err, res)
 	}
-	res, _ = m.Call(ctx, "c2", "skills__load_skill", map[string]any{})
+	res, _ = m.Call(ctx, "c2", "load_skill", map[string]any{})
 	if !res.IsError || res.Content[0].Text != "Missing required parameter: name" {
 		t.Fatalf("missing name: %+v", res)
 	}

@@ -118,19 +118,19 @@ func TestSummonExtensionHidesDelegateInSubagents(t *testing.T) {
 		for _, tool := range m.Tools(ctx) {
 			names = append(names, tool.Name)
 		}
-		want := "summon__delegate,summon__load"
+		want := "delegate,load"
 		if typ == session.TypeSubAgent {
-			want = "summon__load"
+			want = "load"
 		}
 		if strings.Join(names, ",") != want {
 			t.Errorf("%s tools = %v", typ, names)
 		}
 		if typ == session.TypeUser {
-			res, err := m.Call(ctx, "c", "summon__delegate", map[string]any{"instructions": "x"})
+			res, err := m.Call(ctx, "c", "delegate", map[string]any{"instructions": "x"})
 			if err != nil || !res.IsError || res.Content[0].Text != "Error: "+ErrNoAgent.Error() {
 				t.Errorf("delegate without an agent = %+v %v", res, err)
 			}
-			res, _ = m.Call(ctx, "c2", "summon__delegate", map[string]any{})
+			res, _ = m.Call(ctx, "c2", "delegate", map[string]any{})
 			if res.Content[0].Text != "Error: Must provide 'instructions' or 'source' (or both)" {
 				t.Errorf("delegate without instructions = %+v", res)
 			}
