@@ -51,7 +51,7 @@ type Call struct {
 	// from Name ("developer__shell"): permission.yaml rules written before
 	// goose 1.54 made the first-class tools' names bare still apply.
 	Prefixed string
-	Args map[string]any
+	Args     map[string]any
 	// ReadOnly is the tool's MCP readOnlyHint annotation being true.
 	ReadOnly bool
 	// Kind is the tool's declared kind (core/toolinfo); the security
