@@ -21,18 +21,25 @@ func (s *Server) sessionFiles(as *acpSession) *fileIO {
 
 // proposedDiff previews the change a write or edit call proposes as the
 // whole file before and after, read through the session's FileIO: a
-// write over an existing file shows what it replaces (oldText absent only
-// when the file cannot be read, i.e. does not exist); an edit shows the
+// write over an existing file shows what it replaces; an edit shows the
 // whole file with the replacement applied, as the tool will make it.
-// When the edit would not apply (no or several matches) the fragments
-// are shown, which is what the tool was asked to do.
+// A file missing on disk (developer.MissingOnDisk) or refused by the path
+// policy is not read: a write shows a new file (no oldText), an edit the
+// fragments it was asked to replace, so the preview never costs the
+// editor a failed read. When an edit would not apply (no or several
+// matches) the fragments are shown too, which is what the tool was asked
+// to do.
 func (s *Server) proposedDiff(ctx context.Context, as *acpSession, info toolinfo.Info, args map[string]any, path string) *ToolCallContent {
 	c, ok := info.ChangeOf(args)
 	if !ok {
 		return nil
 	}
-	current, err := s.sessionFiles(as).ReadTextFile(ctx, path, 0, 0)
-	exists := err == nil
+	files := s.sessionFiles(as)
+	exists, current := false, ""
+	if files.check(path) == nil && !developer.MissingOnDisk(path) {
+		text, err := files.ReadTextFile(ctx, path, 0, 0)
+		exists, current = err == nil, text
+	}
 	switch {
 	case c.Before == nil && exists:
 		return &ToolCallContent{Type: "diff", Path: path, OldText: &current, NewText: &c.After}

@@ -41,8 +41,13 @@ func (s *service) readTool(ctx context.Context, cc callContext, raw json.RawMess
 	if fi, err := os.Stat(p); err == nil && line == 0 && limit == 0 && fi.Size() > maxReadBytes {
 		return toolError("%s exceeds max file size of %d bytes (actual: %d bytes). Retry with line and limit to read the file in chunks.", p, maxReadBytes, fi.Size()), nil
 	}
-	s.emit(ctx, cc, Event{Kind: "locations", Path: p, Lines: []int{max(line, 1)}})
-	content, err := s.fileIO.ReadTextFile(ctx, p, line, limit)
+	// A whole-file read names the file, not a line.
+	var lines []int
+	if line > 0 {
+		lines = []int{line}
+	}
+	s.emit(ctx, cc, Event{Kind: "locations", Path: p, Lines: lines})
+	content, err := ReadExisting(ctx, s.fileIO, p, line, limit)
 	if err != nil {
 		return toolError("Failed to read %s: %v", a.Path, err), nil
 	}

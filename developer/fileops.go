@@ -9,33 +9,64 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// errNotExist marks a file neither the disk nor the FileIO could provide.
-var errNotExist = errors.New("file does not exist")
+// ErrNotExist is a file that neither the disk nor the FileIO has.
+var ErrNotExist = errors.New("file does not exist")
 
-// readText reads a whole file through FileIO. With the local default a
-// missing file is reported as errNotExist; a delegated FileIO may know
-// buffers that are not on disk, so it is always asked.
-func (s *service) readText(ctx context.Context, path string) (string, error) {
-	if isLocal(s.fileIO) {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return "", errNotExist
-		}
-	}
-	return s.fileIO.ReadTextFile(ctx, path, 0, 0)
+// MissingOnDisk reports whether path does not exist on the local disk.
+// The editor and goose-acp share the machine, so the disk decides whether
+// a file exists; only "does not exist" counts (a permission error leaves
+// the question to the FileIO). Callers have already put path to the
+// session's path policy.
+func MissingOnDisk(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
-// existingText returns the current content and whether the file exists.
-func (s *service) existingText(ctx context.Context, path string) (string, bool) {
-	if _, err := os.Stat(path); err != nil {
-		if isLocal(s.fileIO) {
-			return "", false
-		}
+// ReadExisting reads a file through f (line and limit as in
+// FileIO.ReadTextFile), or returns ErrNotExist: one rule for every tool.
+// A file on disk is read through f and its answer trusted, empty or not.
+// A file missing on disk is ErrNotExist without a read on the local disk;
+// through an editor's FileIO it is asked for once (it may hold an unsaved
+// new buffer), and an error or an empty answer then means the file does
+// not exist, whatever error code the editor used (Zed answers "" for a
+// missing file in its project, VS Code's ACP Client -32603).
+func ReadExisting(ctx context.Context, f FileIO, path string, line, limit int) (string, error) {
+	if !MissingOnDisk(path) {
+		return f.ReadTextFile(ctx, path, line, limit)
 	}
-	old, err := s.fileIO.ReadTextFile(ctx, path, 0, 0)
+	if isLocal(f) {
+		return "", ErrNotExist
+	}
+	text, err := f.ReadTextFile(ctx, path, line, limit)
+	if err != nil || text == "" {
+		return "", ErrNotExist
+	}
+	return text, nil
+}
+
+// PriorText is what a whole-file write replaces: the current text and
+// true, or false for a new file. A file missing on disk is new without
+// asking anyone, so creating a file never starts with failed reads.
+func PriorText(ctx context.Context, f FileIO, path string) (string, bool) {
+	if MissingOnDisk(path) {
+		return "", false
+	}
+	old, err := f.ReadTextFile(ctx, path, 0, 0)
 	if err != nil {
 		return "", false
 	}
 	return old, true
+}
+
+// readText reads a whole file through FileIO (ReadExisting).
+func (s *service) readText(ctx context.Context, path string) (string, error) {
+	return ReadExisting(ctx, s.fileIO, path, 0, 0)
+}
+
+// existingText returns the current content and whether the file exists
+// (PriorText).
+func (s *service) existingText(ctx context.Context, path string) (string, bool) {
+	return PriorText(ctx, s.fileIO, path)
 }
 
 // writeEdit writes content through FileIO, then reports the change as

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +64,40 @@ func TestEditorsTodoAsksNoPermission(t *testing.T) {
 	}
 	if got := c.finalStatus(sess.SessionID, "call_todo"); got != "completed" {
 		t.Errorf("todo call ends %q\n%s", got, c.dump(sess.SessionID))
+	}
+}
+
+// TestEditorsWholeFileReadHasNoLine (issue 25 §6): a read of a whole file
+// names the file without a line (0 is no position: v2 calls it invalid,
+// and Zed would put the cursor on the first row); a read from a line
+// keeps it, as the 0-based row Zed moves to.
+func TestEditorsWholeFileReadHasNoLine(t *testing.T) {
+	work := t.TempDir()
+	path := filepath.Join(work, "notes.md")
+	os.WriteFile(path, []byte("one\ntwo\nthree\nfour\nfive\n"), 0o644)
+	env := newAgentEnv(t,
+		toolCallTurn("call_all", devTool("read"), map[string]any{"path": "notes.md"}),
+		toolCallTurn("call_at", devTool("read"), map[string]any{"path": "notes.md", "line": 4, "limit": 1}),
+		textTurn("read"),
+	)
+	c := startAgent(t, env)
+	(&editor{}).install(c)
+	c.initializeAs(zedInitialize)
+	sess := c.newSession(work)
+	c.prompt(sess.SessionID, "read it")
+	for id, want := range map[string]string{"call_all": `[{"path":"` + path + `"}]`, "call_at": `[{"path":"` + path + `","line":3}]`} {
+		n := 0
+		for _, u := range c.toolUpdates(sess.SessionID, id) {
+			if u.Locations == nil {
+				continue
+			}
+			n++
+			if got := jsonOf(u.Locations); got != want {
+				t.Errorf("%s %s locations = %s, want %s", id, u.SessionUpdate, got, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s has no locations\n%s", id, c.dump(sess.SessionID))
+		}
 	}
 }
