@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/acp"
 )
@@ -18,6 +22,64 @@ func runACP(env *environment, args []string) int {
 	// first session request, so initialize is answered while it opens.
 	sessionsLater := env.opts.httpAddr == ""
 	return withRuntimeMode(env, sessionsLater, func(rt *runtime) int { return serveACP(env, rt, sessionsLater) })
+}
+
+// runACPCommand is `goose-acp acp [--with-builtin NAME[,NAME…]]`, goose's
+// own argv for its ACP agent (`goose acp`: the ACP registry's entry and
+// goose's documented editor set-ups). Without flags it is `goose-acp`;
+// --with-builtin adds builtin or platform extensions to every new session,
+// as goose's flag of that name does.
+func runACPCommand(env *environment, args []string) int {
+	fs := flag.NewFlagSet("goose-acp acp", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	var builtins []string
+	fs.Func("with-builtin", "add builtin extensions by name, comma-separated (e.g. developer,todo)", func(v string) error {
+		for name := range strings.SplitSeq(v, ",") {
+			name = strings.TrimSpace(name)
+			if !knownBuiltin(name) {
+				return fmt.Errorf("unknown builtin extension %q (known: %s)", name, strings.Join(builtinNames(), ", "))
+			}
+			if !slices.Contains(builtins, name) {
+				builtins = append(builtins, name)
+			}
+		}
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	env.builtins = builtins
+	return runACP(env, fs.Args())
+}
+
+// builtinNames are the extensions --with-builtin takes: developer and the
+// platform extensions.
+func builtinNames() []string {
+	var out []string
+	for _, p := range platformExtensions() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func knownBuiltin(name string) bool { return slices.Contains(builtinNames(), name) }
+
+// sessionBuiltins are the builtins every new ACP session gets: the
+// default (developer) plus --with-builtin's.
+func (env *environment) sessionBuiltins() []string {
+	if len(env.builtins) == 0 {
+		return nil // acp.Options' default
+	}
+	out := []string{"developer"}
+	for _, b := range env.builtins {
+		if !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // serveACP serves ACP until stdin ends (and, with --http, the HTTP API
@@ -36,10 +98,13 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 			if err := rt.openSessions(ctx, env); err != nil {
 				return acp.Options{}, err
 			}
-			return rt.acpOptions(), nil
+			full := rt.acpOptions()
+			full.Builtins = env.sessionBuiltins()
+			return full, nil
 		}}
 	} else {
 		opts = rt.acpOptions()
+		opts.Builtins = env.sessionBuiltins()
 	}
 	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
 		log.Error("acp server stopped", "err", err)

@@ -6,7 +6,8 @@ type command func(env *environment, args []string) int
 // commands is the subcommand table; "" is the default (ACP on stdio).
 func commands() map[string]command {
 	return map[string]command{
-		"": runACP,
+		"":    runACP,
+		"acp": runACPCommand,
 		"deeplink": func(env *environment, args []string) int {
 			return runDeeplink(env.ctx, args, env.stdout, env.stderr, env.getenv)
 		},

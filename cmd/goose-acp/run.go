@@ -16,6 +16,7 @@ const usage = `goose-acp — the goose agent for editors (Agent Client Protocol)
 
 Usage:
   goose-acp [flags]                  serve ACP on stdin/stdout (what editors spawn)
+  goose-acp acp [--with-builtin NAME,...]   the same (goose's "goose acp"), adding builtin extensions
   goose-acp configure [--provider NAME --model MODEL [--api-key-env VAR]]   set up the AI provider
   goose-acp [flags] --http ADDR      also serve the goosed HTTP/SSE API on ADDR
   goose-acp agent                    goosed-compatible backend (GOOSE_PORT, GOOSE_SERVER__SECRET_KEY, GOOSE_TLS)
@@ -75,6 +76,8 @@ type environment struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// builtins are `acp --with-builtin`'s extensions.
+	builtins []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, []string, error) {

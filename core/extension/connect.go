@@ -139,6 +139,12 @@ func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Tran
 func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
 	f, ok := m.opts.Builtins[e.key]
 	if !ok {
+		// goose's --with-builtin takes platform extensions' names too
+		// (builtin_to_extension_config): such an entry is that platform
+		// extension.
+		if _, isPlatform := m.opts.Platforms[e.key]; isPlatform {
+			return m.platformTransport(ctx, e)
+		}
 		return nil, fmt.Errorf("%w: unknown builtin extension %q", ErrUnsupported, e.cfg.Name)
 	}
 	s, err := f(ctx, m.env(false))
