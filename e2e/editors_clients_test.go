@@ -33,10 +33,10 @@ func (c *acpClient) initializeAs(params string) acp.InitializeResponse {
 	return resp
 }
 
-// devTool is the name the model calls a developer tool by. Tool names are
-// written through it only, so a renaming of the tool surface changes one
-// line here.
-func devTool(bare string) string { return "developer__" + bare }
+// devTool is the name the model calls a developer tool by: goose 1.54's
+// bare names (shell, read, write, …). Tool names are written through it
+// only, so a renaming of the tool surface changes one line here.
+func devTool(bare string) string { return bare }
 
 // todoWrite is the todo tool's name, for the same reason.
 const todoWrite = "todo__todo_write"
