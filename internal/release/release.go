@@ -3,6 +3,7 @@ package release
 import (
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ type Options struct {
 	Version string
 	// Root is the module root holding ./cmd/goose-acp.
 	Root string
-	// Out receives the archives, SHA256SUMS, agent.json and NOTES.md; it
+	// Out receives the archives, SHA256SUMS, agent.json, icon.svg and NOTES.md; it
 	// is emptied first so SHA256SUMS lists only this release.
 	Out string
 	// CGO builds with cgo where a C compiler for the target exists.
@@ -48,7 +49,7 @@ func NormalizeVersion(v string) (string, error) {
 }
 
 // Run builds every target, archives it with README.md, and writes
-// SHA256SUMS, agent.json and NOTES.md into o.Out.
+// SHA256SUMS, agent.json, icon.svg and NOTES.md into o.Out.
 func Run(ctx context.Context, o Options) ([]Artifact, error) {
 	v, err := NormalizeVersion(o.Version)
 	if err != nil {
@@ -82,13 +83,24 @@ func Run(ctx context.Context, o Options) ([]Artifact, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{"SHA256SUMS": Sums(arts), "agent.json": manifest, "NOTES.md": Notes(o.Version, arts)}
-	for name, data := range files {
+	for name, data := range releaseFiles(o.Version, manifest, arts) {
 		if err := os.WriteFile(filepath.Join(o.Out, name), data, 0o644); err != nil {
 			return nil, err
 		}
 	}
 	return arts, nil
+}
+
+// Icon is the registry entry's icon.svg: 16×16, one colour (currentColor),
+// as the ACP registry's build requires of every agent directory.
+//
+//go:embed icon.svg
+var Icon []byte
+
+// releaseFiles are the files written beside the archives.
+func releaseFiles(version string, manifest []byte, arts []Artifact) map[string][]byte {
+	return map[string][]byte{"SHA256SUMS": Sums(arts), "agent.json": manifest, "NOTES.md": Notes(version, arts),
+		"icon.svg": Icon}
 }
 
 func buildTarget(ctx context.Context, o *Options, work string, t Target) (Artifact, error) {
