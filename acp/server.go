@@ -44,6 +44,12 @@ type Options struct {
 	// config.yaml's, as goose-acp-server's --builtin list. nil means
 	// ["developer"] (goose-acp-server's default); an empty slice means none.
 	Builtins []string
+	// ExtensionsFirst makes session/new and session/load answer once the
+	// session's extensions have connected, with each one's outcome in
+	// _meta.extensionResults, as goose does (goose serve for Goose
+	// Desktop, which shows a failed extension's toast from it). Otherwise
+	// they connect in the background and the list is empty.
+	ExtensionsFirst bool
 	// LocalFiles is the fallback FileIO when the editor offers no fs
 	// (default developer.LocalFileIO).
 	LocalFiles developer.FileIO

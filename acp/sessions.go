@@ -32,7 +32,9 @@ type sessionsAPI struct {
 	library *recipe.Library
 	// builtins are Options.Builtins.
 	builtins []string
-	conn     sessionConn
+	// extensionsFirst is Options.ExtensionsFirst.
+	extensionsFirst bool
+	conn            sessionConn
 	log      *slog.Logger
 }
 
@@ -88,7 +90,14 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	// asks for its values with them connected.
 	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(a.builtinExtensions(), exts...),
-		UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories), ConnectInBackground: mr == nil,
+		UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
+		ConnectInBackground: mr == nil && !a.extensionsFirst,
+	}
+	if chosen, ok, err := enabledExtensions(req.Meta); err != nil {
+		return nil, err
+	} else if ok {
+		// Desktop's new-chat choice: exactly these extensions.
+		opts.Extensions, opts.UseConfiguredExtensions = chosen, false
 	}
 	if mr, err = a.startWith(mr, &opts); err != nil {
 		return nil, err
@@ -105,7 +114,8 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	as := a.conn.track(sess)
 	as.setRoots(req.AdditionalDirectories)
 	setup := a.options.setup(sess.ID)
-	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions}
+	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions,
+		Meta: sessionResultMeta(sess, results)}
 	return followUp{resp, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
@@ -144,7 +154,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	a.loaded.drop(req.SessionID)
 	sess, results, err := a.agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
 		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
-		ConnectInBackground: true,
+		ConnectInBackground: !a.extensionsFirst,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)
@@ -154,7 +164,10 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	if replay {
 		a.conn.replay(as, stored.Conversation)
 	}
-	return followUp{a.options.setup(sess.ID), func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
+	setup := a.options.setup(sess.ID)
+	stored.WorkingDir = sess.WorkingDir
+	setup.Meta = sessionResultMeta(&stored, results)
+	return followUp{setup, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
 func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSessionsResponse, error) {

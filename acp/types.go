@@ -156,6 +156,7 @@ type SessionSetupResponse struct {
 	Modes         *ModeState     `json:"modes,omitempty"`
 	Models        *ModelState    `json:"models,omitempty"`
 	ConfigOptions []ConfigOption `json:"configOptions,omitempty"`
+	Meta          Meta           `json:"_meta,omitempty"`
 }
 
 type ModeState struct {

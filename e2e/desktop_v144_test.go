@@ -126,6 +126,59 @@ func TestDesktopSlashCommandsCarryCommandType(t *testing.T) {
 	}
 }
 
+// sessions.ts:65-73 and chatSessionController.ts:109-116 read the
+// session/new and session/load results' _meta: the recipe a chat started
+// from (its header, prompt and activities), the extension load results
+// (the toast of an extension that failed) and the working dir.
+func TestDesktopSessionResultsCarryRecipeAndExtensionResults(t *testing.T) {
+	env := newAgentEnv(t)
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
+		dext("saved", "recipes/save", map[string]any{"recipe": desktopRecipe}),
+		dcall("new", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"client": "goose-desktop", "recipeId": "${saved.id}"}}),
+		dcall("broken", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"client": "goose-desktop", "enabledExtensions": []any{
+				map[string]any{"type": "mcp", "server": map[string]any{"name": "broken", "command": "/nonexistent/mcp-server", "args": []any{}, "env": []any{}}},
+			}}}),
+		dreconnect(),
+		dcall("load", "session/load", map[string]any{"sessionId": "${new.sessionId}", "cwd": work, "mcpServers": []any{}}),
+	}})
+	for _, name := range []string{"new", "load"} {
+		var res struct {
+			Meta struct {
+				Recipe           map[string]any   `json:"recipe"`
+				ExtensionResults []map[string]any `json:"extensionResults"`
+				WorkingDir       string           `json:"workingDir"`
+			} `json:"_meta"`
+		}
+		r.decode(name, &res)
+		if res.Meta.Recipe["title"] != "Desktop Recipe" || res.Meta.Recipe["prompt"] != "say hi" {
+			t.Errorf("%s _meta.recipe = %v", name, res.Meta.Recipe)
+		}
+		if res.Meta.WorkingDir != work {
+			t.Errorf("%s _meta.workingDir = %q, want %q", name, res.Meta.WorkingDir, work)
+		}
+		if res.Meta.ExtensionResults == nil {
+			t.Errorf("%s has no _meta.extensionResults: %s", name, r.ok(name))
+		}
+	}
+	var broken struct {
+		Meta struct {
+			ExtensionResults []struct {
+				Name    string  `json:"name"`
+				Success bool    `json:"success"`
+				Error   *string `json:"error"`
+			} `json:"extensionResults"`
+		} `json:"_meta"`
+	}
+	r.decode("broken", &broken)
+	if got := broken.Meta.ExtensionResults; len(got) != 1 || got[0].Name != "broken" || got[0].Success || got[0].Error == nil || *got[0].Error == "" {
+		t.Errorf("extensionResults of a chat whose only extension cannot start: %s", r.ok("broken"))
+	}
+}
+
 // session-extensions.ts: 1.44 parses session/extensions/list items as
 // plain GooseExtension objects (zod.gen.ts:723), 1.5x as {extension,
 // extensionKey}; 1.44 removes by {sessionId, name}.

@@ -126,6 +126,7 @@ func (rt *runtime) acpOptions() acp.Options {
 		Store:           rt.agent.Sessions(),
 		Settings:        acp.Settings{Config: rt.cfg, Setup: rt.providers.setup, CustomProviders: rt.providers.custom},
 		Scheduler:       rt.scheduler,
+		ExtensionsFirst: rt.extensionsFirst,
 		Providers:       rt.providers.list,
 		DefaultProvider: rt.stringSetting("GOOSE_PROVIDER"),
 		DefaultModel:    rt.stringSetting("GOOSE_MODEL"),

@@ -29,9 +29,12 @@ type runtime struct {
 	store     *sqlite.Store
 	perms     *config.Permissions
 	scheduler *schedule.Scheduler
-	titles    *titleHub
-	providers *providerSet
-	agent     *agent.Agent
+	// extensionsFirst: ACP session/new and load wait for the session's
+	// extensions (goose serve for Goose Desktop).
+	extensionsFirst bool
+	titles          *titleHub
+	providers       *providerSet
+	agent           *agent.Agent
 }
 
 // openRuntime loads configuration once and builds the core. Nothing here

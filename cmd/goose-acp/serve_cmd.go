@@ -103,6 +103,10 @@ func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret stri
 	}
 	defer stop()
 	rt.scheduler = sched
+	// Goose Desktop shows each extension's load result from session/new
+	// and session/load (a failed one as a toast): they answer once the
+	// session's extensions have connected, as goose does.
+	rt.extensionsFirst = f.platform == "desktop"
 	cert, err := rt.serveCert(env, f.tls)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
