@@ -35,7 +35,7 @@ type sessionsAPI struct {
 	// extensionsFirst is Options.ExtensionsFirst.
 	extensionsFirst bool
 	conn            sessionConn
-	log      *slog.Logger
+	log             *slog.Logger
 }
 
 // sessionConn is what the sessions area needs of its connection (the
