@@ -2,12 +2,11 @@ package acp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/setup"
 )
@@ -102,7 +101,7 @@ func (s *Server) requireProvider() error {
 
 // authRequired is an -32000 error whose data is setup's one-line reason.
 func authRequired(err error) error {
-	return fmt.Errorf("%w: %s", ErrAuthRequired, setup.AuthReason(err))
+	return errkind.Errorf(errkind.AuthRequired, "%s", setup.AuthReason(err))
 }
 
 // turnAuthError turns a turn that failed for want of credentials (no
@@ -115,7 +114,7 @@ func (s *Server) turnAuthError(out agent.Outcome, err error) error {
 	if failure == nil && out.StopReason == agent.Error {
 		failure = out.Err
 	}
-	if failure == nil || !(setup.IsAuth(failure) || errors.Is(failure, agent.ErrNoProvider)) {
+	if !errkind.Is(failure, errkind.AuthRequired) {
 		return nil
 	}
 	if provider.KindOf(failure) != provider.KindAuth {

@@ -203,9 +203,5 @@ func (a *configAPI) setExtensionEnabled(_ context.Context, req extensionKeyWire)
 	if req.Enabled == nil {
 		return emptyResponse{}, invalidParams("missing field `enabled`")
 	}
-	err := a.cfg.SetExtensionEnabled(req.ConfigKey, *req.Enabled)
-	if errors.Is(err, config.ErrNotFound) {
-		return emptyResponse{}, invalidParams("Extension '%s' not found", req.ConfigKey)
-	}
-	return emptyResponse{}, err
+	return emptyResponse{}, badName(a.cfg.SetExtensionEnabled(req.ConfigKey, *req.Enabled))
 }

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/config"
@@ -69,10 +68,10 @@ func (a *defaultsAPI) saveDefaults(_ context.Context, req defaultsWire) (default
 	if name == "" {
 		return defaultsWire{}, invalidParams("providerId cannot be empty")
 	}
-	stored, err := a.setup.SaveDefault(name, modelName)
-	if errors.Is(err, setup.ErrUnknownProvider) {
+	if _, err := a.setup.Lookup(name); err != nil {
 		return defaultsWire{}, invalidParams("Unknown provider: %s", name)
 	}
+	stored, err := a.setup.SaveDefault(name, modelName)
 	if err != nil {
 		return defaultsWire{}, err
 	}
@@ -99,7 +98,7 @@ type preferencesWire struct {
 func (a *defaultsAPI) readPreferences(_ context.Context, req preferencesReadRequest) (preferencesWire, error) {
 	values, err := a.cfg.ReadPreferences(req.Keys)
 	if err != nil {
-		return preferencesWire{}, preferenceErr(err)
+		return preferencesWire{}, err
 	}
 	out := preferencesWire{Values: make([]preferenceWire, 0, len(values))}
 	for _, v := range values {
@@ -113,12 +112,5 @@ func (a *defaultsAPI) savePreferences(_ context.Context, req preferencesWire) (e
 	for _, v := range req.Values {
 		values = append(values, config.PreferenceValue{Name: v.Key, Value: v.Value})
 	}
-	return emptyResponse{}, preferenceErr(a.cfg.SavePreferences(values))
-}
-
-func preferenceErr(err error) error {
-	if errors.Is(err, config.ErrInvalidPreference) {
-		return invalidParams("%s", strings.TrimPrefix(err.Error(), config.ErrInvalidPreference.Error()+": "))
-	}
-	return err
+	return emptyResponse{}, a.cfg.SavePreferences(values)
 }

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 )
@@ -68,7 +67,7 @@ type promptRequest struct {
 func (a *promptsAPI) get(_ context.Context, req promptRequest) (promptWire, error) {
 	t, err := agent.PromptTemplate(a.configDir, req.Name)
 	if err != nil {
-		return promptWire{}, promptErr(req.Name, err)
+		return promptWire{}, badName(err)
 	}
 	return promptWire{Name: t.Name, Content: t.Content(), DefaultContent: t.DefaultContent, IsCustomized: t.IsCustomized}, nil
 }
@@ -78,26 +77,14 @@ func (a *promptsAPI) save(_ context.Context, req promptRequest) (promptMessage, 
 		return promptMessage{}, invalidParams("missing field `content`")
 	}
 	if err := agent.SavePromptTemplate(a.configDir, req.Name, *req.Content); err != nil {
-		return promptMessage{}, promptErr(req.Name, err)
+		return promptMessage{}, badName(err)
 	}
 	return promptMessage{Message: "Saved prompt: " + req.Name}, nil
 }
 
 func (a *promptsAPI) reset(_ context.Context, req promptRequest) (promptMessage, error) {
 	if err := agent.ResetPromptTemplate(a.configDir, req.Name); err != nil {
-		return promptMessage{}, promptErr(req.Name, err)
+		return promptMessage{}, badName(err)
 	}
 	return promptMessage{Message: "Reset prompt to default: " + req.Name}, nil
-}
-
-// promptErr words template errors as goose does; a template that does not
-// parse is refused with the parser's reason.
-func promptErr(name string, err error) error {
-	switch {
-	case errors.Is(err, agent.ErrUnknownTemplate):
-		return invalidParams("Prompt template '%s' not found", name)
-	case errors.Is(err, agent.ErrInvalidTemplate):
-		return invalidParams("%v", err)
-	}
-	return err
 }

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -60,8 +59,7 @@ func (r *Router) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	h, ok := r.Requests[req.Method]
 	if !ok {
-		err := fmt.Errorf("%w: %s", ErrMethodNotFound, req.Method)
-		_ = conn.ReplyWithError(ctx, req.ID, toRPCError(err))
+		_ = conn.ReplyWithError(ctx, req.ID, methodNotFound(req.Method))
 		return
 	}
 	reqCtx, cancel := context.WithCancel(ctx)

@@ -1,15 +1,11 @@
 package acp
 
 import (
-	"context"
 	"errors"
-	"fmt"
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/session"
-	"github.com/goose-acp/goose-acp/core/setup"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/unavailable"
 )
 
@@ -20,26 +16,39 @@ const (
 	CodeRequestCancelled int64 = -32800
 )
 
-// Sentinels handlers wrap to choose the error code.
+// rpcCode is a JSON-RPC error code with its standard message.
+type rpcCode struct {
+	code    int64
+	message string
+}
+
 var (
-	ErrInvalidParams    = errors.New("invalid params")
-	ErrMethodNotFound   = errors.New("method not found")
-	ErrResourceNotFound = errors.New("resource not found")
-	ErrAuthRequired     = errors.New("authentication required")
+	codeInvalidParams = rpcCode{jsonrpc2.CodeInvalidParams, "Invalid params"}
+	codeNotFound      = rpcCode{CodeResourceNotFound, "Resource not found"}
+	codeInternal      = rpcCode{jsonrpc2.CodeInternalError, "Internal error"}
 )
 
-// invalidParams returns an error answered with -32602 and msg as data.
-func invalidParams(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidParams, fmt.Sprintf(format, args...))
+// codes is the one table from core's error kinds to ACP's codes. Refusals
+// of what the client asked (bad input, a conflicting or busy state) are
+// invalid params, as goose answers them; a session this connection or the
+// agent has not loaded is not found (the client loads it first); a
+// missing or rejected provider key is auth required, so editors show
+// their sign-in flow. Every other kind is an internal error whose data
+// says what failed.
+var codes = map[errkind.Kind]rpcCode{
+	errkind.Invalid:      codeInvalidParams,
+	errkind.Conflict:     codeInvalidParams,
+	errkind.Busy:         codeInvalidParams,
+	errkind.NotFound:     codeNotFound,
+	errkind.NotReady:     codeNotFound,
+	errkind.AuthRequired: {CodeAuthRequired, "Authentication required"},
+	errkind.Cancelled:    {CodeRequestCancelled, "Request cancelled"},
 }
 
-// notFound returns an error answered with -32002 and msg as data.
-func notFound(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrResourceNotFound, fmt.Sprintf(format, args...))
-}
-
-// toRPCError is the one place errors become JSON-RPC errors. The human
-// detail goes in data, as goose does; message is the code's standard text.
+// toRPCError is the one place errors become JSON-RPC errors: a
+// *jsonrpc2.Error passes as it is, a feature goose-acp does not ship is
+// CodeUnavailable, every other error is its kind's code (codes) with the
+// human detail (errkind.Detail) in data, as goose does.
 func toRPCError(err error) *jsonrpc2.Error {
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
@@ -48,36 +57,40 @@ func toRPCError(err error) *jsonrpc2.Error {
 	if f, ok := unavailable.FeatureOf(err); ok {
 		return unavailableError(f, "")
 	}
-	code, message := codeFor(err)
-	e := &jsonrpc2.Error{Code: code, Message: message}
-	e.SetError(detail(err))
+	c, ok := codes[errkind.Of(err)]
+	if !ok {
+		c = codeInternal
+	}
+	e := &jsonrpc2.Error{Code: c.code, Message: c.message}
+	e.SetError(errkind.Detail(err))
 	return e
 }
 
-func codeFor(err error) (int64, string) {
-	switch {
-	case errors.Is(err, context.Canceled):
-		return CodeRequestCancelled, "Request cancelled"
-	case errors.Is(err, ErrInvalidParams), errors.Is(err, agent.ErrSessionBusy), errors.Is(err, agent.ErrThinkingEffort):
-		return jsonrpc2.CodeInvalidParams, "Invalid params"
-	case errors.Is(err, ErrMethodNotFound):
-		return jsonrpc2.CodeMethodNotFound, "Method not found"
-	case errors.Is(err, ErrResourceNotFound), errors.Is(err, session.ErrNotFound):
-		return CodeResourceNotFound, "Resource not found"
-	case errors.Is(err, ErrAuthRequired), setup.IsAuth(err):
-		return CodeAuthRequired, "Authentication required"
-	}
-	return jsonrpc2.CodeInternalError, "Internal error"
+// invalidParams is the face's own refusal of a request's params: -32602
+// with msg as data.
+func invalidParams(format string, args ...any) error {
+	return errkind.Errorf(errkind.Invalid, format, args...)
 }
 
-// detail strips our sentinel prefix so data reads like goose's messages.
-func detail(err error) string {
-	msg := err.Error()
-	for _, s := range []error{ErrInvalidParams, ErrMethodNotFound, ErrResourceNotFound, ErrAuthRequired} {
-		p := s.Error() + ": "
-		if len(msg) > len(p) && msg[:len(p)] == p {
-			return msg[len(p):]
-		}
+// notFound is the face's own "no such resource": -32002 with msg as data.
+func notFound(format string, args ...any) error {
+	return errkind.Errorf(errkind.NotFound, format, args...)
+}
+
+// methodNotFound is -32601 with the method as data.
+func methodNotFound(method string) *jsonrpc2.Error {
+	e := &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found"}
+	e.SetError(method)
+	return e
+}
+
+// badName answers a NotFound from a lookup by a name the client sent (a
+// template, a recipe, a config extension, a tool) as invalid params with
+// its detail: goose answers a bad name in params with -32602, and keeps
+// -32002 for resources (sessions, schedules).
+func badName(err error) error {
+	if errkind.Is(err, errkind.NotFound) {
+		return errkind.Errorf(errkind.Invalid, "%s", errkind.Detail(err))
 	}
-	return msg
+	return err
 }

@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -83,12 +84,10 @@ func (a *providersAPI) supportedModels(ctx context.Context, req providerIDReques
 	}
 	models, err := a.setup.Models(ctx, setup.Choice{Provider: req.ProviderID})
 	switch {
-	case err == setup.ErrNoModelList: // the provider listed none
+	case errors.Is(err, setup.ErrNoModelList): // the provider listed none
 		models = []string{}
-	case setup.IsAuth(err):
-		return nil, err
 	case err != nil:
-		return nil, errors.New("Failed to fetch provider supported models: " + err.Error())
+		return nil, fmt.Errorf("Failed to fetch provider supported models: %w", err)
 	}
 	return map[string]any{"providerId": req.ProviderID, "models": nonNil(models)}, nil
 }
@@ -162,7 +161,7 @@ func (a *providersAPI) saveConfig(_ context.Context, req providerConfigSaveReque
 		values = append(values, config.KeyValue{Key: f.Key, Value: f.Value})
 	}
 	if err := a.setup.SaveFields(req.ProviderID, values); err != nil {
-		return configChangeWire{}, setupErr(err)
+		return configChangeWire{}, err
 	}
 	return a.changed(req.ProviderID), nil
 }
@@ -194,7 +193,7 @@ func (a *providersAPI) authenticate(_ context.Context, req providerIDRequest) (c
 func (a *providersAPI) secrets(context.Context, struct{}) (map[string][]secretWire, error) {
 	secrets, err := a.setup.ProviderSecrets()
 	if err != nil {
-		return nil, errors.New("Failed to list provider secrets: " + err.Error())
+		return nil, fmt.Errorf("Failed to list provider secrets: %w", err)
 	}
 	out := make([]secretWire, 0, len(secrets))
 	for _, sec := range secrets {
@@ -209,7 +208,7 @@ type secretIDRequest struct {
 }
 
 func (a *providersAPI) deleteSecret(_ context.Context, req secretIDRequest) (emptyResponse, error) {
-	return emptyResponse{}, setupErr(a.setup.DeleteProviderSecret(req.ID))
+	return emptyResponse{}, a.setup.DeleteProviderSecret(req.ID)
 }
 
 func (a *providersAPI) check() error {
@@ -236,14 +235,4 @@ func (a *providersAPI) status(id string) configStatusWire {
 // started.
 func (a *providersAPI) changed(id string) configChangeWire {
 	return configChangeWire{Status: a.status(id), Refresh: refreshOf(a.setup.RefreshInventory([]string{id}))}
-}
-
-// setupErr turns core/setup's refusals of bad input into -32602.
-func setupErr(err error) error {
-	for _, sentinel := range []error{setup.ErrInvalidField, setup.ErrInvalidSecretID} {
-		if errors.Is(err, sentinel) {
-			return invalidParams("%s", trimSentinel(err, sentinel))
-		}
-	}
-	return err
 }

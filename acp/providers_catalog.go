@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 
 	"github.com/goose-acp/goose-acp/core/provider/catalog"
 	"github.com/goose-acp/goose-acp/core/setup"
@@ -31,9 +30,6 @@ func (a *providersAPI) catalogList(_ context.Context, req catalogListRequest) (m
 		format = *req.Format
 	}
 	ps, err := a.setup.CatalogProviders(format)
-	if errors.Is(err, catalog.ErrUnknownFormat) {
-		return nil, invalidParams("%v", err)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +70,7 @@ type templateWire struct {
 func (a *providersAPI) catalogTemplate(_ context.Context, req providerIDRequest) (map[string]templateWire, error) {
 	p, err := setup.CatalogTemplate(req.ProviderID)
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, badName(err)
 	}
 	t := templateWire{ProviderID: p.ID, Name: p.Name, Format: p.Format, APIURL: p.APIURL, Models: []templateModelWire{},
 		SupportsStreaming: true, EnvVar: p.EnvVar, DocURL: p.DocURL}

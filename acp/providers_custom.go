@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/goose-acp/goose-acp/core/provider/registry"
 )
@@ -45,11 +46,7 @@ func (w customProviderWire) input(requireKey bool) (registry.CustomInput, error)
 	if w.APIKey != nil {
 		in.APIKey = *w.APIKey
 	}
-	in, err := in.Normalize(requireKey)
-	if err != nil {
-		return in, invalidParams("%s", trimSentinel(err, registry.ErrInvalidCustom))
-	}
-	return in, nil
+	return in.Normalize(requireKey)
 }
 
 type customChangeWire struct {
@@ -65,7 +62,7 @@ func (a *providersAPI) createCustom(_ context.Context, req customProviderWire) (
 	}
 	cp, err := a.custom.Create(in)
 	if err != nil {
-		return customChangeWire{}, errors.New("Failed to create custom provider: " + err.Error())
+		return customChangeWire{}, fmt.Errorf("Failed to create custom provider: %w", err)
 	}
 	ch := a.changed(cp.Name)
 	return customChangeWire{ProviderID: cp.Name, Status: &ch.Status, Refresh: ch.Refresh}, nil
@@ -132,7 +129,7 @@ func (a *providersAPI) updateCustom(_ context.Context, req customProviderWire) (
 		return customChangeWire{}, invalidParams("apiKey is required when auth is enabled and no secret is stored")
 	}
 	if _, err := a.custom.Update(cp.Name, in); err != nil {
-		return customChangeWire{}, errors.New("Failed to update custom provider: " + err.Error())
+		return customChangeWire{}, fmt.Errorf("Failed to update custom provider: %w", err)
 	}
 	ch := a.changed(cp.Name)
 	return customChangeWire{ProviderID: cp.Name, Status: &ch.Status, Refresh: ch.Refresh}, nil
@@ -149,7 +146,7 @@ func (a *providersAPI) deleteCustom(_ context.Context, req providerIDRequest) (c
 		return customChangeWire{}, invalidParams("Cannot delete active provider: %s", cp.Name)
 	}
 	if err := a.custom.Remove(cp.Name); err != nil {
-		return customChangeWire{}, errors.New("Failed to delete custom provider: " + err.Error())
+		return customChangeWire{}, fmt.Errorf("Failed to delete custom provider: %w", err)
 	}
 	return customChangeWire{ProviderID: cp.Name, Refresh: refreshOf(nil, nil)}, nil
 }

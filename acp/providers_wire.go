@@ -1,8 +1,6 @@
 package acp
 
 import (
-	"errors"
-	"strings"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -188,12 +186,4 @@ type secretWire struct {
 	HasSecret           bool    `json:"hasSecret"`
 	CanDelete           bool    `json:"canDelete"`
 	CanConfigure        bool    `json:"canConfigure"`
-}
-
-// trimSentinel is err's text without "<sentinel>: ".
-func trimSentinel(err, sentinel error) string {
-	if !errors.Is(err, sentinel) {
-		return err.Error()
-	}
-	return strings.TrimPrefix(err.Error(), sentinel.Error()+": ")
 }

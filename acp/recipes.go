@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
 )
@@ -125,9 +126,9 @@ func (a *recipesAPI) list(context.Context, struct{}) (map[string][]recipe.Manife
 	return map[string][]recipe.Manifest{"recipes": out}, nil
 }
 
-// libraryErr answers an unknown id as goose does (invalid params).
+// libraryErr words an unknown id as goose's ACP does (invalid params).
 func libraryErr(err error, id string) error {
-	if errors.Is(err, recipe.ErrNotFound) {
+	if errkind.Is(err, errkind.NotFound) {
 		return invalidParams("recipe not found: %s", id)
 	}
 	return err
@@ -158,7 +159,7 @@ func (a *recipesAPI) schedule(_ context.Context, req recipeIDRequest) (struct{},
 		cron = strings.TrimSpace(*req.CronSchedule)
 	}
 	if err := a.scheduler.SetRecipeSchedule(req.ID, rec.FilePath, cron); err != nil {
-		return struct{}{}, scheduleErr(err)
+		return struct{}{}, err
 	}
 	return struct{}{}, nil
 }

@@ -121,11 +121,8 @@ func (a *sessionsAPI) savedRecipe(id string) (*metaRecipe, error) {
 		return nil, errNoRecipeLibrary
 	}
 	saved, err := a.library.Find(id)
-	if errors.Is(err, recipe.ErrNotFound) {
-		return nil, invalidParams("recipe not found: %s", id)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the recipe library: %w", err)
+		return nil, fmt.Errorf("reading the recipe library: %w", libraryErr(err, id))
 	}
 	return &metaRecipe{tmpl: saved.Recipe, dir: filepath.Dir(saved.FilePath)}, nil
 }

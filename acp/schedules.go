@@ -83,24 +83,6 @@ func jobDTO(j schedule.Job) scheduledJob {
 		JobStartTime: rfc3339(j.ProcessStartTime)}
 }
 
-// scheduleErr maps the scheduler's kinds as goose does: an unknown job is
-// resource-not-found, bad input invalid params, the rest internal.
-func scheduleErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, schedule.ErrJobNotFound):
-		return notFound("%v", err)
-	case errors.Is(err, schedule.ErrInvalidCron):
-		return invalidParams("Invalid cron expression: %v", err)
-	case errors.Is(err, schedule.ErrRecipe):
-		return invalidParams("Recipe load error: %v", err)
-	case errors.Is(err, schedule.ErrJobExists), errors.Is(err, schedule.ErrJobRunning), errors.Is(err, schedule.ErrNotRunning):
-		return invalidParams("%v", err)
-	}
-	return err
-}
-
 type jobsResponse struct {
 	Jobs []scheduledJob `json:"jobs"`
 }
@@ -151,7 +133,7 @@ func (a *schedulesAPI) create(_ context.Context, req createScheduleRequest) (job
 	}
 	job, err := a.scheduler.CreateFromRecipe(id, req.Cron, rec)
 	if err != nil {
-		return jobResponse{}, scheduleErr(err)
+		return jobResponse{}, err
 	}
 	return jobResponse{Job: jobDTO(job)}, nil
 }
@@ -165,24 +147,24 @@ type scheduleIDRequest struct {
 // delete removes the job and its copies (the recipe a
 // library schedule points at stays in the library).
 func (a *schedulesAPI) delete(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(a.scheduler.Delete(req.ScheduleID, true))
+	return struct{}{}, a.scheduler.Delete(req.ScheduleID, true)
 }
 
 func (a *schedulesAPI) pause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(a.scheduler.Pause(req.ScheduleID))
+	return struct{}{}, a.scheduler.Pause(req.ScheduleID)
 }
 
 func (a *schedulesAPI) unpause(_ context.Context, req scheduleIDRequest) (struct{}, error) {
-	return struct{}{}, scheduleErr(a.scheduler.Unpause(req.ScheduleID))
+	return struct{}{}, a.scheduler.Unpause(req.ScheduleID)
 }
 
 func (a *schedulesAPI) update(_ context.Context, req scheduleIDRequest) (jobResponse, error) {
 	if err := a.scheduler.Update(req.ScheduleID, req.Cron); err != nil {
-		return jobResponse{}, scheduleErr(err)
+		return jobResponse{}, err
 	}
 	j, err := a.scheduler.Get(req.ScheduleID)
 	if err != nil {
-		return jobResponse{}, scheduleErr(err)
+		return jobResponse{}, err
 	}
 	return jobResponse{Job: jobDTO(j)}, nil
 }
@@ -200,7 +182,7 @@ func (a *schedulesAPI) runNow(ctx context.Context, req scheduleIDRequest) (runNo
 		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
 			return runNowResponse{Status: "cancelled"}, nil
 		}
-		return runNowResponse{}, scheduleErr(err)
+		return runNowResponse{}, err
 	}
 	return runNowResponse{Status: "completed", SessionID: &id}, nil
 }
@@ -227,7 +209,7 @@ type jobIDRequest struct {
 
 func (a *schedulesAPI) kill(_ context.Context, req jobIDRequest) (map[string]string, error) {
 	if err := a.scheduler.Kill(req.JobID); err != nil {
-		return nil, scheduleErr(err)
+		return nil, err
 	}
 	return map[string]string{"message": "Successfully killed running job '" + req.JobID + "'"}, nil
 }
@@ -244,7 +226,7 @@ type inspectResponse struct {
 func (a *schedulesAPI) inspect(_ context.Context, req jobIDRequest) (inspectResponse, error) {
 	j, err := a.scheduler.Get(req.JobID)
 	if err != nil {
-		return inspectResponse{}, scheduleErr(err)
+		return inspectResponse{}, err
 	}
 	if !j.CurrentlyRunning {
 		return inspectResponse{}, nil

@@ -2,12 +2,13 @@ package acp
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/unavailable"
 )
@@ -124,9 +125,6 @@ func (a *sessionOpsAPI) rename(ctx context.Context, req renameRequest) (struct{}
 		return struct{}{}, err
 	}
 	if err := a.agent.RenameSession(ctx, id, strings.TrimSpace(req.Title)); err != nil {
-		if errors.Is(err, agent.ErrInvalidSessionName) {
-			return struct{}{}, invalidParams("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
-		}
 		return struct{}{}, storeErr(err, id)
 	}
 	return struct{}{}, nil
@@ -183,10 +181,7 @@ func (a *sessionOpsAPI) updateWorkingDir(ctx context.Context, req workingDirRequ
 		return struct{}{}, invalidParams("cwd must be an absolute path: %q", dir)
 	}
 	if err := a.agent.UpdateWorkingDir(ctx, id, dir); err != nil {
-		if errors.Is(err, agent.ErrNotADirectory) {
-			return struct{}{}, invalidParams("invalid directory path")
-		}
-		return struct{}{}, storeErr(err, id)
+		return struct{}{}, workingDirErr(err, id)
 	}
 	if as, err := a.loaded.lookup(id); err == nil {
 		as.mu.Lock()
@@ -271,7 +266,7 @@ func (a *sessionOpsAPI) importSession(ctx context.Context, req unstableImportReq
 	}
 	sess, err := a.agent.ImportSession(ctx, []byte(req.Input))
 	if err != nil {
-		return importResponse{}, invalidParams("could not import session: %v", err)
+		return importResponse{}, fmt.Errorf("could not import session: %w", err)
 	}
 	updated := sess.UpdatedAt.UTC().Format(time.RFC3339)
 	return importResponse{SessionID: sess.ID, Title: &sess.Name, UpdatedAt: &updated, MessageCount: sess.MessageCount}, nil
@@ -323,13 +318,7 @@ func (a *sessionOpsAPI) setSystemPrompt(ctx context.Context, req systemPromptReq
 	if req.Key != nil {
 		key = *req.Key
 	}
-	if err := a.agent.SetSystemPrompt(id, req.Mode, key, req.Text); err != nil {
-		if errors.Is(err, agent.ErrPromptKeyRequired) {
-			return struct{}{}, invalidParams("%v", err)
-		}
-		return struct{}{}, err
-	}
-	return struct{}{}, nil
+	return struct{}{}, a.agent.SetSystemPrompt(id, req.Mode, key, req.Text)
 }
 
 type workingDirRequest struct {
@@ -347,10 +336,7 @@ func (a *sessionOpsAPI) updateLoadedWorkingDir(ctx context.Context, req workingD
 		return struct{}{}, invalidParams("working directory cannot be empty")
 	}
 	if err := a.agent.UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
-		if errors.Is(err, agent.ErrNotADirectory) {
-			return struct{}{}, invalidParams("invalid directory path")
-		}
-		return struct{}{}, err
+		return struct{}{}, workingDirErr(err, req.SessionID)
 	}
 	as.mu.Lock()
 	as.cwd, as.translator.WorkingDir = dir, dir
@@ -386,15 +372,24 @@ type importRequest struct {
 func (a *sessionOpsAPI) importJSON(ctx context.Context, req importRequest) (any, error) {
 	sess, err := a.agent.ImportSession(ctx, []byte(req.Data))
 	if err != nil {
-		return nil, invalidParams("could not import session: %v", err)
+		return nil, fmt.Errorf("could not import session: %w", err)
 	}
 	return map[string]any{"sessionId": sess.ID, "title": sess.Name,
 		"updatedAt": sess.UpdatedAt.UTC().Format(time.RFC3339), "messageCount": sess.MessageCount}, nil
 }
 
+// storeErr words a session that is not there as goose does.
 func storeErr(err error, id string) error {
-	if errors.Is(err, session.ErrNotFound) {
+	if errkind.Is(err, errkind.NotFound) {
 		return notFound("Session not found: %s", id)
 	}
 	return err
+}
+
+// workingDirErr words a directory that does not exist as goose's ACP does.
+func workingDirErr(err error, id string) error {
+	if errkind.Is(err, errkind.Invalid) {
+		return invalidParams("invalid directory path")
+	}
+	return storeErr(err, id)
 }

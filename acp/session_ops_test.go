@@ -127,6 +127,33 @@ func TestUnstableTruncateExportImportOnDisk(t *testing.T) {
 	}
 }
 
+// An import that fails in storage is an internal error, not the client's
+// bad params: only input that is not an exported session is -32602.
+func TestImportStorageFailureIsInternal(t *testing.T) {
+	r := newDesktopRig(t, nil)
+	s := r.seed(t, "talk", r.dir, 1000, 1001)
+	var exp struct {
+		Data string `json:"data"`
+	}
+	mustUnmarshal(t, r.call(t, unstable+"session/export", map[string]any{"sessionId": s.ID}), &exp)
+	if err := r.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, msg, data := r.callErr(t, unstable+"session/import", map[string]any{"input": exp.Data, "source": "json"})
+	if code != -32603 || msg != "Internal error" || !strings.HasPrefix(data, `"could not import session: `) {
+		t.Errorf("_goose/unstable/session/import into a closed store: %d %s %s", code, msg, data)
+	}
+	r.nextID++
+	rep := r.callRaw(t, r.nextID, "_goose/session/import", map[string]any{"data": exp.Data})
+	if rep.Error == nil || rep.Error.Code != -32603 {
+		t.Errorf("_goose/session/import into a closed store: %+v", rep.Error)
+	}
+	r.nextID++
+	if rep := r.callRaw(t, r.nextID, "_goose/session/import", map[string]any{"data": "{not json"}); rep.Error == nil || rep.Error.Code != -32602 {
+		t.Errorf("_goose/session/import of bad input: %+v", rep.Error)
+	}
+}
+
 func TestUnstableWorkingDirAndCostAggregate(t *testing.T) {
 	r := newDesktopRig(t, nil)
 	other := t.TempDir()

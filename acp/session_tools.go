@@ -3,11 +3,11 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/unavailable"
 )
@@ -102,13 +102,7 @@ func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRem
 	if key == "" {
 		return struct{}{}, invalidParams("extensionKey (or name) is required")
 	}
-	if err := a.agent.RemoveExtension(ctx, id, key); err != nil {
-		if errors.Is(err, agent.ErrUnknownExtension) {
-			return struct{}{}, invalidParams("%v", err)
-		}
-		return struct{}{}, err
-	}
-	return struct{}{}, nil
+	return struct{}{}, badName(a.agent.RemoveExtension(ctx, id, key))
 }
 
 // sessionExtEntry is one session/extensions/list item in the one shape
@@ -249,7 +243,7 @@ type toolCallResponse struct {
 
 func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCallResponse, error) {
 	var args map[string]any
-	if a := strings.TrimSpace(string(req.Arguments)); a != "" && a != "null" {
+	if raw := strings.TrimSpace(string(req.Arguments)); raw != "" && raw != "null" {
 		if err := json.Unmarshal(req.Arguments, &args); err != nil {
 			return toolCallResponse{}, invalidParams("tool arguments must be an object")
 		}
@@ -259,9 +253,10 @@ func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCa
 		return toolCallResponse{}, err
 	}
 	res, err := a.agent.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
-	switch {
-	case errors.Is(err, agent.ErrToolNotFound), errors.Is(err, agent.ErrAppToolNotAuto):
-		return toolCallResponse{}, invalidParams("%v", err)
+	switch k := errkind.Of(err); {
+	case err != nil && (k == errkind.NotFound || k == errkind.Conflict):
+		// No such tool, or not now (the session is not in auto mode).
+		return toolCallResponse{}, badName(err)
 	case err != nil:
 		// The tool could not run at all: the app reads it as an error
 		// result, as a model would.

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -132,10 +131,7 @@ func (a *sessionsAPI) resume(ctx context.Context, req LoadSessionRequest) (any, 
 func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay bool) (any, error) {
 	stored, err := a.store.Get(ctx, req.SessionID, replay) // resume needs no messages
 	if err != nil {
-		if errors.Is(err, session.ErrNotFound) {
-			return nil, notFound("Session not found: %s", req.SessionID)
-		}
-		return nil, err
+		return nil, storeErr(err, req.SessionID)
 	}
 	exts, err := mcpExtensions(req.MCPServers)
 	if err != nil {
@@ -176,10 +172,7 @@ func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSe
 	}
 	page, err := a.store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD, Types: listedTypes})
 	if err != nil {
-		if errors.Is(err, session.ErrNotFound) {
-			return ListSessionsResponse{}, err
-		}
-		return ListSessionsResponse{}, invalidParams("%v", err)
+		return ListSessionsResponse{}, err
 	}
 	resp := ListSessionsResponse{Sessions: []SessionInfo{}, NextCursor: page.NextCursor}
 	for _, ss := range page.Sessions {

@@ -1,11 +1,11 @@
 package acp
 
 import (
-	"errors"
 	"log/slog"
 	"path/filepath"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
 	"github.com/goose-acp/goose-acp/core/setup"
 )
@@ -24,7 +24,7 @@ type Settings struct {
 
 // errNoSettings answers the settings methods of a server built without a
 // config (tests, embedders): a clear error rather than a nil dereference.
-var errNoSettings = errors.New("goose configuration is not available in this goose-acp server")
+var errNoSettings = errkind.New(errkind.Unavailable, "goose configuration is not available in this goose-acp server")
 
 // withDefaults fills Setup and CustomProviders from Config, once per
 // server (the custom store's lock must be shared by its callers).

@@ -32,14 +32,6 @@ func (a *sourcesAPI) methods() map[string]RequestHandler {
 	}
 }
 
-// sourceErr answers bad input as invalid params.
-func sourceErr(err error) error {
-	if errors.Is(err, sources.ErrInvalid) {
-		return invalidParams("%s", strings.TrimPrefix(err.Error(), sources.ErrInvalid.Error()+": "))
-	}
-	return err
-}
-
 type sourcesListRequest struct {
 	Type                  *string `json:"type"`
 	ProjectDir            *string `json:"projectDir"`
@@ -184,7 +176,7 @@ func (a *sourcesAPI) create(_ context.Context, req sourceWriteRequest) (sourceRe
 	default:
 		return sourceResponse{}, invalidParams("Source type '%s' is not supported for mutation.", req.Type)
 	}
-	return sourceResponse{Source: e}, sourceErr(err)
+	return sourceResponse{Source: e}, err
 }
 
 func (a *sourcesAPI) update(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
@@ -202,16 +194,16 @@ func (a *sourcesAPI) update(_ context.Context, req sourceWriteRequest) (sourceRe
 	default:
 		return sourceResponse{}, invalidParams("Source type '%s' is not supported for mutation.", req.Type)
 	}
-	return sourceResponse{Source: e}, sourceErr(err)
+	return sourceResponse{Source: e}, err
 }
 
 func (a *sourcesAPI) delete(_ context.Context, req sourceWriteRequest) (struct{}, error) {
 	store := a.agent.SourceStore()
 	switch req.Type {
 	case sources.TypeSkill:
-		return struct{}{}, sourceErr(store.DeleteSkill(req.Path))
+		return struct{}{}, store.DeleteSkill(req.Path)
 	case sources.TypeProject:
-		return struct{}{}, sourceErr(store.DeleteProject(req.Path))
+		return struct{}{}, store.DeleteProject(req.Path)
 	}
 	return struct{}{}, invalidParams("Source type '%s' is not supported for mutation.", req.Type)
 }
@@ -219,7 +211,7 @@ func (a *sourcesAPI) delete(_ context.Context, req sourceWriteRequest) (struct{}
 func (a *sourcesAPI) export(_ context.Context, req sourceWriteRequest) (map[string]string, error) {
 	data, name, err := a.agent.SourceStore().Export(req.Type, req.Path)
 	if err != nil {
-		return nil, sourceErr(err)
+		return nil, err
 	}
 	return map[string]string{"json": data, "filename": name}, nil
 }
@@ -237,7 +229,7 @@ func (a *sourcesAPI) importSource(_ context.Context, req sourceImportRequest) (s
 	}
 	out, err := store.ImportSource(req.Data, base)
 	if err != nil {
-		return sourcesResponse{}, sourceErr(err)
+		return sourcesResponse{}, err
 	}
 	return sourcesResponse{Sources: out}, nil
 }

@@ -2,9 +2,7 @@ package acp
 
 import (
 	"context"
-	"errors"
 
-	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
@@ -48,10 +46,7 @@ func (s *Server) unstableSteer(ctx context.Context, req steerRequest) (steerResp
 		return steerResponse{}, err
 	}
 	runID, msgID, err := s.opts.Agent.Steer(as.id, req.ExpectedRunID, msg.Content)
-	switch {
-	case errors.Is(err, agent.ErrNoActiveRun), errors.Is(err, agent.ErrRunMismatch):
-		return steerResponse{}, invalidParams("%v", err)
-	case err != nil:
+	if err != nil {
 		return steerResponse{}, err
 	}
 	return steerResponse{RunID: runID, MessageID: msgID}, nil

@@ -77,7 +77,7 @@ func userPromptsDir(configDir string) string { return filepath.Join(configDir, "
 func PromptTemplate(configDir, name string) (Template, error) {
 	desc, ok := templateDescription(name)
 	if !ok {
-		return Template{}, fmt.Errorf("%w: %q", ErrUnknownTemplate, name)
+		return Template{}, errkind.Wrapf(ErrUnknownTemplate, "Prompt template '%s' not found", name)
 	}
 	def, err := fs.ReadFile(promptFS, "prompts/"+name)
 	if err != nil {
@@ -108,7 +108,7 @@ func PromptTemplates(configDir string) []Template {
 // as a Go template, so a typo cannot silently disable a prompt.
 func SavePromptTemplate(configDir, name, content string) error {
 	if _, ok := templateDescription(name); !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownTemplate, name)
+		return errkind.Wrapf(ErrUnknownTemplate, "Prompt template '%s' not found", name)
 	}
 	if configDir == "" {
 		return errors.New("no config directory to save prompt templates in")
@@ -132,7 +132,7 @@ var ErrInvalidTemplate = errkind.New(errkind.Invalid, "invalid prompt template")
 // ResetPromptTemplate removes the user's override (no error if none).
 func ResetPromptTemplate(configDir, name string) error {
 	if _, ok := templateDescription(name); !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownTemplate, name)
+		return errkind.Wrapf(ErrUnknownTemplate, "Prompt template '%s' not found", name)
 	}
 	if configDir == "" {
 		return nil

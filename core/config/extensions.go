@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -98,7 +99,7 @@ func (c *Config) Extension(key string) (ExtensionEntry, error) {
 	raw, _ := values[extensionsKey].(map[string]any)
 	v, ok := raw[key]
 	if !ok {
-		return ExtensionEntry{}, fmt.Errorf("%w: %s.%s", ErrNotFound, extensionsKey, key)
+		return ExtensionEntry{}, errkind.Wrapf(ErrNotFound, "Extension '%s' not found", key)
 	}
 	return parseEntry(v)
 }

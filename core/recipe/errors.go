@@ -29,10 +29,16 @@ func (e *MissingParamsError) Error() string {
 	return "Missing required parameters: [" + strings.Join(q, ", ") + "]"
 }
 
+// ErrorKind: the caller left values out.
+func (e *MissingParamsError) ErrorKind() errkind.Kind { return errkind.Invalid }
+
 // invalidError is a validation failure with goose's exact text.
 type invalidError struct{ msg string }
 
 func (e *invalidError) Error() string { return e.msg }
+
+// ErrorKind is ErrInvalid's.
+func (e *invalidError) ErrorKind() errkind.Kind { return errkind.Invalid }
 func (e *invalidError) Is(target error) bool {
 	return target == ErrInvalid
 }

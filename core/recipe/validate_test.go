@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 const validHead = "version: 1.0.0\ntitle: T\ndescription: D\n"
@@ -136,5 +138,15 @@ func TestParseParams(t *testing.T) {
 	}
 	if _, err := ParseParams([]string{"nope"}); err == nil || err.Error() != "Invalid parameter format: 'nope'. Expected format: key=value" {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Validation failures and missing values are Invalid, with goose's text.
+func TestRecipeErrorKinds(t *testing.T) {
+	if err := invalidf("bad %s", "recipe"); errkind.Of(err) != errkind.Invalid || !errors.Is(err, ErrInvalid) || errkind.Detail(err) != "bad recipe" {
+		t.Errorf("invalid: %v (kind %v)", err, errkind.Of(err))
+	}
+	if err := error(&MissingParamsError{Parameters: []string{"x"}}); errkind.Of(err) != errkind.Invalid {
+		t.Errorf("missing params: kind %v", errkind.Of(err))
 	}
 }

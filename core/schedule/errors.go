@@ -31,6 +31,9 @@ func (e *Error) Error() string { return e.msg }
 // Is matches the kind.
 func (e *Error) Is(target error) bool { return target == e.Kind }
 
+// ErrorKind is the kind of its sentinel.
+func (e *Error) ErrorKind() errkind.Kind { return errkind.Of(e.Kind) }
+
 // Unwrap returns the cause, if any.
 func (e *Error) Unwrap() error { return e.err }
 

@@ -25,3 +25,12 @@ func TestRefusalDetails(t *testing.T) {
 		t.Errorf("lookup: %v (kind %v)", err, errkind.Of(err))
 	}
 }
+
+// Status's "not configured" reasons are AuthRequired, so faces ask the
+// user to sign in.
+func TestNotConfiguredIsAuthRequired(t *testing.T) {
+	err := notConfigured("no provider is configured")
+	if !errors.Is(err, ErrNotConfigured) || errkind.Of(err) != errkind.AuthRequired || errkind.Detail(err) != "no provider is configured" {
+		t.Errorf("%v: kind %v", err, errkind.Of(err))
+	}
+}

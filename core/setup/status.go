@@ -161,6 +161,9 @@ func notConfigured(format string, args ...any) error {
 type reasonError struct{ reason string }
 
 func (e *reasonError) Error() string { return e.reason }
+
+// ErrorKind is ErrNotConfigured's.
+func (e *reasonError) ErrorKind() errkind.Kind { return errkind.AuthRequired }
 func (e *reasonError) Is(target error) bool {
 	return target == ErrNotConfigured
 }

@@ -1,11 +1,12 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // Formats a catalog provider's API speaks; each is an engine goose-acp's
@@ -24,8 +25,8 @@ const Currency = "$"
 
 // Sentinel errors.
 var (
-	ErrUnknownFormat   = errors.New("unknown provider format")
-	ErrUnknownProvider = errors.New("Unknown catalog provider")
+	ErrUnknownFormat   = errkind.New(errkind.Invalid, "unknown provider format")
+	ErrUnknownProvider = errkind.New(errkind.NotFound, "Unknown catalog provider")
 )
 
 // Cost is a model's list price in US dollars per million tokens; nil is
