@@ -31,6 +31,7 @@ func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
 	case "terminal":
 		if as, err := e.s.lookup(e.sessionID); err == nil {
 			as.term.track(ev.TerminalID, ev.ToolCallID)
+			as.showTerminal(ev.ToolCallID, ev.TerminalID)
 		}
 		u.ToolContent = []ToolCallContent{{Type: "terminal", TerminalID: ev.TerminalID}}
 	case "locations":
@@ -64,6 +65,7 @@ func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID
 	as.terminals[toolCallID] = true
 	cwd := as.cwd
 	as.mu.Unlock()
+	as.showTerminal(toolCallID, toolCallID)
 	if started {
 		return
 	}
@@ -72,4 +74,65 @@ func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID
 		ToolContent: []ToolCallContent{{Type: "terminal", TerminalID: toolCallID}},
 		Meta:        Meta{"terminal_info": map[string]any{"terminal_id": toolCallID, "cwd": cwd}},
 	})
+}
+
+// announceTerminal makes a live-output tool's tool_call a terminal from
+// its start for a client that renders Zed's display terminals
+// (_meta.terminal_output) and leaves commands to the agent (no terminal
+// capability): Zed creates the display terminal only from the tool_call's
+// _meta.terminal_info, and output sent for a terminal it does not know
+// fails with "Terminal … not found".
+func (s *Server) announceTerminal(as *acpSession, u *SessionUpdate) {
+	if u.SessionUpdate != UpdateToolCall || !s.wantsTerminalOutput() || s.clientCaps().Terminal {
+		return
+	}
+	if info, ok := as.translator.CallInfo(u.ToolCallID); !ok || !info.Terminal {
+		return
+	}
+	as.mu.Lock()
+	cwd := as.cwd
+	as.mu.Unlock()
+	as.showTerminal(u.ToolCallID, u.ToolCallID)
+	u.ToolContent = append(u.ToolContent, ToolCallContent{Type: "terminal", TerminalID: u.ToolCallID})
+	if u.Meta == nil {
+		u.Meta = Meta{}
+	}
+	u.Meta["terminal_info"] = map[string]any{"terminal_id": u.ToolCallID, "cwd": cwd}
+}
+
+// showTerminal records the terminal a tool call's content shows.
+func (as *acpSession) showTerminal(toolCallID, terminalID string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.shown == nil {
+		as.shown = map[string]string{}
+	}
+	as.shown[toolCallID] = terminalID
+}
+
+// keepTerminal keeps the terminal a call showed in its final update when
+// the result does not name it (a cancelled command): ACP's content
+// replaces the call's, and the terminal holds what the command printed.
+// Zed's display terminal is also told the command ended.
+func (s *Server) keepTerminal(as *acpSession, u *SessionUpdate) {
+	as.mu.Lock()
+	id := as.shown[u.ToolCallID]
+	delete(as.shown, u.ToolCallID)
+	displayed := as.terminals[u.ToolCallID]
+	as.mu.Unlock()
+	if id == "" {
+		return
+	}
+	for _, c := range u.ToolContent {
+		if c.Type == "terminal" {
+			return
+		}
+	}
+	u.ToolContent = append([]ToolCallContent{{Type: "terminal", TerminalID: id}}, u.ToolContent...)
+	if id == u.ToolCallID && displayed && u.Meta["terminal_exit"] == nil {
+		if u.Meta == nil {
+			u.Meta = Meta{}
+		}
+		u.Meta["terminal_exit"] = map[string]any{"terminal_id": id, "exit_code": nil, "signal": nil}
+	}
 }

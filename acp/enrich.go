@@ -18,9 +18,13 @@ func (s *Server) finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Me
 	preview := as.takePreview(u.ToolCallID)
 	if res := resultFor(m, u.ToolCallID); agent.Declined(res) {
 		u.ToolContent = preview
+		as.mu.Lock()
+		delete(as.shown, u.ToolCallID)
+		as.mu.Unlock()
 		return
 	}
 	s.enrichResult(as, u, m)
+	s.keepTerminal(as, u)
 }
 
 // enrichResult adds what developer reported in the result _meta to the

@@ -186,7 +186,10 @@ func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversati
 		}
 	}
 	for _, u := range as.translator.MessageUpdates(m, false) {
-		if u.SessionUpdate == UpdateToolCallUpdate {
+		switch u.SessionUpdate {
+		case UpdateToolCall:
+			s.announceTerminal(as, &u)
+		case UpdateToolCallUpdate:
 			s.finalUpdate(as, &u, m)
 		}
 		s.notify(context.WithoutCancel(ctx), as.id, u)

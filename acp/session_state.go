@@ -38,6 +38,9 @@ type acpSession struct {
 	previews map[string][]ToolCallContent
 	// terminals are tool calls whose Zed terminal display has started
 	terminals map[string]bool
+	// shown maps a tool call to the terminal its content shows (a
+	// delegated terminal, or Zed's display terminal named after the call)
+	shown map[string]string
 	// inProgress are tool calls already reported in_progress
 	inProgress map[string]bool
 	// term holds delegated terminal releases until the final update

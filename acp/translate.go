@@ -34,6 +34,16 @@ func (s *Server) toolInfo(sessionID string) func(string) toolinfo.Info {
 	}
 }
 
+// CallInfo is what the tool of a translated tool call declares; false
+// for a call this translator has not seen.
+func (t *Translator) CallInfo(toolCallID string) (toolinfo.Info, bool) {
+	call, ok := t.requests[toolCallID]
+	if !ok {
+		return toolinfo.Info{}, false
+	}
+	return t.info(call.Name), true
+}
+
 func (t *Translator) info(name string) toolinfo.Info {
 	if t.Tools == nil {
 		return toolinfo.Guess(name)

@@ -39,12 +39,16 @@ type ToolMeta struct {
 	Before  string `json:"before,omitempty"`
 	After   string `json:"after,omitempty"`
 	Content string `json:"content,omitempty"`
+	// Terminal: the tool runs a command and streams its output while it
+	// runs ("shell_output" events), so a host may show the call as a live
+	// terminal from its start.
+	Terminal bool `json:"terminal,omitempty"`
 }
 
 // toolMetas is the one declaration of what each developer tool is; both
 // surfaces publish it (a name means the same tool on either).
 var toolMetas = map[string]ToolMeta{
-	"shell":           {Kind: KindExecute},
+	"shell":           {Kind: KindExecute, Terminal: true},
 	"text_editor":     {Kind: KindEdit, Path: "path", TextFile: true, Range: "view_range", Before: "old_str", After: "new_str", Content: "file_text"},
 	"read":            {Kind: KindRead, Path: "path", TextFile: true, Line: "line"},
 	"write":           {Kind: KindEdit, Path: "path", TextFile: true, Content: "content"},

@@ -37,6 +37,10 @@ type Info struct {
 	Before  string `json:"before,omitempty"`
 	After   string `json:"after,omitempty"`
 	Content string `json:"content,omitempty"`
+	// Terminal: the tool runs a command and streams its output while it
+	// runs, so a client may show the call as a live terminal from its
+	// start (Zed's _meta.terminal_info on the tool_call).
+	Terminal bool `json:"terminal,omitempty"`
 }
 
 // FromMeta decodes the Info a tool published in its _meta; false when it
