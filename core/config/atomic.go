@@ -40,3 +40,9 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	}
 	return nil
 }
+
+// WriteFileAtomic is writeFileAtomic for other packages' files in goose's
+// directories (the plugin consent record).
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return writeFileAtomic(path, data, perm)
+}

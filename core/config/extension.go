@@ -28,17 +28,20 @@ const DefaultExtensionTimeout = 300
 // ExtensionConfig is goose's ExtensionConfig (snake_case, tagged on "type").
 // Only the fields of Type are written.
 type ExtensionConfig struct {
-	Type           ExtensionType     `json:"type"`
-	Name           string            `json:"name"`
-	Description    string            `json:"description"`
-	DisplayName    string            `json:"display_name,omitempty"`
-	Cmd            string            `json:"cmd,omitempty"`
-	Args           []string          `json:"args,omitempty"`
-	URI            string            `json:"uri,omitempty"`
-	Envs           map[string]string `json:"envs,omitempty"`
-	EnvKeys        []string          `json:"env_keys,omitempty"`
-	Headers        map[string]string `json:"headers,omitempty"`
-	Timeout        *int64            `json:"timeout,omitempty"`
+	Type        ExtensionType     `json:"type"`
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	DisplayName string            `json:"display_name,omitempty"`
+	Cmd         string            `json:"cmd,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	URI         string            `json:"uri,omitempty"`
+	Envs        map[string]string `json:"envs,omitempty"`
+	EnvKeys     []string          `json:"env_keys,omitempty"`
+	Headers     map[string]string `json:"headers,omitempty"`
+	Timeout     *int64            `json:"timeout,omitempty"`
+	// Cwd is a stdio extension's working directory (goose's cwd; default
+	// the session's working dir). ${VAR}s from its envs are expanded.
+	Cwd            string            `json:"cwd,omitempty"`
 	Bundled        *bool             `json:"bundled,omitempty"`
 	AvailableTools []string          `json:"available_tools,omitempty"`
 	Socket         string            `json:"socket,omitempty"`
@@ -52,7 +55,7 @@ type ExtensionConfig struct {
 // type/name/description, always written).
 var fieldsByType = map[ExtensionType][]string{
 	ExtensionSSE:            {"uri"},
-	ExtensionStdio:          {"cmd", "args", "envs", "env_keys", "timeout", "bundled", "available_tools"},
+	ExtensionStdio:          {"cmd", "args", "envs", "env_keys", "timeout", "cwd", "bundled", "available_tools"},
 	ExtensionBuiltin:        {"display_name", "timeout", "bundled", "available_tools"},
 	ExtensionPlatform:       {"display_name", "bundled", "available_tools"},
 	ExtensionStreamableHTTP: {"uri", "envs", "env_keys", "headers", "timeout", "socket", "bundled", "available_tools"},

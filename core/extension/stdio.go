@@ -106,6 +106,14 @@ func (m *Manager) stdioCommand(cfg config.ExtensionConfig, name string, args []s
 		cmd.Dir = wd
 		cmd.Env = append(cmd.Env, "GOOSE_WORKING_DIR="+wd)
 	}
+	if cfg.Cwd != "" {
+		cmd.Dir = os.Expand(cfg.Cwd, func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return os.Getenv(k)
+		})
+	}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		cmd.Env = append(cmd.Env, k+"="+vars[k])
 	}

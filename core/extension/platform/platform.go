@@ -27,6 +27,9 @@ type Deps struct {
 	// Config reads config.yaml keys (plugins, GOOSE_SUBAGENT_*).
 	Home, ConfigDir string
 	Config          func(key string) (any, bool)
+	// PluginSkills lists the skill directories of the plugins found for a
+	// working dir: the project's, then the user's.
+	PluginSkills func(workingDir string) (project, user []string)
 	// Agent runs delegated subagents and one-shot completions (summon,
 	// summarize); nil leaves those tools answering an error.
 	Agent AgentHooks

@@ -56,39 +56,17 @@ func SkillsInstructions(skills []Skill) string {
 
 // skillDirs is where the session's skills are discovered.
 func (d Deps) skillDirs(workingDir string) SkillDirs {
-	return SkillDirs{WorkingDir: workingDir, Home: d.Home, ConfigDir: d.ConfigDir, Plugins: d.enabledPlugins()}
+	o := SkillDirs{WorkingDir: workingDir, Home: d.Home, ConfigDir: d.ConfigDir}
+	if d.PluginSkills != nil {
+		o.ProjectPluginSkills, o.UserPluginSkills = d.PluginSkills(workingDir)
+	}
+	return o
 }
 
 // SessionSkills discovers the skills of a working dir with the agent's
 // home, config dir and plugins (for slash commands and the extension).
 func (d Deps) SessionSkills(workingDir string) []Skill {
 	return DiscoverSkills(d.skillDirs(workingDir))
-}
-
-// enabledPlugins reads config.yaml's plugins: {<root>: {enabled: bool}}.
-func (d Deps) enabledPlugins() map[string]bool {
-	if d.Config == nil {
-		return nil
-	}
-	raw, ok := d.Config("plugins")
-	if !ok || raw == nil {
-		return nil
-	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var entries map[string]struct {
-		Enabled bool `json:"enabled"`
-	}
-	if json.Unmarshal(b, &entries) != nil {
-		return nil
-	}
-	out := map[string]bool{}
-	for root, e := range entries {
-		out[root] = e.Enabled
-	}
-	return out
 }
 
 // skillsServer is skills' server, one per process. Its instructions list

@@ -1,12 +1,10 @@
 package platform
 
 import (
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -56,9 +54,11 @@ type SkillDirs struct {
 	Home       string
 	// ConfigDir is goose's config dir (<config>/skills, global .gooseignore).
 	ConfigDir string
-	// Plugins is config.yaml's plugins map: plugin root → {enabled: bool}.
-	Plugins map[string]bool
-	Logger  *slog.Logger
+	// ProjectPluginSkills and UserPluginSkills are the skill directories
+	// of the project's and the user's plugins (core/plugins discovers
+	// them).
+	ProjectPluginSkills, UserPluginSkills []string
+	Logger                                *slog.Logger
 }
 
 type skillDir struct {
@@ -70,7 +70,7 @@ type skillDir struct {
 // enabled project plugins, global, enabled user plugins.
 func (o SkillDirs) dirs() []skillDir {
 	var out []skillDir
-	project, user := o.pluginSkillDirs()
+	project, user := o.ProjectPluginSkills, o.UserPluginSkills
 	if wd := o.WorkingDir; wd != "" {
 		for _, d := range []string{".agents", ".goose", ".claude"} {
 			out = append(out, skillDir{filepath.Join(wd, d, "skills"), false})
@@ -93,39 +93,6 @@ func (o SkillDirs) dirs() []skillDir {
 		out = append(out, skillDir{p, true})
 	}
 	return out
-}
-
-// pluginSkillDirs are the skill dirs of enabled plugins: the paths listed
-// under skills.paths in <root>/plugin.json, else <root>/skills. Roots
-// inside the working dir are project plugins.
-func (o SkillDirs) pluginSkillDirs() (project, user []string) {
-	roots := make([]string, 0, len(o.Plugins))
-	for root, on := range o.Plugins {
-		if on {
-			roots = append(roots, root)
-		}
-	}
-	sort.Strings(roots)
-	for _, root := range roots {
-		dirs := []string{filepath.Join(root, "skills")}
-		var manifest struct {
-			Skills struct {
-				Paths []string `json:"paths"`
-			} `json:"skills"`
-		}
-		if b, err := os.ReadFile(filepath.Join(root, "plugin.json")); err == nil && json.Unmarshal(b, &manifest) == nil && len(manifest.Skills.Paths) > 0 {
-			dirs = dirs[:0]
-			for _, p := range manifest.Skills.Paths {
-				dirs = append(dirs, filepath.Join(root, filepath.FromSlash(p)))
-			}
-		}
-		if o.WorkingDir != "" && within(root, o.WorkingDir) {
-			project = append(project, dirs...)
-		} else {
-			user = append(user, dirs...)
-		}
-	}
-	return project, user
 }
 
 func within(path, dir string) bool { return pathpolicy.Within(path, dir) }

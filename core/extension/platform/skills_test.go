@@ -34,7 +34,7 @@ func skillMD(name, desc, body string) string {
 // directories: a project skill shadowing a global one of the same name, a
 // supporting file, a skill in a .gooseignore'd directory, enabled and
 // disabled plugins, and files that are not skills.
-func skillTree(t *testing.T) (wd, home, cfgDir string, plugins map[string]bool) {
+func skillTree(t *testing.T) (wd, home, cfgDir string, plugins []string) {
 	t.Helper()
 	root := t.TempDir()
 	wd, home = filepath.Join(root, "proj"), filepath.Join(root, "home")
@@ -55,12 +55,13 @@ func skillTree(t *testing.T) (wd, home, cfgDir string, plugins map[string]bool) 
 	writeFile(t, filepath.Join(on, "plugin.json"), `{"name":"on","skills":{"paths":["./skills","./extra"]}}`)
 	writeFile(t, filepath.Join(on, "extra/extra-skill/SKILL.md"), skillMD("extra-skill", "From plugin.json paths", "extra body"))
 	writeFile(t, filepath.Join(off, "skills/unplugged/SKILL.md"), skillMD("unplugged", "From a disabled plugin", "nope"))
-	return wd, home, cfgDir, map[string]bool{on: true, off: false}
+	// core/plugins finds the enabled plugin's skill directories.
+	return wd, home, cfgDir, []string{filepath.Join(on, "skills"), filepath.Join(on, "extra")}
 }
 
 func TestDiscoverSkills(t *testing.T) {
 	wd, home, cfgDir, plugins := skillTree(t)
-	skills := DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, Plugins: plugins})
+	skills := DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, ProjectPluginSkills: plugins})
 	var names []string
 	byName := map[string]Skill{}
 	for _, s := range skills {
@@ -87,7 +88,7 @@ func TestDiscoverSkills(t *testing.T) {
 
 func TestSkillsInstructionsGolden(t *testing.T) {
 	wd, home, cfgDir, plugins := skillTree(t)
-	got := SkillsInstructions(DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, Plugins: plugins}))
+	got := SkillsInstructions(DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, ProjectPluginSkills: plugins}))
 	golden := filepath.Join("testdata", "skills_instructions.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -108,7 +109,7 @@ func TestSkillsInstructionsGolden(t *testing.T) {
 
 func TestLoadSkill(t *testing.T) {
 	wd, home, cfgDir, plugins := skillTree(t)
-	skills := DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, Plugins: plugins})
+	skills := DiscoverSkills(SkillDirs{WorkingDir: wd, Home: home, ConfigDir: cfgDir, ProjectPluginSkills: plugins})
 	str := func(s string) *string { return &s }
 	deployDir := filepath.Join(wd, ".claude/skills/deploy")
 	if real, err := filepath.EvalSymlinks(deployDir); err == nil {
