@@ -15,6 +15,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/developer"
@@ -35,6 +36,8 @@ type runtime struct {
 	titles          *titleHub
 	providers       *providerSet
 	agent           *agent.Agent
+	// plugins finds plugins and records the user's consent.
+	plugins *plugins.Env
 }
 
 // openRuntime loads configuration once and builds the core. Nothing here
@@ -70,6 +73,10 @@ func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
 		return nil, err
 	}
 	rt := &runtime{log: log, paths: paths, cfg: cfg, perms: perms, titles: &titleHub{}}
+	rt.plugins = &plugins.Env{Home: home, ConfigDir: paths.Config, Config: pluginConfig{configReader{cfg}}, Getenv: env.getenv, Logger: log}
+	if root := env.getenv("GOOSE_PATH_ROOT"); filepath.IsAbs(root) {
+		rt.plugins.PathRoot = root
+	}
 	rt.providers = newProviderSet(cfg, env.getenv, paths, log)
 	return rt, nil
 }
@@ -97,6 +104,7 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 		Getenv:        env.getenv,
 		ClientVersion: buildVersion(),
 		OnTitle:       rt.titles.publish,
+		Plugins:       rt.plugins,
 	})
 	return nil
 }
@@ -137,6 +145,11 @@ func localDeveloper(_ context.Context, env extension.Env) (*mcp.Server, error) {
 	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
 		FileIO: env.Checkpoints.Wrap(developer.LocalFileIO{})}), nil
 }
+
+// pluginConfig adapts config.Config to plugins.Store.
+type pluginConfig struct{ configReader }
+
+func (c pluginConfig) Set(key string, value any) error { return c.cfg.Set(key, value) }
 
 // configReader adapts config.Config to agent.ConfigReader.
 type configReader struct{ cfg *config.Config }

@@ -16,6 +16,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -76,6 +77,9 @@ type Options struct {
 	// OnTitle is called (from a background goroutine) when a session gets
 	// a generated name; adapters turn it into session_info_update.
 	OnTitle func(sessionID, title string)
+	// Plugins finds the user's and each session's project plugins (their
+	// hooks, MCP servers and skills); nil runs no plugins.
+	Plugins *plugins.Env
 }
 
 // Agent runs goose's reply loop for any number of sessions.
@@ -88,6 +92,9 @@ type Agent struct {
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
+	// ending holds the SessionEnd hooks still running; Close waits for
+	// them (they are not cancelled with bgCtx).
+	ending sync.WaitGroup
 
 	// shared holds the stdio/HTTP extension connections that sessions
 	// with identical configs share (each keeps its own permissions).
@@ -137,10 +144,12 @@ func (a *Agent) Close() error {
 	a.sessions = map[string]*sessionState{}
 	a.mu.Unlock()
 	for _, s := range ss {
+		a.endPlugins(s)
 		s.close()
 	}
 	a.bgCancel()
 	a.bg.Wait()
+	a.ending.Wait()
 	return a.shared.Close()
 }
 

@@ -29,10 +29,11 @@ func (a *Agent) deps(s *sessionState) platform.Deps {
 		OnChange: func() {
 			_ = a.saveSessionState(a.bgCtx, s)
 		},
-		Home:      a.home(),
-		ConfigDir: a.opts.ConfigDir,
-		Config:    a.opts.Config.Get,
-		Agent:     hooks{a},
+		Home:         a.home(),
+		ConfigDir:    a.opts.ConfigDir,
+		Config:       a.opts.Config.Get,
+		PluginSkills: a.pluginSkills,
+		Agent:        hooks{a},
 	}
 }
 

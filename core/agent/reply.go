@@ -43,6 +43,8 @@ type turn struct {
 	// retry resets the agent's view to it.
 	initial []conversation.Message
 	retries int
+	// stopBlocks counts the Stop hook's denials in this turn.
+	stopBlocks int
 }
 
 func (t *turn) post(ev Event) bool { return t.q.push(ev) }
@@ -101,10 +103,12 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 			return Outcome{StopReason: Cancelled}, nil
 		}
 	}
+	hookContext := t.hookContext(t.promptHooks(msg))
 	handled, input, out, err := t.command(msg)
 	if handled || err != nil {
 		return out, err
 	}
+	input = append(input, hookContext...)
 	if prov == nil {
 		return Outcome{}, perr
 	}
@@ -219,6 +223,12 @@ func (t *turn) loop() (Outcome, error) {
 			} else if steered {
 				continue
 			}
+			if again, err := t.stopHook(visibleText(reply)); err != nil {
+				return Outcome{}, err
+			} else if again {
+				turns-- // goose does not count a Stop hook's re-prompt
+				continue
+			}
 			res, again := t.endOrRetry()
 			if again {
 				continue
@@ -241,6 +251,9 @@ func (t *turn) finish(out string) (Outcome, bool, error) {
 	t.s.final.consume()
 	if err := t.persistAndEmit(t.assistantText(out)); err != nil {
 		return Outcome{}, false, err
+	}
+	if again, err := t.stopHook(out); err != nil || again {
+		return Outcome{}, again, err
 	}
 	res, again := t.endOrRetry()
 	return res, again, nil

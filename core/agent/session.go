@@ -128,9 +128,19 @@ type sessionState struct {
 	// checkpoints are the file states /rewind restores (rewind.go).
 	checkpoints *checkpoint.Book
 
+	// plugins are the session's plugins and their hooks (plugins.go).
+	plugins *sessionPlugins
+
 	confirms  waitSet[permission.Decision]
 	frontends waitSet[frontendResult]
 	elicits   waitSet[extension.ElicitResponse]
+}
+
+// wd is the session's working dir.
+func (s *sessionState) wd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.workingDir
 }
 
 func (s *sessionState) snapshot() (provider.Provider, error, permission.Mode, string) {
@@ -257,6 +267,8 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)
+	s.plugins = a.pluginsFor(sess)
+	cfgs = a.withPluginServers(cfgs, s.plugins, opts.UseConfiguredExtensions)
 	results, err := a.connectExtensions(ctx, s, cfgs, opts.ConnectInBackground)
 	if err != nil {
 		s.close()
@@ -276,6 +288,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	}
 	a.sessions[id] = s
 	a.mu.Unlock()
+	a.startPlugins(s)
 	if c := a.convCache(); c != nil {
 		c.track(id)
 	}
@@ -409,6 +422,7 @@ func (a *Agent) CloseSession(id string) error {
 	if c := a.convCache(); c != nil {
 		c.forget(id)
 	}
+	a.endPlugins(s)
 	s.close()
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 // discoveryDeps are the platform dependencies discovery needs when no
 // session is loaded (no change hook, no session hooks).
 func (a *Agent) discoveryDeps() platform.Deps {
-	return platform.Deps{Home: a.home(), ConfigDir: a.opts.ConfigDir, Config: a.opts.Config.Get, Getenv: a.opts.Getenv}
+	return platform.Deps{Home: a.home(), ConfigDir: a.opts.ConfigDir, Config: a.opts.Config.Get, Getenv: a.opts.Getenv, PluginSkills: a.pluginSkills}
 }
 
 // CommandsFor lists the slash commands of a working dir: a loaded

@@ -158,9 +158,9 @@ func (t *turn) runParallel(calls []permission.Call, results map[string]toolResul
 	t.emitQueued()
 }
 
-// dispatch runs one call: the final_output tool in core, anything else
+// call runs one call: the final_output tool in core, anything else
 // through the extension manager; large outputs go to a file.
-func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
+func (t *turn) call(ctx context.Context, c permission.Call) toolResult {
 	if c.Name == FinalOutputToolName && t.s.final != nil {
 		return t.s.final.call(c.Args)
 	}

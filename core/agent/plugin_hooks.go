@@ -1,0 +1,272 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/permission"
+	"github.com/goose-acp/goose-acp/core/plugins"
+)
+
+// The lifecycle hooks' points in the turn (goose's ops_entry_hook,
+// ops_toolcalling and ops_stop_hook): UserPromptSubmit before the turn's
+// commands, the tool events around each advertised tool's call, Stop when
+// the model ends its turn. A session without hooks skips all of it.
+
+// Texts goose shows about Stop hooks.
+const (
+	StopHookContextFormat      = "Stop hook `%s` blocked ending this turn:\n\n%s\n\nAddress this policy hook denial before trying to stop again."
+	StopHookNotificationFormat = "Stop hook `%s` blocked ending this turn."
+	StopHookCapFormat          = "Stop hook `%s` blocked the turn from ending more than %d consecutive times — overriding and ending turn to avoid an infinite loop. Set GOOSE_STOP_HOOK_BLOCK_CAP to raise this limit."
+	// DefaultStopHookBlockCap is goose's DEFAULT_STOP_HOOK_BLOCK_CAP.
+	DefaultStopHookBlockCap = 8
+)
+
+func (t *turn) hooks() *plugins.Hooks { return t.s.plugins.hooks }
+
+// payload is a hook payload for this turn's session.
+func (t *turn) payload(ev plugins.Event) plugins.Payload {
+	return plugins.Payload{Event: ev, SessionID: t.s.id, WorkingDir: t.wd}
+}
+
+// inlineNote shows the user a line that is not part of the conversation
+// (goose's inline system notification).
+func (t *turn) inlineNote(text string) conversation.Message {
+	m := conversation.NewMessage(conversation.RoleAssistant, t.a.now().Unix()).WithID(t.a.msgID()).
+		With(conversation.SystemNotification(conversation.NotificationInline, text))
+	m.Metadata = conversation.Metadata{UserVisible: true, AgentVisible: false}
+	return m
+}
+
+// hookFailures tells the user about hooks that failed open. From a tool
+// call's goroutine the note is queued for the turn's goroutine.
+func (t *turn) hookFailures(fs []plugins.Failure, queued bool) {
+	for _, f := range fs {
+		ev := MessageEvent{Message: t.inlineNote(fmt.Sprintf(HookFailedFormat+": %s", f.Plugin, f.Event, f.Reason))}
+		if queued {
+			t.post(ev)
+		} else {
+			t.emit(ev)
+		}
+	}
+}
+
+// promptHooks runs once the user's message is in: it waits for the
+// session's SessionStart hooks, then runs UserPromptSubmit with the
+// message's text (slash commands included, as goose). Context a Claude
+// Code hook returns reaches the model after the message.
+func (t *turn) promptHooks(msg conversation.Message) (context []string) {
+	sp := t.s.plugins
+	if sp.hooks.Empty() {
+		return nil
+	}
+	select {
+	case <-sp.started:
+	case <-t.ctx.Done():
+		return nil
+	}
+	if first := sp.context; len(first) > 0 {
+		context, sp.context = append(context, first...), nil
+	}
+	text := msg.AsText()
+	if text == "" || !sp.hooks.Has(plugins.UserPromptSubmit) {
+		return context
+	}
+	out := sp.hooks.Emit(t.ctx, plugins.UserPromptSubmit, t.payload(plugins.UserPromptSubmit).WithMessage(text))
+	t.hookFailures(out.Failures, false)
+	return append(context, out.Context...)
+}
+
+// hookContext is context hooks gave the model: an agent-only user
+// message.
+func (t *turn) hookContext(texts []string) []conversation.Message {
+	if len(texts) == 0 {
+		return nil
+	}
+	m := t.userText(strings.Join(texts, "\n\n"))
+	m.Metadata = conversation.Metadata{UserVisible: false, AgentVisible: true}
+	return []conversation.Message{m}
+}
+
+// steerHooks runs UserPromptSubmit for input steered into the turn.
+func (t *turn) steerHooks(m conversation.Message) {
+	h := t.hooks()
+	if text := m.AsText(); text != "" && h.Has(plugins.UserPromptSubmit) {
+		out := h.Emit(t.ctx, plugins.UserPromptSubmit, t.payload(plugins.UserPromptSubmit).WithMessage(text))
+		t.hookFailures(out.Failures, false)
+	}
+}
+
+// dispatch runs one approved call; the tools the turn advertises go
+// through their hooks.
+func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
+	if _, advertised := t.toolIndex[c.Name]; !advertised || t.hooks().Empty() {
+		return t.call(ctx, c)
+	}
+	return t.hookedCall(ctx, c)
+}
+
+// toolCategory is goose's categorize_tool: the name's last "__" segment.
+func toolCategory(name string) string {
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		name = name[i+2:]
+	}
+	switch name {
+	case "shell", "bash", "exec", "run":
+		return "shell"
+	case "read", "view", "cat", "read_file":
+		return "read"
+	case "write", "edit", "patch", "write_file", "edit_file":
+		return "write"
+	}
+	return ""
+}
+
+// stringArg is the first non-empty string argument of keys.
+func stringArg(args map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := args[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// hookedCall is a call with goose's tool hooks: PreToolUse decides (a
+// denial is the tool's error result), PreToolUseResult observes the
+// decision, BeforeShellExecution / BeforeReadFile precede the call,
+// PostToolUse or PostToolUseFailure follow it, and AfterShellExecution /
+// AfterFileEdit follow a success.
+func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
+	h := t.hooks()
+	tool := t.payload(plugins.PreToolUse).ForTool(c.Name, c.Args)
+	tool.ToolCallID = c.ID
+	var out plugins.Outcome
+	if h.Has(plugins.PreToolUse) {
+		out = h.Decide(ctx, plugins.PreToolUse, tool)
+		t.hookFailures(out.Failures, true)
+	}
+	if h.Has(plugins.PreToolUseResult) {
+		r := tool
+		r.Event, r.Decision, r.Cause = plugins.PreToolUseResult, "allow", out.Cause
+		evaluated := out.Evaluated
+		r.PolicyEvaluated = &evaluated
+		if out.Denied {
+			r.Decision, r.BlockedBy, r.Reason = "deny", out.Plugin, out.Reason
+		}
+		t.hookFailures(h.Emit(ctx, plugins.PreToolUseResult, r).Failures, true)
+	}
+	if out.Denied {
+		return conversation.Err[conversation.CallToolResult](out.DenialText())
+	}
+	extended := tool
+	extended.ToolCallID = ""
+	category := toolCategory(c.Name)
+	switch target := ""; category {
+	case "shell":
+		if target = stringArg(c.Args, "command"); target != "" {
+			t.emitTool(ctx, plugins.BeforeShellExecution, extended.WithMatcher(target))
+		}
+	case "read":
+		if target = stringArg(c.Args, "path", "file", "file_path"); target != "" {
+			t.emitTool(ctx, plugins.BeforeReadFile, extended.WithMatcher(target))
+		}
+	}
+	res := t.call(ctx, c)
+	if ctx.Err() != nil {
+		return res
+	}
+	failed := !res.IsOK() || res.Value.IsError
+	post := tool
+	post.Event = plugins.PostToolUse
+	if failed {
+		post.Event = plugins.PostToolUseFailure
+	}
+	if b, err := json.Marshal(res); err == nil {
+		post.ToolResponse = b
+	}
+	if h.Has(post.Event) {
+		emitted := h.Emit(ctx, post.Event, post)
+		t.hookFailures(emitted.Failures, true)
+		if len(emitted.Context) > 0 && res.IsOK() {
+			v := *res.Value
+			v.Content = append(append([]conversation.ToolContent(nil), v.Content...), conversation.TextBlock(strings.Join(emitted.Context, "\n\n")))
+			res = conversation.Ok(v)
+		}
+	}
+	if failed {
+		return res
+	}
+	switch category {
+	case "shell":
+		if target := stringArg(c.Args, "command"); target != "" {
+			t.emitTool(ctx, plugins.AfterShellExecution, extended.WithMatcher(target))
+		}
+	case "write":
+		if target := stringArg(c.Args, "path", "file", "file_path"); target != "" {
+			t.emitTool(ctx, plugins.AfterFileEdit, extended.WithMatcher(target))
+		}
+	}
+	return res
+}
+
+// emitTool runs a non-blocking tool event from a call's goroutine.
+func (t *turn) emitTool(ctx context.Context, ev plugins.Event, p plugins.Payload) {
+	h := t.hooks()
+	if !h.Has(ev) {
+		return
+	}
+	p.Event = ev
+	t.hookFailures(h.Emit(ctx, ev, p).Failures, true)
+}
+
+// stopHook gives Stop hooks the last word on ending the turn the model
+// finished with last (its user-visible text). On a denial it stores
+// goose's agent-only context message, shows the notification and reports
+// that the model must run again, until GOOSE_STOP_HOOK_BLOCK_CAP
+// consecutive denials end the turn with goose's warning.
+func (t *turn) stopHook(last string) (again bool, err error) {
+	h := t.hooks()
+	if !h.Has(plugins.Stop) || t.ctx.Err() != nil {
+		return false, nil
+	}
+	p := t.payload(plugins.Stop)
+	p.LastAssistantMessage = last
+	p.StopHookActive = t.stopBlocks > 0
+	out := h.Decide(t.ctx, plugins.Stop, p)
+	t.hookFailures(out.Failures, false)
+	if !out.Denied || t.ctx.Err() != nil {
+		return false, nil
+	}
+	t.stopBlocks++
+	if limit := t.a.configInt("GOOSE_STOP_HOOK_BLOCK_CAP", DefaultStopHookBlockCap); t.stopBlocks > limit {
+		return false, t.persistAndEmit(t.inlineNote(fmt.Sprintf(StopHookCapFormat, out.Plugin, limit)))
+	}
+	nudge := t.userText(fmt.Sprintf(StopHookContextFormat, out.Plugin, out.Reason))
+	nudge.Metadata = conversation.Metadata{UserVisible: false, AgentVisible: true}
+	if err := t.persist(nudge); err != nil {
+		return false, err
+	}
+	t.emit(MessageEvent{Message: t.inlineNote(fmt.Sprintf(StopHookNotificationFormat, out.Plugin))})
+	return true, nil
+}
+
+// visibleText is the user-visible text of the assistant's reply (Stop's
+// last_assistant_message).
+func visibleText(reply []conversation.Message) string {
+	var b strings.Builder
+	for _, m := range reply {
+		if m.Role != conversation.RoleAssistant || !m.Metadata.UserVisible {
+			continue
+		}
+		for _, c := range m.Content {
+			if c.Text != nil {
+				b.WriteString(c.Text.Text)
+			}
+		}
+	}
+	return b.String()
+}

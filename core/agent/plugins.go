@@ -1,0 +1,205 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/plugins"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// Notice is something the user is told that is not part of the
+// conversation: a SessionStart banner, a project plugin waiting for the
+// user's consent, a hook that failed.
+type Notice struct {
+	// Severity is "info" or "warning" (ACP's notice severities).
+	Severity string
+	// Title is one line; Detail may add more.
+	Title, Detail string
+	// Plugin names the plugin the notice is about.
+	Plugin string
+}
+
+// Text is the notice as one paragraph (a message line, a stderr line).
+func (n Notice) Text() string {
+	if n.Detail == "" {
+		return n.Title
+	}
+	return n.Title + ". " + n.Detail
+}
+
+// sessionPlugins are a loaded session's plugins: those found for its
+// working dir, the hooks of the active ones, and its SessionStart.
+type sessionPlugins struct {
+	found []plugins.Plugin
+	hooks *plugins.Hooks
+	// started closes once SessionStart's hooks have run; notes (written
+	// before) are what discovery and they left for the user, context what
+	// Claude Code hooks add for the model.
+	started chan struct{}
+	notes   []Notice
+	context []string
+	cancel  context.CancelFunc
+}
+
+// pluginsFor discovers the plugins of a session's working dir and loads
+// the hooks of the active ones. Subagent sessions run no hooks (as goose)
+// and get their extensions from their parent.
+func (a *Agent) pluginsFor(sess session.Session) *sessionPlugins {
+	sp := &sessionPlugins{started: make(chan struct{}), cancel: func() {}}
+	if a.opts.Plugins == nil || sess.SessionType == session.TypeSubAgent {
+		return sp
+	}
+	found, err := a.opts.Plugins.Discover(sess.WorkingDir)
+	if err != nil {
+		a.log.Warn("plugin discovery failed", "session", sess.ID, "error", err)
+	}
+	sp.found = found
+	sp.hooks = plugins.LoadHooks(found, sess.WorkingDir, a.log)
+	for _, n := range a.opts.Plugins.Notices(found) {
+		sp.notes = append(sp.notes, Notice{Severity: "warning", Title: n.Title, Detail: n.Detail, Plugin: n.Plugin.Name})
+	}
+	return sp
+}
+
+// withPluginServers adds the active plugins' MCP servers to a session that
+// uses the configured extensions, and drops the saved servers of plugins
+// that no longer run (a resumed session's list was saved when they did).
+func (a *Agent) withPluginServers(cfgs []config.ExtensionConfig, sp *sessionPlugins, configured bool) []config.ExtensionConfig {
+	if len(sp.found) == 0 {
+		return cfgs
+	}
+	active := map[string]bool{}
+	var servers []config.ExtensionConfig
+	for _, p := range sp.found {
+		if p.State != plugins.Active {
+			continue
+		}
+		active[p.Name] = true
+		if !configured {
+			continue
+		}
+		s, err := p.MCPServers()
+		if err != nil {
+			a.log.Warn("Failed to load plugin MCP servers; skipping", "plugin", p.Name, "root", p.Root, "error", err)
+			continue
+		}
+		servers = append(servers, s...)
+	}
+	kept := make([]config.ExtensionConfig, 0, len(cfgs))
+	for _, c := range cfgs {
+		if plugin, _, ok := strings.Cut(c.Name, ":"); ok && c.Type == config.ExtensionStdio && a.pluginNamed(sp, plugin) && !active[plugin] {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return mergeConfigs(kept, servers)
+}
+
+func (a *Agent) pluginNamed(sp *sessionPlugins, name string) bool {
+	for _, p := range sp.found {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// startPlugins runs the session's SessionStart hooks in the background
+// (a hook never holds up the session's creation); the first turn waits
+// for them, and StartNotices reports what they printed.
+func (a *Agent) startPlugins(s *sessionState) {
+	sp := s.plugins
+	if !sp.hooks.Has(plugins.SessionStart) {
+		close(sp.started)
+		return
+	}
+	ctx, cancel := context.WithCancel(a.bgCtx)
+	sp.cancel = cancel
+	p := plugins.Payload{Event: plugins.SessionStart, SessionID: s.id, WorkingDir: s.wd()}
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		defer close(sp.started)
+		out := sp.hooks.Emit(ctx, plugins.SessionStart, p)
+		for _, b := range out.Banners {
+			sp.notes = append(sp.notes, Notice{Severity: "info", Title: b})
+		}
+		sp.notes = append(sp.notes, failureNotices(out.Failures)...)
+		sp.context = out.Context
+	}()
+}
+
+// endPlugins runs the session's SessionEnd hooks in the background; the
+// agent's Close waits for them.
+func (a *Agent) endPlugins(s *sessionState) {
+	sp := s.plugins
+	if sp == nil {
+		return
+	}
+	sp.cancel()
+	if !sp.hooks.Has(plugins.SessionEnd) {
+		return
+	}
+	a.ending.Add(1)
+	go func() {
+		defer a.ending.Done()
+		<-sp.started
+		sp.hooks.Emit(context.Background(), plugins.SessionEnd, plugins.Payload{Event: plugins.SessionEnd, SessionID: s.id})
+	}()
+}
+
+// StartNotices waits for the session's SessionStart hooks (or ctx) and
+// returns what the user should be told as the session starts: project
+// plugins waiting for consent (once per plugin), SessionStart banners and
+// hooks that failed.
+func (a *Agent) StartNotices(ctx context.Context, sessionID string) ([]Notice, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-s.plugins.started:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return append([]Notice(nil), s.plugins.notes...), nil
+}
+
+// Plugins lists the plugins found for the session's working dir, with
+// their states.
+func (a *Agent) Plugins(sessionID string) ([]plugins.Plugin, error) {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return append([]plugins.Plugin(nil), s.plugins.found...), nil
+}
+
+// failureNotices tells the user about hooks that failed (and failed open).
+func failureNotices(fs []plugins.Failure) []Notice {
+	out := make([]Notice, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, Notice{Severity: "warning", Plugin: f.Plugin,
+			Title: fmt.Sprintf(HookFailedFormat, f.Plugin, f.Event), Detail: f.Reason})
+	}
+	return out
+}
+
+// HookFailedFormat names a hook that failed: plugin, event.
+const HookFailedFormat = "Plugin hook `%s` (%s) failed; continuing without it"
+
+// pluginSkills are the skill directories of the plugins of a working dir
+// (core/extension/platform's skill discovery).
+func (a *Agent) pluginSkills(workingDir string) (project, user []string) {
+	if a.opts.Plugins == nil {
+		return nil, nil
+	}
+	found, err := a.opts.Plugins.List(workingDir)
+	if err != nil {
+		return nil, nil
+	}
+	return plugins.SkillDirs(found)
+}
