@@ -112,6 +112,12 @@ func desktopMeta(m Meta, ss session.Session) {
 		m["modelId"] = ss.ModelConfig.ModelName
 	}
 	m["hasRecipe"] = len(ss.Recipe) > 0 && string(ss.Recipe) != "null"
+	if ss.LastMessageAt != nil {
+		m["lastMessageAt"] = ss.LastMessageAt.UTC().Format(time.RFC3339)
+	}
+	if ss.LastMessageSnippet != "" {
+		m["lastMessageSnippet"] = ss.LastMessageSnippet
+	}
 }
 
 type renameRequest struct {

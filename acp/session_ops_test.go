@@ -42,7 +42,12 @@ func TestUnstableSessionInfoRenameArchiveProjectOnDisk(t *testing.T) {
 		t.Fatalf("on disk after rename/project/archive: name %q set %v project %v archived %v",
 			disk.Name, disk.UserSetName, disk.ProjectID, disk.ArchivedAt)
 	}
-	list := r.callRaw(t, 900, "session/list", map[string]any{})
+	// Archived sessions are listed only when asked for (Desktop 1.5x's
+	// archive view sends _meta.goose.archiveState).
+	if list := r.callRaw(t, 899, "session/list", map[string]any{}); strings.Contains(string(list.Result), s.ID) {
+		t.Fatalf("an archived session in the default list: %s", list.Result)
+	}
+	list := r.callRaw(t, 900, "session/list", map[string]any{"_meta": map[string]any{"goose": map[string]any{"archiveState": "all"}}})
 	if !strings.Contains(string(list.Result), `"archivedAt":"`) || !strings.Contains(string(list.Result), `"projectId":"proj-1"`) {
 		t.Fatalf("session/list _meta lacks archive/project: %s", list.Result)
 	}

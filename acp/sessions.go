@@ -170,7 +170,12 @@ func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSe
 	if req.CWD != "" && !filepath.IsAbs(req.CWD) {
 		return ListSessionsResponse{}, invalidParams("cwd must be an absolute path: %q", req.CWD)
 	}
-	page, err := a.store.List(ctx, session.ListOptions{Limit: ListPageSize, Cursor: req.Cursor, WorkingDir: req.CWD, Types: listedTypes})
+	opts, err := listOptions(req.Meta)
+	if err != nil {
+		return ListSessionsResponse{}, err
+	}
+	opts.Limit, opts.Cursor, opts.WorkingDir = ListPageSize, req.Cursor, req.CWD
+	page, err := a.store.List(ctx, opts)
 	if err != nil {
 		return ListSessionsResponse{}, err
 	}

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -56,4 +57,63 @@ func enabledExtensions(meta Meta) ([]config.ExtensionConfig, bool, error) {
 		out = append(out, cfg)
 	}
 	return out, true, nil
+}
+
+// listOptions reads session/list's _meta as goose and Desktop use it:
+// query (words matched in names and message text), types (user,
+// scheduled, acp; default every listed type), goose.archiveState
+// ("active", the default, hides archived sessions; "archived" lists only
+// them; "all" both) and goose.includeLastMessageSnippet.
+func listOptions(meta Meta) (session.ListOptions, error) {
+	opts := session.ListOptions{Types: listedTypes, Archived: session.ArchivedHidden}
+	if q, ok := meta["query"]; ok && q != nil {
+		s, ok := q.(string)
+		if !ok {
+			return opts, invalidParams("query must be a string")
+		}
+		opts.Query = strings.TrimSpace(s)
+	}
+	if raw, ok := meta["types"]; ok && raw != nil {
+		list, ok := raw.([]any)
+		if !ok {
+			return opts, invalidParams("types must be an array of session type strings")
+		}
+		var types []session.Type
+		for _, v := range list {
+			t, _ := v.(string)
+			switch session.Type(t) {
+			case session.TypeUser, session.TypeScheduled, session.TypeACP:
+				types = append(types, session.Type(t))
+			default:
+				return opts, invalidParams("types may only include user, scheduled, or acp")
+			}
+		}
+		if len(types) > 0 {
+			opts.Types = types
+		}
+	}
+	g, ok := meta["goose"].(map[string]any)
+	if !ok {
+		if meta["goose"] != nil {
+			return opts, invalidParams("goose must be an object")
+		}
+		return opts, nil
+	}
+	switch v := g["archiveState"]; v {
+	case nil, "active":
+	case "archived":
+		opts.Archived = session.ArchivedOnly
+	case "all":
+		opts.Archived = session.ArchivedIncluded
+	default:
+		return opts, invalidParams("goose.archiveState must be active, archived or all")
+	}
+	if v, ok := g["includeLastMessageSnippet"]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			return opts, invalidParams("goose.includeLastMessageSnippet must be a boolean")
+		}
+		opts.Snippets = b
+	}
+	return opts, nil
 }

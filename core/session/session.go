@@ -66,6 +66,10 @@ type Session struct {
 	// LastMessageAt is not a column: the newest message's created time
 	// (milliseconds read as seconds), nil without messages.
 	LastMessageAt *time.Time `json:"last_message_at,omitempty"`
+	// LastMessageSnippet is not a column: the newest user-visible message
+	// text as one line of at most 128 characters (filled by a List asked
+	// for Snippets).
+	LastMessageSnippet string `json:"-"`
 	// ArchivedAt is when the session was archived (v12); nil if it is not.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
 	// ProjectID groups sessions under a Desktop project (v12).
@@ -153,7 +157,27 @@ type ListOptions struct {
 	Cursor string
 	// WorkingDir, when set, keeps only sessions with that working dir.
 	WorkingDir string
+	// Query keeps the sessions whose name or message text contains any of
+	// its words, case-insensitively (goose's keyword filter, which also
+	// matches names here); blank is no filter.
+	Query string
+	// Archived says whether archived sessions are listed.
+	Archived ArchiveFilter
+	// Snippets fills each listed session's LastMessageSnippet.
+	Snippets bool
 }
+
+// ArchiveFilter chooses sessions by their archive state.
+type ArchiveFilter int
+
+const (
+	// ArchivedIncluded lists archived sessions with the others.
+	ArchivedIncluded ArchiveFilter = iota
+	// ArchivedHidden leaves archived sessions out.
+	ArchivedHidden
+	// ArchivedOnly lists only archived sessions.
+	ArchivedOnly
+)
 
 // Page is one page of sessions; NextCursor is empty on the last page.
 type Page struct {

@@ -192,6 +192,9 @@ func (s *Store) List(_ context.Context, opts session.ListOptions) (session.Page,
 		if opts.WorkingDir != "" && m.WorkingDir != opts.WorkingDir {
 			continue
 		}
+		if !archiveMatch(opts.Archived, m.ArchivedAt) || !queryMatch(opts.Query, rec) {
+			continue
+		}
 		if after != nil && !after.Before(session.SortKey(m.UpdatedAt), m.ID) {
 			continue
 		}
@@ -200,9 +203,64 @@ func (s *Store) List(_ context.Context, opts session.ListOptions) (session.Page,
 			out.NextCursor = session.Cursor{Key: session.SortKey(last.UpdatedAt), ID: last.ID}.Encode()
 			break
 		}
-		out.Sessions = append(out.Sessions, s.view(rec, false))
+		v := s.view(rec, false)
+		if opts.Snippets {
+			v.LastMessageSnippet = snippet(rec.messages)
+		}
+		out.Sessions = append(out.Sessions, v)
 	}
 	return out, nil
+}
+
+func archiveMatch(f session.ArchiveFilter, at *time.Time) bool {
+	archived := at != nil && !at.IsZero()
+	switch f {
+	case session.ArchivedHidden:
+		return !archived
+	case session.ArchivedOnly:
+		return archived
+	}
+	return true
+}
+
+// queryMatch: a word of query is in the session's name or in the text of
+// one of its messages.
+func queryMatch(query string, rec *record) bool {
+	terms := strings.Fields(strings.ToLower(query))
+	if len(terms) == 0 {
+		return true
+	}
+	var texts []string
+	texts = append(texts, strings.ToLower(rec.meta.Name))
+	for _, m := range decodeAll(rec.messages) {
+		for _, c := range m.Content {
+			if c.Text != nil {
+				texts = append(texts, strings.ToLower(c.Text.Text))
+			}
+		}
+	}
+	for _, term := range terms {
+		for _, t := range texts {
+			if strings.Contains(t, term) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// snippet is the session's last-message snippet: the newest of its last
+// eight messages that shows the user text.
+func snippet(rows []row) string {
+	o := ordered(rows)
+	for i := len(o) - 1; i >= 0 && i >= len(o)-8; i-- {
+		if m, ok, err := o[i].Decode(); err == nil && ok {
+			if sn := session.Snippet(m); sn != "" {
+				return sn
+			}
+		}
+	}
+	return ""
 }
 
 // sorted returns the records of the given types (default user+scheduled)

@@ -3,6 +3,7 @@ package sessiontest
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,5 +101,57 @@ func testListBadCursor(t *testing.T, st session.Store, _ *Clock) {
 	for _, c := range []string{"not base64!", "bm90IGpzb24", session.Cursor{Key: "x"}.Encode()} {
 		_, err := st.List(context.Background(), session.ListOptions{Limit: 1, Cursor: c})
 		wantErr(t, "List(cursor "+c+")", err, session.ErrInvalidCursor)
+	}
+}
+
+// testListQueryArchiveSnippets: Desktop's history search (a word in the
+// name or in message text, any case), the archive filter and the last
+// message snippet.
+func testListQueryArchiveSnippets(t *testing.T, st session.Store, clock *Clock) {
+	ctx := context.Background()
+	mk := func(name string) string {
+		clock.Advance(time.Second)
+		return create(t, st, session.NewSession{WorkingDir: "/q", SessionType: session.TypeUser, Name: name}).ID
+	}
+	pg := mk("Database chat")
+	other := mk("Other")
+	archived := mk("Old")
+	appendMsg(t, st, pg, conversation.UserText(1, "How do I tune Postgres?"))
+	long := strings.Repeat("word ", 40)
+	appendMsg(t, st, other, conversation.UserText(1, "hi\n\n  there"))
+	appendMsg(t, st, archived, conversation.UserText(1, long))
+	at := clock.Now()
+	if err := st.Update(ctx, archived, session.Update{ArchivedAt: &at}); err != nil {
+		t.Fatal(err)
+	}
+	q := func(opts session.ListOptions) []string {
+		opts.WorkingDir = "/q"
+		g := ids(list(t, st, opts).Sessions)
+		slices.Sort(g)
+		return g
+	}
+	sorted := func(s ...string) []string { slices.Sort(s); return s }
+	if g := q(session.ListOptions{Query: "POSTGRES"}); !slices.Equal(g, []string{pg}) {
+		t.Errorf("query in message text: %v", g)
+	}
+	if g := q(session.ListOptions{Query: "database nothing-matches"}); !slices.Equal(g, []string{pg}) {
+		t.Errorf("query in the name (any word): %v", g)
+	}
+	if g := q(session.ListOptions{Archived: session.ArchivedHidden}); !slices.Equal(g, sorted(pg, other)) {
+		t.Errorf("archived hidden: %v", g)
+	}
+	if g := q(session.ListOptions{Archived: session.ArchivedOnly}); !slices.Equal(g, []string{archived}) {
+		t.Errorf("archived only: %v", g)
+	}
+	if g := q(session.ListOptions{}); !slices.Equal(g, sorted(pg, other, archived)) {
+		t.Errorf("archived included: %v", g)
+	}
+	snips := map[string]string{}
+	for _, s := range list(t, st, session.ListOptions{WorkingDir: "/q", Snippets: true}).Sessions {
+		snips[s.ID] = s.LastMessageSnippet
+	}
+	want := strings.TrimSpace(strings.Repeat("word ", 26)[:128]) + "…"
+	if snips[pg] != "How do I tune Postgres?" || snips[other] != "hi there" || snips[archived] != want {
+		t.Errorf("snippets %q", snips)
 	}
 }

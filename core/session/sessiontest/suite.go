@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"UpdateRejectsBadRecipe", testUpdateRejectsBadRecipe},
 		{"Delete", testDelete},
 		{"ListFilters", testListFilters},
+		{"ListQueryArchiveSnippets", testListQueryArchiveSnippets},
 		{"ListPagination", testListPagination},
 		{"ListBadCursor", testListBadCursor},
 		{"Search", testSearch},

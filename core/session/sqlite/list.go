@@ -16,6 +16,12 @@ import (
 // two forms up). An unreadable value sorts last.
 const sortKeySQL = `COALESCE(datetime(s.updated_at), '')`
 
+// queryTermSQL matches one query word in the session's name or in the
+// text of one of its messages (goose's message keyword clause).
+const queryTermSQL = `instr(LOWER(s.name), ?) > 0 OR EXISTS (SELECT 1 FROM messages mq, json_each(mq.content_json) j
+	WHERE mq.session_id = s.id AND json_extract(j.value, '$.type') = 'text'
+	AND instr(LOWER(json_extract(j.value, '$.text')), ?) > 0)`
+
 // List pages through sessions newest first: updated_at DESC, then id DESC.
 func (s *Store) List(ctx context.Context, opts session.ListOptions) (session.Page, error) {
 	page, err := s.list(ctx, opts, nil)
@@ -73,6 +79,11 @@ func (s *Store) list(ctx context.Context, opts session.ListOptions, ids []string
 		last := out.Sessions[opts.Limit-1]
 		out.NextCursor = session.Cursor{Key: keys[opts.Limit-1], ID: last.ID}.Encode()
 	}
+	if opts.Snippets {
+		if err := s.snippets(ctx, out.Sessions); err != nil {
+			return session.Page{}, err
+		}
+	}
 	return out, nil
 }
 
@@ -99,6 +110,20 @@ func listFilter(opts session.ListOptions, ids []string) (string, []any, error) {
 			return "", nil, err
 		}
 		args = append(args, string(b))
+	}
+	switch opts.Archived {
+	case session.ArchivedHidden:
+		conds = append(conds, "s.archived_at IS NULL")
+	case session.ArchivedOnly:
+		conds = append(conds, "s.archived_at IS NOT NULL")
+	}
+	if terms := strings.Fields(strings.ToLower(opts.Query)); len(terms) > 0 {
+		var either []string
+		for _, t := range terms {
+			either = append(either, queryTermSQL)
+			args = append(args, t, t)
+		}
+		conds = append(conds, "("+strings.Join(either, " OR ")+")")
 	}
 	if opts.Cursor != "" {
 		c, err := session.DecodeCursor(opts.Cursor)
