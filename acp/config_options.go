@@ -181,7 +181,10 @@ func (a *optionsAPI) setMode(ctx context.Context, req SetModeRequest) (struct{},
 	if err := a.applyMode(ctx, as.id, req.ModeID); err != nil {
 		return struct{}{}, err
 	}
+	// Clients that show the mode as a config option (Zed's selector)
+	// learn of the change too.
 	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: req.ModeID})
+	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: a.options(as.id)})
 	return struct{}{}, nil
 }
 
@@ -242,6 +245,10 @@ func (a *optionsAPI) setConfigOption(ctx context.Context, req SetConfigOptionReq
 	}
 	if err != nil {
 		return SetConfigOptionResponse{}, err
+	}
+	if req.ConfigID == "mode" {
+		// Clients that show modes (session/new's modes) learn of it too.
+		a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCurrentMode, CurrentModeID: value})
 	}
 	opts := a.options(as.id)
 	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: opts})

@@ -101,3 +101,55 @@ func TestEditorsWholeFileReadHasNoLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorsModeChangesUpdateBothViews (issue 25 §6): a client may show
+// the mode as session/new's modes or as the "mode" config option. Either
+// way of setting it updates both views before the response: set_mode
+// sends current_mode_update and config_option_update, set_config_option
+// "mode" sends config_option_update and current_mode_update.
+func TestEditorsModeChangesUpdateBothViews(t *testing.T) {
+	env := newAgentEnv(t)
+	c := startAgent(t, env)
+	c.initializeAs(zedInitialize)
+	sess := c.newSession(t.TempDir())
+	modeOption := func(from int) (string, bool) {
+		ups := c.updatesOf(sess.SessionID)
+		val, seen := "", false
+		for _, u := range ups[from:] {
+			if u.SessionUpdate != acp.UpdateConfigOption {
+				continue
+			}
+			for _, o := range u.ConfigOptions {
+				if o.ID == "mode" {
+					val, seen = o.CurrentValue, true
+				}
+			}
+		}
+		return val, seen
+	}
+	currentMode := func(from int) string {
+		cur := ""
+		for _, u := range c.updatesOf(sess.SessionID)[from:] {
+			if u.SessionUpdate == acp.UpdateCurrentMode {
+				cur = u.CurrentModeID
+			}
+		}
+		return cur
+	}
+	before := len(c.updatesOf(sess.SessionID))
+	c.setMode(sess.SessionID, "approve")
+	if v, ok := modeOption(before); !ok || v != "approve" {
+		t.Errorf("after set_mode the mode config option is %q (sent: %v), want approve", v, ok)
+	}
+	if m := currentMode(before); m != "approve" {
+		t.Errorf("current_mode_update = %q", m)
+	}
+	before = len(c.updatesOf(sess.SessionID))
+	c.call("session/set_config_option", acp.SetConfigOptionRequest{SessionID: sess.SessionID, ConfigID: "mode", Value: []byte(`"chat"`)}, nil)
+	if m := currentMode(before); m != "chat" {
+		t.Errorf("after set_config_option mode, current_mode_update = %q, want chat", m)
+	}
+	if v, _ := modeOption(before); v != "chat" {
+		t.Errorf("config option mode = %q", v)
+	}
+}
