@@ -9,6 +9,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
@@ -167,7 +168,7 @@ func (as *acpSession) cancelAll() {
 func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 	c := s.clientCaps()
 	return map[string]extension.BuiltinFactory{
-		"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
+		"developer": func(_ context.Context, env extension.Env) (extension.Server, error) {
 			opts := developer.Options{
 				Surface:      developer.Editor,
 				WorkingDir:   env.WorkingDir,
@@ -186,9 +187,9 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 			if c.Terminal {
 				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID, s: s}
 			}
-			srv := developer.NewServer(opts)
-			srv.AddReceivingMiddleware(s.inProgressOnCall(env.SessionID))
-			return srv, nil
+			srv := developer.NewDirect(opts)
+			srv.Use(s.inProgressOnCall(env.SessionID))
+			return extension.Direct(srv), nil
 		},
 	}
 }
@@ -196,18 +197,16 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 // inProgressOnCall marks a tool call in_progress when the developer server
 // starts running it (after any approval), so the editor sees pending →
 // in_progress → completed/failed.
-func (s *Server) inProgressOnCall(sessionID string) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "tools/call" {
-				if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
-					id, _ := p.Meta[extension.MetaToolCallID].(string)
-					if as, err := s.lookup(sessionID); err == nil {
-						s.markInProgress(ctx, as, id)
-					}
+func (s *Server) inProgressOnCall(sessionID string) inproc.ToolMiddleware {
+	return func(next mcp.ToolHandler) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params != nil {
+				id, _ := req.Params.Meta[extension.MetaToolCallID].(string)
+				if as, err := s.lookup(sessionID); err == nil {
+					s.markInProgress(ctx, as, id)
 				}
 			}
-			return next(ctx, method, req)
+			return next(ctx, req)
 		}
 	}
 }

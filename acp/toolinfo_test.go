@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
@@ -19,8 +17,8 @@ import (
 func developerTools(t *testing.T, surface developer.Surface) func(string) toolinfo.Info {
 	t.Helper()
 	mgr := extension.New(extension.Options{Builtins: map[string]extension.BuiltinFactory{
-		"developer": func(context.Context, extension.Env) (*mcp.Server, error) {
-			return developer.NewServer(developer.Options{Surface: surface, WorkingDir: t.TempDir()}), nil
+		"developer": func(context.Context, extension.Env) (extension.Server, error) {
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, WorkingDir: t.TempDir()})), nil
 		},
 	}})
 	defer mgr.Close()

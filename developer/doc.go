@@ -2,16 +2,20 @@
 // editing, code analysis, images and screen capture — and the MCP server that
 // serves them (classic surface for `goose-acp mcp developer`, editor surface
 // for the agent's in-process developer extension). It imports nothing of
-// ours but the leaf core/pathpolicy (the one path policy every way a path
-// gets in shares; see its doc.go for why a leaf rather than a hook): file
+// ours but the leaves core/pathpolicy (the one path policy every way a path
+// gets in shares; see its doc.go for why a leaf rather than a hook) and
+// core/extension/inproc (tools as plain calls): file
 // I/O, terminals and progress notifications come in through FileIO,
 // Terminal and Emitter, with local-disk and local-process defaults.
 //
-// Entry points: NewServer(Options) returns a go-sdk *mcp.Server (connect it
-// in-process over mcp.NewInMemoryTransports), ServeStdio serves it on a
-// reader/writer pair. Call Cleanup once at process exit: it removes the saved
-// full shell outputs of every server (a server's own outputs also go when it
-// is garbage collected).
+// Entry points: NewDirect(Options) returns the tools as an inproc.Server the
+// agent calls directly (a call's live shell output goes to the caller's
+// inproc.Peer; closing it ends its python kernels and removes its saved
+// shell outputs); NewServer(Options) returns the same tools as a go-sdk
+// *mcp.Server, and ServeStdio serves that on a reader/writer pair. Call
+// Cleanup once at process exit: it removes the saved full shell outputs of
+// every server (a server's own outputs also go when it is garbage
+// collected).
 //
 // Per call, the tools/call request _meta may carry agent-working-dir
 // (relative paths and the shell's cwd), agent-session-id (AGENT_SESSION_ID)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
 
 // Request _meta keys read from tools/call.
@@ -62,7 +64,12 @@ type callContext struct {
 	workingDir string
 	sessionID  string
 	toolCallID string
-	session    *mcp.ServerSession // for logging notifications; nil in unit tests
+	// peer receives the call's logging notifications: the MCP session, or
+	// the agent's sink for a direct call (nil in unit tests).
+	peer inproc.Peer
+	// conn is what the call's kernels live with (python_session): the MCP
+	// server session, or the direct server; nil in unit tests.
+	conn any
 }
 
 // metaString returns a _meta string value goose would accept: non-empty and
@@ -75,10 +82,10 @@ func metaString(m mcp.Meta, key string) string {
 	return v
 }
 
-func newCallContext(req *mcp.CallToolRequest, defaultDir string) callContext {
-	cc := callContext{workingDir: defaultDir}
-	if req != nil {
-		cc.session = req.Session
+func newCallContext(ctx context.Context, req *mcp.CallToolRequest, defaultDir string) callContext {
+	cc := callContext{workingDir: defaultDir, peer: inproc.PeerOf(ctx, req)}
+	if req != nil && req.Session != nil {
+		cc.conn = req.Session
 	}
 	if req == nil || req.Params == nil {
 		return cc

@@ -34,7 +34,7 @@ var developerPrompts = []promptDef{{
 	args: []*mcp.PromptArgument{{Name: "additional_info", Description: "Any additional information or specific test scenarios", Required: false}},
 }}
 
-func (s *service) registerPrompts(srv *mcp.Server) {
+func (s *service) registerPrompts(srv registrar) {
 	for _, p := range developerPrompts {
 		srv.AddPrompt(&mcp.Prompt{Name: p.name, Description: p.template, Arguments: p.args}, promptHandler(p))
 	}

@@ -19,13 +19,13 @@ import (
 type pySessions struct {
 	mu      sync.Mutex
 	slots   map[pyKey]*pySlot
-	watched map[*mcp.ServerSession]bool
+	watched map[any]bool
 	// Test overrides (0 = goose's values).
 	cellTimeout, idleTTL time.Duration
 }
 
 type pyKey struct {
-	conn *mcp.ServerSession // nil for calls without one (unit tests)
+	conn any // the call's callContext.conn: nil for calls without one (unit tests)
 	id   string
 }
 
@@ -51,22 +51,23 @@ func (p *pySessions) ttl() time.Duration {
 	return pyIdleTTL
 }
 
-// slot returns the session's slot, and the first time a connection is
-// seen, arranges for its kernels to end with it.
-func (p *pySessions) slot(id string, ss *mcp.ServerSession) *pySlot {
+// slot returns the session's slot, and the first time an MCP connection
+// is seen, arranges for its kernels to end with it (a direct server's end
+// with its Close, see NewDirect).
+func (p *pySessions) slot(id string, conn any) *pySlot {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.slots == nil {
-		p.slots, p.watched = map[pyKey]*pySlot{}, map[*mcp.ServerSession]bool{}
+		p.slots, p.watched = map[pyKey]*pySlot{}, map[any]bool{}
 	}
-	if ss != nil && !p.watched[ss] {
+	if ss, ok := conn.(*mcp.ServerSession); ok && ss != nil && !p.watched[ss] {
 		p.watched[ss] = true
 		go func() {
 			_ = ss.Wait()
 			p.closeConn(ss)
 		}()
 	}
-	key := pyKey{ss, id}
+	key := pyKey{conn, id}
 	sl := p.slots[key]
 	if sl == nil {
 		sl = &pySlot{}
@@ -76,7 +77,7 @@ func (p *pySessions) slot(id string, ss *mcp.ServerSession) *pySlot {
 }
 
 // closeConn kills the kernels of one connection.
-func (p *pySessions) closeConn(ss *mcp.ServerSession) {
+func (p *pySessions) closeConn(ss any) {
 	p.mu.Lock()
 	var slots []*pySlot
 	for key, sl := range p.slots {
@@ -137,7 +138,7 @@ func (sl *pySlot) armIdle(ttl time.Duration) {
 
 // run executes one cell in the session's kernel, starting it on first use.
 func (p *pySessions) run(ctx context.Context, s *service, cc callContext, code string) (pyCellOutput, error) {
-	sl := p.slot(cc.sessionID, cc.session)
+	sl := p.slot(cc.sessionID, cc.conn)
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if sl.closed {

@@ -108,7 +108,7 @@ func (s *service) pythonMode() bool {
 	return ok && v == "python_session"
 }
 
-func (s *service) registerPython(srv *mcp.Server) {
+func (s *service) registerPython(srv registrar) {
 	addTool(srv, &mcp.Tool{Name: "python", Description: pythonDescription, InputSchema: json.RawMessage(pythonSchema),
 		Annotations: annotations("Run Python", false, true, false, true)}, s.handler(s.pythonTool))
 }

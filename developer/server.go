@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
 
 // Surface selects which tool family a server exposes. Both share one
@@ -89,6 +91,9 @@ type service struct {
 	// per-session kernels.
 	python bool
 	py     pySessions
+	// direct is the in-process server of NewDirect (nil for NewServer):
+	// its calls' python kernels live with it.
+	direct *inproc.Server
 }
 
 func newService(opts Options) *service {
@@ -139,24 +144,51 @@ func NewServer(opts Options) *mcp.Server {
 
 func newServerWithService(opts Options) (*mcp.Server, *service) {
 	s := newService(opts)
+	srv := mcp.NewServer(s.implementation(), &mcp.ServerOptions{
+		Instructions: s.instructions(),
+		Logger:       s.log,
+	})
+	s.register(srv)
+	return srv, s
+}
+
+// implementation is the server's name, title and version in initialize.
+func (s *service) implementation() *mcp.Implementation {
 	impl := &mcp.Implementation{Name: "goose-developer", Version: Version}
-	if opts.Surface == Editor {
+	if s.opts.Surface == Editor {
 		impl = &mcp.Implementation{Name: "developer", Title: "Developer", Version: "1.0.0"}
 	}
 	if s.python {
 		impl.Title = "Developer (Python session)"
 	}
-	srv := mcp.NewServer(impl, &mcp.ServerOptions{
-		Instructions: s.instructions(),
-		Logger:       s.log,
-	})
-	if opts.Surface == Editor {
+	return impl
+}
+
+func (s *service) register(srv registrar) {
+	if s.opts.Surface == Editor {
 		s.registerEditor(srv)
 	} else {
 		s.registerClassic(srv)
 	}
 	s.registerPrompts(srv)
-	return srv, s
+}
+
+// NewDirect returns the surface's tools, prompts and instructions as an
+// in-process server the agent calls directly (core/extension/inproc): the
+// same tools and handlers as NewServer's, without an MCP session. A call's
+// logging notifications (live shell output) go to the caller's
+// inproc.Peer. Closing it ends its python kernels and removes its saved
+// shell outputs.
+func NewDirect(opts Options) *inproc.Server {
+	s := newService(opts)
+	srv := inproc.NewServer(s.implementation(), s.instructions())
+	s.direct = srv
+	s.register(srv)
+	srv.OnClose(func() {
+		s.py.closeConn(srv)
+		s.outDir.remove()
+	})
+	return srv
 }
 
 // ServeStdio serves the developer server over newline-delimited JSON-RPC on
@@ -179,7 +211,10 @@ type toolFunc func(ctx context.Context, cc callContext, args json.RawMessage) (*
 
 func (s *service) handler(f toolFunc) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		cc := newCallContext(req, s.opts.WorkingDir)
+		cc := newCallContext(ctx, req, s.opts.WorkingDir)
+		if cc.conn == nil && s.direct != nil {
+			cc.conn = s.direct
+		}
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments

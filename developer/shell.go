@@ -93,10 +93,10 @@ func (s *service) logCompletion(command string, res *runResult) {
 func (s *service) streamLine(ctx context.Context, cc callContext, stream, line string) {
 	s.emit(ctx, cc, Event{Kind: "shell_output", Stream: stream, Output: line})
 	trimmed := strings.TrimSpace(line)
-	if trimmed == "" || cc.session == nil {
+	if trimmed == "" || cc.peer == nil {
 		return
 	}
-	_ = cc.session.Log(ctx, &mcp.LoggingMessageParams{
+	_ = cc.peer.Log(ctx, &mcp.LoggingMessageParams{
 		Level:  "info",
 		Logger: "shell_tool",
 		Data:   map[string]any{"type": "shell_output", "stream": stream, "output": trimmed},

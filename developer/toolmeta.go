@@ -66,7 +66,7 @@ var toolMetas = map[string]ToolMeta{
 // addTool registers a tool with its ToolMeta in _meta. A tool without an
 // entry in toolMetas is a programming error: it panics when the server is
 // built, so no test that builds one can miss it.
-func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) {
+func addTool(srv registrar, t *mcp.Tool, h mcp.ToolHandler) {
 	m, ok := toolMetas[t.Name]
 	if !ok {
 		panic(fmt.Sprintf("developer: tool %q has no ToolMeta", t.Name))
@@ -76,4 +76,12 @@ func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) {
 	}
 	t.Meta[MetaKeyTool] = m
 	srv.AddTool(t, h)
+}
+
+// registrar is where tools and prompts are registered: a go-sdk server
+// (NewServer, ServeStdio) or an in-process one the agent calls directly
+// (NewDirect).
+type registrar interface {
+	AddTool(t *mcp.Tool, h mcp.ToolHandler)
+	AddPrompt(p *mcp.Prompt, h mcp.PromptHandler)
 }

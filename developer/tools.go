@@ -55,7 +55,7 @@ func annotations(title string, ro, destructive, idem, open bool) *mcp.ToolAnnota
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: ro, DestructiveHint: boolPtr(destructive), IdempotentHint: idem, OpenWorldHint: boolPtr(open)}
 }
 
-func (s *service) registerClassic(srv *mcp.Server) {
+func (s *service) registerClassic(srv registrar) {
 	addTool(srv, &mcp.Tool{Name: "shell", Description: classicShellDescription, InputSchema: json.RawMessage(shellSchema)}, s.handler(s.shellClassic))
 	addTool(srv, &mcp.Tool{Name: "text_editor", Description: textEditorDescription, InputSchema: json.RawMessage(textEditorSchema)}, s.handler(s.textEditor))
 	s.registerAnalyze(srv, Classic)
@@ -63,7 +63,7 @@ func (s *service) registerClassic(srv *mcp.Server) {
 	s.registerScreen(srv)
 }
 
-func (s *service) registerEditor(srv *mcp.Server) {
+func (s *service) registerEditor(srv registrar) {
 	if s.python {
 		// goose's developer offers only `python` in this mode; analyze is
 		// its own extension there, so it stays.

@@ -24,7 +24,7 @@ type analyzeArgs struct {
 	Force       bool    `json:"force"`
 }
 
-func (s *service) registerAnalyze(srv *mcp.Server, surface Surface) {
+func (s *service) registerAnalyze(srv registrar, surface Surface) {
 	tool := &mcp.Tool{Name: "analyze", Description: analyze.ToolDescription, InputSchema: json.RawMessage(analyzeSchema)}
 	if surface == Editor {
 		tool.Annotations = annotations("Analyze", true, false, true, false)

@@ -30,7 +30,7 @@ const readImageSchema = `{"type":"object","required":["source"],"properties":{
 
 const readImageDescription = "Read an image from a local file path or http(s) URL and return it as image content for the model to inspect. Supports png, jpeg, gif, and webp."
 
-func (s *service) registerImages(srv *mcp.Server, surface Surface) {
+func (s *service) registerImages(srv registrar, surface Surface) {
 	if surface == Editor {
 		addTool(srv, &mcp.Tool{Name: "read_image", Description: readImageDescription, InputSchema: json.RawMessage(readImageSchema),
 			Annotations: annotations("Read Image", false, false, true, true)}, s.handler(s.readImage))

@@ -16,7 +16,7 @@ const screenCaptureSchema = `{"type":"object","properties":{
 "window_title":{"type":["string","null"],"description":"Optional: the exact title of the window to capture. Use the list_windows tool to find the available windows."}}}`
 
 // registerScreen adds the classic surface's window listing and capture.
-func (s *service) registerScreen(srv *mcp.Server) {
+func (s *service) registerScreen(srv registrar) {
 	addTool(srv, &mcp.Tool{Name: "list_windows", Description: screen.ListWindowsDescription, InputSchema: json.RawMessage(listWindowsSchema)},
 		s.handler(s.listWindows))
 	addTool(srv, &mcp.Tool{Name: "screen_capture", Description: screen.CaptureDescription, InputSchema: json.RawMessage(screenCaptureSchema)},

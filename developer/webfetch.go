@@ -41,7 +41,7 @@ const (
 	webAcceptLng = "en-US,en;q=0.9"
 )
 
-func (s *service) registerWebFetch(srv *mcp.Server) {
+func (s *service) registerWebFetch(srv registrar) {
 	addTool(srv, &mcp.Tool{Name: "web_fetch", Description: webFetchDescription, InputSchema: json.RawMessage(webFetchSchema),
 		Annotations: annotations("WebFetch", true, false, true, true)}, s.handler(s.webFetch))
 }

@@ -106,7 +106,7 @@ func (f *fakeProvider) Stream(ctx context.Context, req provider.Request) iter.Se
 }
 
 // echoServer is the in-process MCP server of builtin "tt".
-func echoServer(ctx context.Context, env extension.Env) (*mcp.Server, error) {
+func echoServer(ctx context.Context, env extension.Env) (extension.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "tt", Version: "1"}, nil)
 	obj := json.RawMessage(`{"type":"object","properties":{"x":{"type":"number"},"a":{"type":"string"}}}`)
 	s.AddTool(&mcp.Tool{Name: "echo", Description: "Echo the arguments", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -129,7 +129,7 @@ func echoServer(ctx context.Context, env extension.Env) (*mcp.Server, error) {
 	s.AddResource(&mcp.Resource{URI: "ui://tt/page", Name: "page", MIMEType: "text/html"}, func(ctx context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ui://tt/page", MIMEType: "text/html", Text: "<p>hi</p>"}}}, nil
 	})
-	return s, nil
+	return extension.MCP(s), nil
 }
 
 // cfgReader adapts config.Config to agent.ConfigReader.

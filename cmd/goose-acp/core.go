@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -141,9 +139,9 @@ func platformExtensions() []config.PlatformExtension {
 }
 
 // localDeveloper is the developer extension on local disk and processes.
-func localDeveloper(_ context.Context, env extension.Env) (*mcp.Server, error) {
-	return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
-		FileIO: env.Checkpoints.Wrap(developer.LocalFileIO{})}), nil
+func localDeveloper(_ context.Context, env extension.Env) (extension.Server, error) {
+	return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
+		FileIO: env.Checkpoints.Wrap(developer.LocalFileIO{})})), nil
 }
 
 // pluginConfig adapts config.Config to plugins.Store.

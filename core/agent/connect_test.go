@@ -19,13 +19,13 @@ import (
 func TestBackgroundConnectSavesTheWholeExtensionList(t *testing.T) {
 	release := make(chan struct{})
 	h := newHarnessWith(t, nil, func(o *Options) {
-		o.Builtins["slow"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
+		o.Builtins["slow"] = func(ctx context.Context, env extension.Env) (extension.Server, error) {
 			select {
 			case <-release:
 			case <-ctx.Done():
-				return nil, ctx.Err()
+				return extension.Server{}, ctx.Err()
 			}
-			return mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil), nil
+			return extension.MCP(mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)), nil
 		}
 	})
 	sess, results, err := h.a.StartSession(context.Background(), StartOptions{

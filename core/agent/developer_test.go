@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/developer"
@@ -40,8 +38,8 @@ func TestCancelDeveloperShell(t *testing.T) {
 	}
 	marker := fmt.Sprintf("GOOSE_ACP_CANCEL_MARK=%d", time.Now().UnixNano())
 	h := newHarnessWith(t, nil, func(o *Options) {
-		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
-			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
+		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (extension.Server, error) {
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir})), nil
 		}
 	}, calls(call("sh", "shell", map[string]any{"command": marker + " sleep 30"})))
 	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})
@@ -86,8 +84,8 @@ func TestDeveloperShellOutputNotifications(t *testing.T) {
 	// tested, and the MCP client may deliver a notification after the
 	// result of a call that ends at once.
 	h := newHarnessWith(t, nil, func(o *Options) {
-		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
-			return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir}), nil
+		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (extension.Server, error) {
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir})), nil
 		}
 	}, calls(call("sh1", "shell", map[string]any{"command": "echo live-line; sleep 0.2"})), say("ok"))
 	h.start(StartOptions{Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}})

@@ -145,7 +145,7 @@ type testServer struct {
 	need    int
 }
 
-func (ts *testServer) factory(ctx context.Context, env extension.Env) (*mcp.Server, error) {
+func (ts *testServer) factory(ctx context.Context, env extension.Env) (extension.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "tt", Version: "1"}, &mcp.ServerOptions{Instructions: "Test tools."})
 	obj := json.RawMessage(`{"type":"object"}`)
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -210,7 +210,7 @@ func (ts *testServer) factory(ctx context.Context, env extension.Env) (*mcp.Serv
 		func(ctx context.Context, r *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Please review " + r.Params.Arguments["file"]}}}}, nil
 		})
-	return s, nil
+	return extension.MCP(s), nil
 }
 
 func (ts *testServer) record(name string) {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -58,8 +56,8 @@ func newRepo(t *testing.T) string {
 func newDevHarness(t *testing.T, cfg mapConfig, surface developer.Surface, steps ...step) *harness {
 	t.Helper()
 	return newHarnessWith(t, cfg, func(o *Options) {
-		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (*mcp.Server, error) {
-			return developer.NewServer(developer.Options{Surface: surface, WorkingDir: env.WorkingDir}), nil
+		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (extension.Server, error) {
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, WorkingDir: env.WorkingDir})), nil
 		}
 	}, steps...)
 }

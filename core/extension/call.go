@@ -42,10 +42,13 @@ func (m *Manager) Call(ctx context.Context, callID, name string, args map[string
 	if err != nil {
 		return conversation.CallToolResult{}, err
 	}
-	if e.session == nil {
+	if e.session == nil && e.direct == nil {
 		return conversation.CallToolResult{}, ErrFrontendTool
 	}
 	tool := t.Local
+	if e.direct != nil {
+		return m.callDirect(ctx, e, callID, tool, args)
+	}
 	timeout := time.Duration(e.cfg.TimeoutSeconds()) * time.Second
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrTimeout)
 	defer cancel()

@@ -56,6 +56,9 @@ func (m *Manager) connect(ctx context.Context, cfg config.ExtensionConfig, key s
 		e.close()
 		return nil, err
 	}
+	if e.direct != nil {
+		return e, nil // called directly: no MCP session to initialize
+	}
 	if err := m.initialize(cctx, e, t, m.newClient(e)); err != nil {
 		e.close()
 		return nil, err
@@ -128,12 +131,16 @@ func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Tran
 	if err != nil {
 		return nil, err
 	}
+	if p.Server == nil {
+		return nil, fmt.Errorf("platform extension %q has no server", e.cfg.Name)
+	}
 	e.moim = p.MOIM
 	e.instructions = p.Instructions
 	if p.Close != nil {
 		e.closers = append(e.closers, p.Close)
 	}
-	return m.inMemoryBound(ctx, e, p.Server, p.Bind)
+	e.connectDirect(p.Server)
+	return nil, nil
 }
 
 func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Transport, error) {
@@ -151,33 +158,27 @@ func (m *Manager) builtinTransport(ctx context.Context, e *extension) (mcp.Trans
 	if err != nil {
 		return nil, err
 	}
-	return m.inMemory(ctx, e, s)
+	switch {
+	case s.direct != nil:
+		e.connectDirect(s.direct)
+		return nil, nil
+	case s.mcp != nil:
+		return m.inMemory(ctx, e, s.mcp)
+	}
+	return nil, fmt.Errorf("builtin extension %q has no server", e.cfg.Name)
 }
 
+// inMemory connects a server session of s over the channel transport and
+// returns the client's end.
 func (m *Manager) inMemory(ctx context.Context, e *extension, s *mcp.Server) (mcp.Transport, error) {
-	return m.inMemoryBound(ctx, e, s, nil)
-}
-
-// inMemoryBound connects a server session of s over the channel
-// transport and returns the client's end. bind, when set, learns that
-// server session before the client can send anything; what it returns
-// runs after the server session has closed.
-func (m *Manager) inMemoryBound(ctx context.Context, e *extension, s *mcp.Server, bind func(*mcp.ServerSession) func()) (mcp.Transport, error) {
 	ct, st := newInProcessTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting in-process server: %w", err)
 	}
-	var unbind func()
-	if bind != nil {
-		unbind = bind(ss)
-	}
 	e.closers = append(e.closers, func() {
 		_ = ss.Close()
 		_ = ss.Wait()
-		if unbind != nil {
-			unbind()
-		}
 	})
 	return ct, nil
 }

@@ -1,8 +1,21 @@
 // Package extension owns the per-session extension manager: it connects
-// goose's ExtensionConfig types over MCP (go-sdk) — platform and builtin
-// servers in-process over in-memory transports, stdio children in their own
-// process group, streamable HTTP and legacy SSE endpoints, inline_python
-// through uvx — and keeps frontend tools, which the client executes.
+// goose's ExtensionConfig types — stdio children in their own process
+// group, streamable HTTP and legacy SSE endpoints and inline_python
+// through uvx over MCP (go-sdk); platform and builtin extensions in this
+// process — and keeps frontend tools, which the client executes.
+//
+// In-process extensions (the developer builtin, the platform extensions)
+// are called directly, as goose calls its platform extensions: their
+// factories return an inproc.Server, whose tools the manager lists and
+// calls without an MCP session (no initialize, tools/list or JSON framing;
+// a tool's conversion for the agent is cached per process). Direct calls
+// keep MCP's contract: the same _meta and progress token, the extension's
+// timeout, a handler error reported as go-sdk's client reports a JSON-RPC
+// error, a cancelled call returning at once, log messages at LogLevel and
+// progress forwarded to Hooks.Notify (before the call returns, unlike over
+// MCP). A builtin factory may still return an MCP server (Server MCP),
+// reached over an in-memory transport, for a server that needs a real
+// session.
 //
 // Tools are exposed as goose 1.54 names them: under their own names for the
 // first-class builtin/platform extensions (developer, analyze, summon,
@@ -42,5 +55,6 @@
 // _meta's goose-tool-call-id, else the only running call, else the only
 // attached manager, else fail.
 // Builtin, platform, frontend and inline_python extensions are never
-// shared.
+// shared (platform tool definitions are built once per process; see
+// package platform).
 package extension

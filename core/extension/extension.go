@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
@@ -17,7 +18,8 @@ import (
 // extension is one connected extension.
 type extension struct {
 	cfg          config.ExtensionConfig
-	session      *mcp.ClientSession // nil for frontend extensions
+	session      *mcp.ClientSession // nil for frontend and direct extensions
+	direct       *inproc.Server     // in-process server called directly
 	instructions string
 	hasResources bool
 	hasPrompts   bool
@@ -77,9 +79,12 @@ func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
 	key := e.key
 	e.mu.Unlock()
 	var tools []Tool
-	if e.session == nil {
+	switch {
+	case e.direct != nil:
+		tools = directTools(e.cfg, key, e.direct)
+	case e.session == nil:
 		tools = frontendTools(key, e.cfg)
-	} else {
+	default:
 		for t, err := range e.session.Tools(ctx, nil) {
 			if err != nil {
 				log.Warn("listing tools failed", "extension", key, "error", err)

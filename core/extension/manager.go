@@ -17,6 +17,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/checkpoint"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/errkind"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
@@ -128,24 +129,20 @@ type Env struct {
 	Checkpoints *checkpoint.Book
 }
 
-// BuiltinFactory builds an in-process MCP server (e.g. "developer").
-type BuiltinFactory func(ctx context.Context, env Env) (*mcp.Server, error)
+// BuiltinFactory builds an in-process builtin extension (e.g. "developer"):
+// Direct for one the manager calls directly, MCP for a go-sdk server it
+// connects to.
+type BuiltinFactory func(ctx context.Context, env Env) (Server, error)
 
 // Platform is an in-process platform extension.
 type Platform struct {
-	// Server is the extension's MCP server. It may be one server shared by
-	// every session of the process: the manager connects a server session
-	// of its own to it, and Bind tells the platform which one that is.
-	Server *mcp.Server
-	// Bind, when set, runs with the server session the manager connected
-	// to Server, before the client initializes, so a shared server's
-	// handlers can find this session's state from their request's Session.
-	// The returned function (nil for none) runs once that server session
-	// has closed.
-	Bind func(ss *mcp.ServerSession) (unbind func())
+	// Server is the extension's tools, called directly. Its definitions
+	// may be built once per process and bound to this session
+	// (inproc.Server.With).
+	Server *inproc.Server
 	// Instructions, when not empty, are the extension's instructions for
-	// this session instead of those the server answers initialize with (a
-	// shared server's are the same for every session).
+	// this session instead of the server's (a shared server's are the same
+	// for every session).
 	Instructions string
 	// MOIM, when set, contributes to the per-turn info message.
 	MOIM func(ctx context.Context) string
@@ -256,7 +253,9 @@ func (m *Manager) Add(ctx context.Context, cfg config.ExtensionConfig) error {
 		if m.isClosed() {
 			return ErrClosed
 		}
+		return nil
 	}
+	m.log.Info("extension connected", "extension", cfg.Name, "type", string(cfg.Type), "session", m.opts.SessionID)
 	return nil
 }
 

@@ -20,7 +20,7 @@ import (
 func newManager(t *testing.T, opts Options) *Manager {
 	t.Helper()
 	if opts.Builtins == nil {
-		opts.Builtins = map[string]BuiltinFactory{"t": func(context.Context, Env) (*mcp.Server, error) { return testServer(), nil }}
+		opts.Builtins = map[string]BuiltinFactory{"t": func(context.Context, Env) (Server, error) { return MCP(testServer()), nil }}
 	}
 	m := New(opts)
 	t.Cleanup(func() { _ = m.Close() })
@@ -92,14 +92,14 @@ func TestStdioEnvRefusals(t *testing.T) {
 
 func TestCancelSendsCancelled(t *testing.T) {
 	serverSaw := make(chan error, 1)
-	m := newManager(t, Options{Builtins: map[string]BuiltinFactory{"t": func(context.Context, Env) (*mcp.Server, error) {
+	m := newManager(t, Options{Builtins: map[string]BuiltinFactory{"t": func(context.Context, Env) (Server, error) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "c", Version: "1"}, nil)
 		s.AddTool(&mcp.Tool{Name: "block", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			<-ctx.Done()
 			serverSaw <- ctx.Err()
 			return nil, ctx.Err()
 		})
-		return s, nil
+		return MCP(s), nil
 	}}})
 	if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: "t"}); err != nil {
 		t.Fatal(err)

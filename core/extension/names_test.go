@@ -5,8 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/config"
 )
 
@@ -14,7 +12,7 @@ import (
 // summon and t.
 func namedManager(t *testing.T) *Manager {
 	t.Helper()
-	f := func(context.Context, Env) (*mcp.Server, error) { return testServer(), nil }
+	f := func(context.Context, Env) (Server, error) { return MCP(testServer()), nil }
 	return newManager(t, Options{SessionID: "s1", WorkingDir: "/w", Builtins: map[string]BuiltinFactory{"developer": f, "summon": f, "t": f}})
 }
 

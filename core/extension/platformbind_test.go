@@ -8,44 +8,38 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
 
-// A platform server shared by two managers: each manager's server session
-// is bound (before its client initializes) to that manager's session, a
-// tool finds it from its request, the Platform's instructions replace the
-// server's only when set, and removing the extension unbinds it once its
-// server session has closed while the other session keeps working.
+type whoKey struct{}
+
+// A platform server built once and shared by two managers: each session's
+// Platform is the server bound to that session (inproc.Server.With), a
+// tool finds the binding in its call's context, the Platform's
+// instructions replace the server's only when set, and removing the
+// extension closes that session's binding only, while the other session
+// keeps working.
 func TestPlatformBindSharedServer(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex
-	bound := map[*mcp.ServerSession]string{}
 	var events []string
-	s := mcp.NewServer(&mcp.Implementation{Name: "p", Version: "1"}, &mcp.ServerOptions{Instructions: "server text"})
-	s.AddTool(&mcp.Tool{Name: "who", InputSchema: map[string]any{"type": "object"}}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return text("session " + bound[req.Session]), nil
+	s := inproc.NewServer(&mcp.Implementation{Name: "p", Version: "1"}, "server text")
+	s.AddTool(&mcp.Tool{Name: "who", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		id, _ := ctx.Value(whoKey{}).(string)
+		return text("session " + id), nil
 	})
 	factory := func(_ context.Context, env Env) (Platform, error) {
 		instr := ""
 		if env.SessionID == "s1" {
 			instr = "s1 text"
 		}
-		return Platform{Server: s, Instructions: instr, Bind: func(ss *mcp.ServerSession) func() {
+		bound := s.With(func(ctx context.Context) context.Context { return context.WithValue(ctx, whoKey{}, env.SessionID) })
+		bound.OnClose(func() {
 			mu.Lock()
 			defer mu.Unlock()
-			if ss.InitializeParams() != nil {
-				t.Errorf("%s bound after initialize", env.SessionID)
-			}
-			bound[ss] = env.SessionID
-			events = append(events, "bind "+env.SessionID)
-			return func() {
-				mu.Lock()
-				defer mu.Unlock()
-				delete(bound, ss)
-				events = append(events, "unbind "+env.SessionID)
-			}
-		}}, nil
+			events = append(events, "close "+env.SessionID)
+		})
+		return Platform{Server: bound, Instructions: instr}, nil
 	}
 	var ms []*Manager
 	for _, id := range []string{"s1", "s2"} {
@@ -73,7 +67,7 @@ func TestPlatformBindSharedServer(t *testing.T) {
 	_ = ms[1].Close()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(bound) != 0 || len(events) != 4 || events[2] != "unbind s1" || events[3] != "unbind s2" {
-		t.Errorf("bound %v after both closed; events %q", bound, events)
+	if len(events) != 2 || events[0] != "close s1" || events[1] != "close s2" {
+		t.Errorf("events %q", events)
 	}
 }

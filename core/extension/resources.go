@@ -5,12 +5,27 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
+
+// directServer is the extension's in-process server when it is called
+// directly, else nil.
+func (m *Manager) directServer(ext string) *inproc.Server {
+	e, err := m.get(ext)
+	if err != nil {
+		return nil
+	}
+	return e.direct
+}
 
 func (m *Manager) session(ext string) (*mcp.ClientSession, error) {
 	e, err := m.get(ext)
 	if err != nil {
 		return nil, err
+	}
+	if e.direct != nil {
+		return nil, fmt.Errorf("%w: %s serves no resources", ErrUnsupported, ext)
 	}
 	if e.session == nil {
 		return nil, fmt.Errorf("%w: %s is a frontend extension", ErrUnsupported, ext)
@@ -57,6 +72,13 @@ func (m *Manager) ListPrompts(ctx context.Context) ([]Prompt, error) {
 		if !info.HasPrompts {
 			continue
 		}
+		if d := m.directServer(info.Key); d != nil {
+			for _, p := range d.Prompts() {
+				cp := *p
+				out = append(out, Prompt{Extension: info.Key, Prompt: &cp})
+			}
+			continue
+		}
 		s, err := m.session(info.Key)
 		if err != nil {
 			continue
@@ -74,6 +96,13 @@ func (m *Manager) ListPrompts(ctx context.Context) ([]Prompt, error) {
 
 // GetPrompt renders a prompt.
 func (m *Manager) GetPrompt(ctx context.Context, ext, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	if d := m.directServer(ext); d != nil {
+		res, err := d.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+		if err != nil {
+			return nil, fmt.Errorf("calling %q: %w", "prompts/get", wireError(err))
+		}
+		return res, nil
+	}
 	s, err := m.session(ext)
 	if err != nil {
 		return nil, err

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -28,8 +26,8 @@ func BenchmarkSessionServers(b *testing.B) {
 		}
 		return ""
 	}, Home: home, ConfigDir: home}
-	builtins := map[string]extension.BuiltinFactory{"developer": func(_ context.Context, env extension.Env) (*mcp.Server, error) {
-		return developer.NewServer(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config}), nil
+	builtins := map[string]extension.BuiltinFactory{"developer": func(_ context.Context, env extension.Env) (extension.Server, error) {
+		return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config})), nil
 	}}
 	cfgs := []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "developer"}}
 	for _, k := range Known() {

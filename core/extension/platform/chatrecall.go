@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
 
 const chatRecallInstructions = "Chat Recall searches your past conversations with goose. Use it to find earlier discussions, decisions or code by keyword, or load a past session's messages by id."
@@ -22,7 +23,7 @@ const (
 
 // chatRecallServer is chatrecall's server, one per process; a search
 // leaves out the calling session, found by its request's server session.
-var chatRecallServer = newSharedServer(ChatRecall, func(sh *sharedServer) *mcp.Server {
+var chatRecallServer = newSharedServer(ChatRecall, func(sh *sharedServer) *inproc.Server {
 	s := newServer(ChatRecall, "Chat Recall", chatRecallInstructions)
 	s.AddTool(&mcp.Tool{
 		Name:        "chatrecall",

@@ -1,5 +1,5 @@
 // Package platform owns goose's in-process platform extensions, each an
-// MCP server the extension manager connects over in-memory transports:
+// in-process server (inproc) the extension manager calls directly:
 // todo (todo_write; its content feeds the per-turn info message),
 // extensionmanager (search_available_extensions, manage_extensions,
 // list_resources, read_resource), chatrecall (search past sessions) and
@@ -10,10 +10,11 @@
 // summarize (one LLM call over files) and apps / code_execution, which
 // only answer why they are not available here.
 //
-// Each server is built once per process and shared by every session: the
-// manager connects a server session of its own and binds it to the
-// session's Deps and Env (Platform.Bind), and the tool handlers find
-// that binding by their request's server session. What differs between
-// sessions comes with each session's Platform: MOIM, Close and the
-// instructions of skills and summon (their skills and sources).
+// Each server is built once per process and shared by every session: a
+// session's Platform is that server bound to the session's Deps and Env
+// (inproc.Server.With), and the tool handlers find the binding in their
+// call's context. Its MCP twin (inproc.Server.MCP) is what the goldens
+// pin. What differs between sessions comes with each session's Platform:
+// MOIM, Close and the instructions of skills and summon (their skills and
+// sources).
 package platform

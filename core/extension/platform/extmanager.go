@@ -11,6 +11,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
@@ -32,7 +33,7 @@ Use list_resources and read_resource to work with extension data and resources.
 // extensionManagerServer is extensionmanager's server, one per process;
 // a call acts on the extensions of the session found by its request's
 // server session.
-var extensionManagerServer = newSharedServer(ExtensionManager, func(sh *sharedServer) *mcp.Server {
+var extensionManagerServer = newSharedServer(ExtensionManager, func(sh *sharedServer) *inproc.Server {
 	s := newServer(ExtensionManager, "Extension Manager", extensionManagerInstructions)
 	s.AddTool(&mcp.Tool{
 		Name:        "search_available_extensions",

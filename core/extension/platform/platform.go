@@ -10,6 +10,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -91,9 +92,8 @@ func DefaultEnabled(name string) bool {
 	return true
 }
 
-func newServer(name, title, instructions string) *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: name, Title: title, Version: "1.0.0"},
-		&mcp.ServerOptions{Instructions: instructions})
+func newServer(name, title, instructions string) *inproc.Server {
+	return inproc.NewServer(&mcp.Implementation{Name: name, Title: title, Version: "1.0.0"}, instructions)
 }
 
 func textResult(s string) *mcp.CallToolResult {

@@ -90,7 +90,7 @@ func TestPlatformServersGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(name, err)
 			}
-			init, tools := rawExchange(t, p.Server)
+			init, tools := rawExchange(t, p.Server.MCP())
 			b.WriteString("== " + name + c.label + "\n" + init + "\n" + tools + "\n")
 			if p.Close != nil {
 				p.Close()

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
@@ -73,7 +74,7 @@ func (d Deps) SessionSkills(workingDir string) []Skill {
 // the session's skills, so they come with each session's Platform instead
 // of the server's initialize answer; load_skill finds the session by its
 // request's server session.
-var skillsServer = newSharedServer(Skills, func(sh *sharedServer) *mcp.Server {
+var skillsServer = newSharedServer(Skills, func(sh *sharedServer) *inproc.Server {
 	s := newServer(Skills, "Skills", "")
 	s.AddTool(&mcp.Tool{Name: "load_skill", Description: loadSkillDescription, InputSchema: json.RawMessage(loadSkillSchema)},
 		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

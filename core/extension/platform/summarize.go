@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
@@ -51,7 +52,7 @@ type summarizeParams struct {
 
 // summarizeServer is summarize's server, one per process; a call runs
 // in the session found by its request's server session.
-var summarizeServer = newSharedServer(Summarize, func(sh *sharedServer) *mcp.Server {
+var summarizeServer = newSharedServer(Summarize, func(sh *sharedServer) *inproc.Server {
 	s := newServer(Summarize, "Summarize", "")
 	s.AddTool(&mcp.Tool{Name: "summarize", Description: summarizeDescription, InputSchema: json.RawMessage(summarizeSchema)},
 		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

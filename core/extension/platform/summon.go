@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -114,8 +115,8 @@ func (d Deps) SessionSources(sessionID, workingDir string) []Source {
 // initialize answer; the tools find the session by their request's server
 // session.
 var (
-	summonServer         = newSharedServer(Summon, func(sh *sharedServer) *mcp.Server { return buildSummon(sh, true) })
-	summonSubagentServer = newSharedServer(Summon, func(sh *sharedServer) *mcp.Server { return buildSummon(sh, false) })
+	summonServer         = newSharedServer(Summon, func(sh *sharedServer) *inproc.Server { return buildSummon(sh, true) })
+	summonSubagentServer = newSharedServer(Summon, func(sh *sharedServer) *inproc.Server { return buildSummon(sh, false) })
 )
 
 // workingDir is the session's current working dir, else the one it
@@ -127,7 +128,7 @@ func (b *binding) workingDir() string {
 	return b.env.WorkingDir
 }
 
-func buildSummon(sh *sharedServer, withDelegate bool) *mcp.Server {
+func buildSummon(sh *sharedServer, withDelegate bool) *inproc.Server {
 	s := newServer(Summon, "Summon", "")
 	s.AddTool(&mcp.Tool{Name: LoadTool, Description: loadDescription, InputSchema: json.RawMessage(loadSchema)},
 		sh.handle(func(ctx context.Context, b *binding, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

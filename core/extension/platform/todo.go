@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
@@ -60,7 +61,7 @@ func TodoContent(d session.ExtensionData) string {
 
 // todoServer is todo's server, one per process; todo_write finds the
 // session it writes to by its request's server session.
-var todoServer = newSharedServer(Todo, func(sh *sharedServer) *mcp.Server {
+var todoServer = newSharedServer(Todo, func(sh *sharedServer) *inproc.Server {
 	s := newServer(Todo, "Todo", todoInstructions)
 	s.AddTool(&mcp.Tool{
 		Name: "todo_write", Description: todoDescription,

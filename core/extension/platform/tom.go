@@ -6,9 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
@@ -19,7 +18,7 @@ const Tom = "tom"
 const tomMaxBytes = 64 * 1024
 
 // tomServer is tom's server, the same for every session: one per process.
-var tomServer = sync.OnceValue(func() *mcp.Server { return newServer(Tom, "Top Of Mind", "") })
+var tomServer = sync.OnceValue(func() *inproc.Server { return newServer(Tom, "Top Of Mind", "") })
 
 // tom has no tools: its server only exists so it is listed like the other
 // platform extensions; its MOIM reads GOOSE_MOIM_MESSAGE_TEXT and the file

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/extension/inproc"
 )
 
 // Apps and CodeExecution are goose platform extensions goose-acp cannot
@@ -52,7 +53,7 @@ var (
 // why it cannot work here. Nothing in it depends on the session, so the
 // process builds its server once and every session connects to that one.
 func unavailable(name, title, why string) extension.PlatformFactory {
-	server := sync.OnceValue(func() *mcp.Server {
+	server := sync.OnceValue(func() *inproc.Server {
 		s := newServer(name, title, why)
 		for _, t := range unavailableTools[name] {
 			s.AddTool(&mcp.Tool{Name: t.name, Description: t.description, InputSchema: json.RawMessage(`{"type":"object"}`)},
