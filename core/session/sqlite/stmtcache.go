@@ -18,27 +18,32 @@ const maxCachedStmts = 128
 // its first turn. A cached *sql.Stmt is prepared once per pooled
 // connection and reused.
 //
-// A statement is prepared in the background after its first (unprepared)
+// A statement is prepared in the background after its second (unprepared)
 // run: preparing on the pool needs a free connection, and a caller inside
 // a write transaction that waited for one could wait on writers that
-// wait for its own transaction.
+// wait for its own transaction. Not after its first: most statements of a
+// process's start (schema checks, a new session, its first turn) run once
+// there, and preparing them all again, each on a connection the pool
+// opens for it while the first is busy, was about a third of the agent's
+// CPU for an editor's first session and prompt.
 type stmtCache struct {
 	db *sql.DB
 
 	mu        sync.Mutex
 	stmts     map[string]*sql.Stmt
 	preparing map[string]bool // being prepared, or failed to (not tried again)
+	ran       map[string]bool // run once, unprepared
 	closed    bool
 	wg        sync.WaitGroup
 }
 
 func newStmtCache(db *sql.DB) *stmtCache {
-	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}}
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, ran: map[string]bool{}}
 }
 
 // get returns query's prepared statement, or nil (run it unprepared) when
-// it is not prepared yet — its preparation then starts — or the cache is
-// full or closed.
+// it is not prepared yet — its preparation starts on its second run — or
+// the cache is full or closed.
 func (c *stmtCache) get(query string) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -48,6 +53,13 @@ func (c *stmtCache) get(query string) *sql.Stmt {
 	if c.closed || c.preparing[query] || len(c.stmts)+len(c.preparing) >= maxCachedStmts {
 		return nil
 	}
+	if !c.ran[query] {
+		if len(c.ran) < 2*maxCachedStmts {
+			c.ran[query] = true
+		}
+		return nil
+	}
+	delete(c.ran, query)
 	c.preparing[query] = true
 	c.wg.Go(func() { c.prepare(query) })
 	return nil

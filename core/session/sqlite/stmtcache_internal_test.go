@@ -50,3 +50,34 @@ func TestStatementsPreparedWithoutBlockingWriters(t *testing.T) {
 		t.Fatal("the message insert was never prepared")
 	}
 }
+
+// A statement is prepared after its second run, not its first: a short
+// process (an editor's first session and prompt) runs most statements
+// once and would only pay for preparing them again.
+func TestStatementPreparedOnSecondRun(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepared := func() bool {
+		s.stmts.wg.Wait()
+		s.stmts.mu.Lock()
+		defer s.stmts.mu.Unlock()
+		_, ok := s.stmts.stmts[insertMessageSQL]
+		return ok
+	}
+	for i, want := range []bool{false, true, true} {
+		if err := s.AppendMessage(ctx, sess.ID, conversation.UserText(int64(i), "hello")); err != nil {
+			t.Fatal(err)
+		}
+		if got := prepared(); got != want {
+			t.Fatalf("after %d appends prepared = %v, want %v", i+1, got, want)
+		}
+	}
+}
