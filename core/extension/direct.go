@@ -69,8 +69,9 @@ type converted struct {
 	declared bool
 }
 
-// conversions caches convertedTool by what a definition says, so sessions
-// that each register their own copy of the same tool share one conversion.
+// conversions caches convertedTool by what a definition says, so the
+// sessions' copies of the same tool (a developer server per session)
+// share one conversion per process.
 var conversions sync.Map // convKey → converted
 
 type convKey struct {
@@ -78,34 +79,30 @@ type convKey struct {
 }
 
 func convertedTool(t *mcp.Tool) converted {
-	schema := wireJSON(t.InputSchema)
-	meta := wireJSON(t.Meta)
-	ann := wireJSON(t.Annotations)
-	k := convKey{t.Name, t.Description, string(schema), string(meta), string(ann)}
+	k := convKey{t.Name, t.Description, string(wireJSON(t.InputSchema)), string(wireJSON(t.Meta)), string(wireJSON(t.Annotations))}
 	if c, ok := conversions.Load(k); ok {
 		return c.(converted)
 	}
-	// What a client decodes from tools/list: schema and _meta as plain
-	// JSON values.
-	var wire mcp.Tool
-	b, err := json.Marshal(t)
-	if err == nil {
-		err = json.Unmarshal(b, &wire)
+	// What a client makes of tools/list: the schema decoded as a plain
+	// JSON value (re-encoded with sorted keys), the _meta declaration.
+	var schema any
+	if err := json.Unmarshal([]byte(k.schema), &schema); err != nil {
+		schema = nil
 	}
-	if err != nil {
-		wire = mcp.Tool{Name: t.Name, Description: t.Description}
-	}
-	tool := convertTool(config.ExtensionConfig{}, "", &wire)
-	_, declared := wire.Meta[toolinfo.MetaKey]
+	tool := convertTool(config.ExtensionConfig{}, "", &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: schema, Annotations: t.Annotations, Meta: t.Meta})
+	_, declared := toolinfo.FromMeta(t.Meta)
 	c := converted{Tool: tool, declared: declared}
 	conversions.Store(k, c)
 	return c
 }
 
-// wireJSON is v as JSON ("" for nil or what does not encode).
+// wireJSON is v as JSON (nil for nil or what does not encode).
 func wireJSON(v any) []byte {
 	if v == nil {
 		return nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -255,6 +255,12 @@ func (m *Manager) Add(ctx context.Context, cfg config.ExtensionConfig) error {
 		}
 		return nil
 	}
+	if e.direct != nil {
+		// Listing costs no round trip: do it now, while the session's
+		// extensions connect (in the background of session/new), rather
+		// than in its first turn.
+		e.listTools(ctx, m.log)
+	}
 	m.log.Info("extension connected", "extension", cfg.Name, "type", string(cfg.Type), "session", m.opts.SessionID)
 	return nil
 }
