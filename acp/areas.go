@@ -68,7 +68,7 @@ func (a *areas) bind(o Options, s *Server) {
 	*a.sessionOps = sessionOpsAPI{agent: o.Agent, store: o.Store, loaded: loaded}
 	*a.onboarding = onboardingAPI{settings: st, store: o.Store, version: version}
 	if o.Agent != nil {
-		a.onboarding.home = o.Agent.SourceStore().Home
+		a.onboarding.home = o.Agent.Sources().Store().Home
 	}
 }
 

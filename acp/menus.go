@@ -94,7 +94,7 @@ func (a *menusAPI) slashCommands(ctx context.Context, req cwdOrSessionRequest) (
 		return slashCommandsResponse{AvailableCommands: out}, nil
 	}
 	out := slashCommandsResponse{AvailableCommands: []AvailableCommand{}}
-	for _, c := range a.agent.CommandsFor(id, cwd) {
+	for _, c := range a.agent.Sources().CommandsFor(id, cwd) {
 		ac := AvailableCommand{Name: c.Name, Description: c.Description, Meta: commandMeta(c)}
 		if c.Hint != "" {
 			ac.Input = &CommandInput{Hint: c.Hint}
@@ -123,7 +123,7 @@ func (a *menusAPI) agentMentions(ctx context.Context, req cwdOrSessionRequest) (
 		return nil, invalidParams("Either cwd or sessionId is required")
 	}
 	out := []agentMention{}
-	for _, src := range a.agent.SourcesFor(id, cwd) {
+	for _, src := range a.agent.Sources().SourcesFor(id, cwd) {
 		if src.Kind == platform.KindAgent && src.Content == "" {
 			continue
 		}

@@ -54,7 +54,7 @@ func ensureLoaded(ctx context.Context, ag *agent.Agent, id string) (string, erro
 	if id == "" {
 		return "", invalidParams("sessionId cannot be empty")
 	}
-	if err := ag.EnsureLoaded(ctx, id); err != nil {
+	if err := ag.Sessions().EnsureLoaded(ctx, id); err != nil {
 		return "", storeErr(err, id)
 	}
 	return id, nil
@@ -79,7 +79,7 @@ func (a *sessionToolsAPI) addExtension(ctx context.Context, req sessionExtAddReq
 	if err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.AddExtension(ctx, id, cfg)
+	return struct{}{}, a.agent.Extensions().Add(ctx, id, cfg)
 }
 
 // sessionExtRemoveRequest names the extension by extensionKey (Desktop
@@ -102,7 +102,7 @@ func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRem
 	if key == "" {
 		return struct{}{}, invalidParams("extensionKey (or name) is required")
 	}
-	return struct{}{}, badName(a.agent.RemoveExtension(ctx, id, key))
+	return struct{}{}, badName(a.agent.Extensions().Remove(ctx, id, key))
 }
 
 // sessionExtEntry is one session/extensions/list item in the one shape
@@ -141,7 +141,7 @@ func (a *sessionToolsAPI) extensions(ctx context.Context, req unstableSessionID)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
-	infos, err := a.agent.Extensions(id)
+	infos, err := a.agent.Extensions().List(id)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
@@ -180,7 +180,7 @@ func (a *sessionToolsAPI) tools(ctx context.Context, req toolsListRequest) (tool
 	if req.ExtensionName != nil {
 		ext = *req.ExtensionName
 	}
-	tools, err := a.agent.ListTools(ctx, id, ext)
+	tools, err := a.agent.Extensions().ListTools(ctx, id, ext)
 	if err != nil {
 		return toolsListResponse{}, err
 	}
@@ -220,7 +220,7 @@ func (a *sessionToolsAPI) setPermissions(_ context.Context, req toolPermissionsR
 		}
 	}
 	for _, e := range req.ToolPermissions {
-		if err := a.agent.SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
+		if err := a.agent.Extensions().SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
 			return struct{}{}, err
 		}
 	}
@@ -252,7 +252,7 @@ func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCa
 	if err != nil {
 		return toolCallResponse{}, err
 	}
-	res, err := a.agent.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
+	res, err := a.agent.Extensions().CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
 	switch k := errkind.Of(err); {
 	case err != nil && (k == errkind.NotFound || k == errkind.Conflict):
 		// No such tool, or not now (the session is not in auto mode).
@@ -279,7 +279,7 @@ func (a *sessionToolsAPI) readResource(ctx context.Context, req resourceReadRequ
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.agent.ReadResource(ctx, id, req.ExtensionName, req.URI)
+	res, err := a.agent.Extensions().ReadResource(ctx, id, req.ExtensionName, req.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +308,7 @@ func (a *sessionToolsAPI) addLoadedExtension(ctx context.Context, req extensionA
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.AddExtension(ctx, req.SessionID, cfg)
+	return struct{}{}, a.agent.Extensions().Add(ctx, req.SessionID, cfg)
 }
 
 type extensionRemoveRequest struct {
@@ -320,14 +320,14 @@ func (a *sessionToolsAPI) removeLoadedExtension(ctx context.Context, req extensi
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.RemoveExtension(ctx, req.SessionID, req.Name)
+	return struct{}{}, a.agent.Extensions().Remove(ctx, req.SessionID, req.Name)
 }
 
 func (a *sessionToolsAPI) loadedTools(ctx context.Context, req SessionIDRequest) (any, error) {
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return nil, err
 	}
-	tools, err := a.agent.Tools(ctx, req.SessionID, "")
+	tools, err := a.agent.Extensions().Tools(ctx, req.SessionID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +344,7 @@ func (a *sessionToolsAPI) readLoadedResource(ctx context.Context, req resourceRe
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return nil, err
 	}
-	res, err := a.agent.ReadResource(ctx, req.SessionID, req.ExtensionName, req.URI)
+	res, err := a.agent.Extensions().ReadResource(ctx, req.SessionID, req.ExtensionName, req.URI)
 	if err != nil {
 		return nil, err
 	}

@@ -203,14 +203,14 @@ func (a *sessionsAPI) closeSession(_ context.Context, req SessionIDRequest) (str
 
 func (a *sessionsAPI) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
 	a.loaded.drop(req.SessionID)
-	if err := a.agent.DeleteSession(ctx, req.SessionID); err != nil {
+	if err := a.agent.Sessions().Delete(ctx, req.SessionID); err != nil {
 		return struct{}{}, storeErr(err, req.SessionID)
 	}
 	return struct{}{}, nil
 }
 
 func (a *sessionsAPI) fork(ctx context.Context, req LoadSessionRequest) (any, error) {
-	forked, err := a.agent.ForkSession(ctx, req.SessionID, agent.ForkOptions{Copy: true})
+	forked, err := a.agent.Sessions().Fork(ctx, req.SessionID, agent.ForkOptions{Copy: true})
 	if err != nil {
 		return nil, storeErr(err, req.SessionID)
 	}

@@ -42,10 +42,10 @@ func (s *Server) agentUpdateProvider(r *http.Request, q updateProviderRequest) (
 	if modelName == "" {
 		return reply{}, textError(http.StatusBadRequest, "No model specified")
 	}
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, textError(http.StatusFailedDependency, "Failed to get session agent: %s", err)
 	}
-	if err := s.opts.Agent.SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
+	if err := s.opts.Agent.Sessions().SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Failed to create provider: %s", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -67,7 +67,7 @@ func (s *Server) agentUpdateSession(r *http.Request, q updateSessionRequest) (re
 	if _, err := permission.ParseMode(mode); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Invalid goose_mode: %s", mode)
 	}
-	err := s.opts.Agent.SetMode(r.Context(), q.SessionID, mode)
+	err := s.opts.Agent.Sessions().SetMode(r.Context(), q.SessionID, mode)
 	switch {
 	case errors.Is(err, session.ErrNotFound):
 		return reply{}, textError(http.StatusBadRequest, "Session not found: %s", q.SessionID)
@@ -86,7 +86,7 @@ func (s *Server) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (re
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		return noBody(http.StatusOK), nil
@@ -110,7 +110,7 @@ func (q updateWorkingDirRequest) check() error {
 // loaded or not.
 func (s *Server) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
 	dir := strings.TrimSpace(q.WorkingDir)
-	err := s.opts.Agent.UpdateWorkingDir(r.Context(), q.SessionID, dir)
+	err := s.opts.Agent.Sessions().UpdateWorkingDir(r.Context(), q.SessionID, dir)
 	if errors.Is(err, agent.ErrNotADirectory) || (err != nil && dir == "") {
 		return reply{}, badRequest("Directory does not exist: %s", q.WorkingDir)
 	}
@@ -130,7 +130,7 @@ func (q callToolRequest) check() error { return required("session_id", q.Session
 
 // agentCallTool runs a tool directly (MCP Apps) → rmcp CallToolResult.
 func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	if !s.hasTool(r, q.SessionID, q.Name) {
@@ -139,7 +139,7 @@ func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error
 	if q.Arguments == nil {
 		q.Arguments = map[string]any{}
 	}
-	res, err := s.opts.Agent.CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
+	res, err := s.opts.Agent.Extensions().CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
@@ -150,7 +150,7 @@ func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error
 }
 
 func (s *Server) hasTool(r *http.Request, id, name string) bool {
-	tools, err := s.opts.Agent.Tools(r.Context(), id, "")
+	tools, err := s.opts.Agent.Extensions().Tools(r.Context(), id, "")
 	if err != nil {
 		return false
 	}
@@ -181,10 +181,10 @@ type readResourceResponse struct {
 
 // agentReadResource reads the first text content of an MCP resource.
 func (s *Server) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	res, err := s.opts.Agent.ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
+	res, err := s.opts.Agent.Extensions().ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
 	if err != nil {
 		return reply{}, notFound("Failed to read resource: %w", err)
 	}

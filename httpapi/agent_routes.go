@@ -112,7 +112,7 @@ func (s *Server) agentResume(r *http.Request, q resumeAgentRequest) (reply, erro
 		return reply{}, notFound("Session not found: %s", q.SessionID)
 	}
 	var results []extension.Result
-	if *q.LoadModelAndExtensions && !s.opts.Agent.IsLoaded(q.SessionID) {
+	if *q.LoadModelAndExtensions && !s.opts.Agent.Sessions().IsLoaded(q.SessionID) {
 		_, res, err := s.opts.Agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
 		if err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err)
@@ -140,7 +140,7 @@ func (s *Server) agentRestart(r *http.Request, q sessionIDRequest) (reply, error
 
 // reload is the agent's ReloadSession with goosed's statuses.
 func (s *Server) reload(ctx context.Context, id string) ([]extension.Result, error) {
-	results, err := s.opts.Agent.ReloadSession(ctx, id)
+	results, err := s.opts.Agent.Sessions().Reload(ctx, id)
 	switch {
 	case errors.Is(err, session.ErrNotFound):
 		return nil, err
@@ -178,10 +178,10 @@ func (s *Server) agentTools(r *http.Request) (reply, error) {
 	if id == "" {
 		return reply{}, badRequest("Failed to deserialize query string: missing field `session_id`")
 	}
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), id); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	tools, err := s.opts.Agent.Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
+	tools, err := s.opts.Agent.Extensions().Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
 	if err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
@@ -225,10 +225,10 @@ func (q addExtensionRequest) check() error {
 }
 
 func (s *Server) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := s.opts.Agent.AddExtension(r.Context(), q.SessionID, *q.Config); err != nil {
+	if err := s.opts.Agent.Extensions().Add(r.Context(), q.SessionID, *q.Config); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to add extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -244,10 +244,10 @@ func (q removeExtensionRequest) check() error {
 }
 
 func (s *Server) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
-	if err := s.opts.Agent.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := s.opts.Agent.RemoveExtension(r.Context(), q.SessionID, q.Name); err != nil {
+	if err := s.opts.Agent.Extensions().Remove(r.Context(), q.SessionID, q.Name); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to remove extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil

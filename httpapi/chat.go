@@ -77,7 +77,7 @@ func (s *Server) sessionReply(r *http.Request, q sessionReplyRequest) (reply, er
 	}
 	answer := ok(map[string]string{"request_id": q.RequestID})
 	if hasElicitationResponse(*q.UserMessage) {
-		if err := s.opts.Agent.EnsureLoaded(r.Context(), id); err != nil {
+		if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		if _, err := s.opts.Agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
@@ -105,12 +105,12 @@ func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID stri
 	b.turn.Lock()
 	defer b.turn.Unlock()
 	publish := func(ev wireEvent) { b.publish(requestID, ev) }
-	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(ctx, id); err != nil {
 		publish(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
 	if override != nil {
-		if err := s.opts.Agent.ReplaceConversation(ctx, id, *override); err != nil {
+		if err := s.opts.Agent.Sessions().ReplaceConversation(ctx, id, *override); err != nil {
 			s.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}

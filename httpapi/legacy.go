@@ -100,7 +100,7 @@ func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse 
 // cannot start sends only an Error; otherwise Finish always ends it.
 func (s *Server) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
 	id := q.SessionID
-	if err := s.opts.Agent.EnsureLoaded(ctx, id); err != nil {
+	if err := s.opts.Agent.Sessions().EnsureLoaded(ctx, id); err != nil {
 		send(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
@@ -109,7 +109,7 @@ func (s *Server) runLegacyTurn(ctx context.Context, q chatRequest, send func(wir
 		return
 	}
 	if q.OverrideConversation != nil {
-		if err := s.opts.Agent.ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
+		if err := s.opts.Agent.Sessions().ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
 			s.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}

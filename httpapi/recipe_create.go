@@ -27,7 +27,7 @@ type createRecipeResponse struct {
 // as goosed answers when it has no agent for it); a request author
 // replaces the one taken from $USER.
 func (s *Server) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {
-	rec, err := s.opts.Agent.CreateRecipe(r.Context(), req.SessionID)
+	rec, err := s.opts.Agent.Recipes().Create(r.Context(), req.SessionID)
 	if err != nil {
 		status := http.StatusInternalServerError
 		if errors.Is(err, agent.ErrSessionNotLoaded) || errors.Is(err, agent.ErrNoProvider) {

@@ -68,7 +68,7 @@ func TestDesktopRecipeNullResponseSchema(t *testing.T) {
 	if out.StopReason != agent.EndTurn || calls != 1 {
 		t.Fatalf("stop %s after %d provider calls; want one plain turn", out.StopReason, calls)
 	}
-	tools, err := e.agent.Tools(context.Background(), id, "")
+	tools, err := e.agent.Extensions().Tools(context.Background(), id, "")
 	if err != nil {
 		t.Fatal(err)
 	}

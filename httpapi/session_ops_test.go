@@ -14,7 +14,7 @@ func TestSessionRoutesOnAnUnloadedSession(t *testing.T) {
 	if code, body := e.call("POST", "/agent/stop", map[string]any{"session_id": id}); code != 200 {
 		t.Fatalf("stop: %d %s", code, body)
 	}
-	if e.agent.IsLoaded(id) {
+	if e.agent.Sessions().IsLoaded(id) {
 		t.Fatal("still loaded after stop")
 	}
 	dir := t.TempDir()
@@ -37,7 +37,7 @@ func TestSessionRoutesOnAnUnloadedSession(t *testing.T) {
 			t.Errorf("%s %s: %d %s, want %d %s", c.method, c.path, code, body, c.code, c.want)
 		}
 	}
-	if e.agent.IsLoaded(id) {
+	if e.agent.Sessions().IsLoaded(id) {
 		t.Fatal("a session route loaded the session")
 	}
 	sess, err := e.store.Get(context.Background(), id, false)

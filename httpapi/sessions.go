@@ -58,7 +58,7 @@ func (s *Server) deleteSession(r *http.Request) (reply, error) {
 		return reply{}, err
 	}
 	s.dropBus(id)
-	if err := s.opts.Agent.DeleteSession(r.Context(), id); err != nil {
+	if err := s.opts.Agent.Sessions().Delete(r.Context(), id); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -81,7 +81,7 @@ type importRequest struct {
 func (q importRequest) check() error { return required("json", q.JSON) }
 
 func (s *Server) importSession(r *http.Request, q importRequest) (reply, error) {
-	sess, err := s.opts.Agent.ImportSession(r.Context(), []byte(q.JSON))
+	sess, err := s.opts.Agent.Sessions().Import(r.Context(), []byte(q.JSON))
 	if err != nil {
 		return reply{}, badRequest("%w", err)
 	}
@@ -161,7 +161,7 @@ func (q renameRequest) check() error {
 }
 
 func (s *Server) renameSession(r *http.Request, q renameRequest) (reply, error) {
-	if err := s.opts.Agent.RenameSession(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
+	if err := s.opts.Agent.Sessions().Rename(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
 		if errors.Is(err, agent.ErrInvalidSessionName) {
 			return reply{}, badRequest("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
 		}
@@ -186,7 +186,7 @@ func (s *Server) forkSession(r *http.Request, q forkRequest) (reply, error) {
 	if q.Truncate {
 		opts.TruncateAt = q.Timestamp
 	}
-	target, err := s.opts.Agent.ForkSession(r.Context(), r.PathValue("session_id"), opts)
+	target, err := s.opts.Agent.Sessions().Fork(r.Context(), r.PathValue("session_id"), opts)
 	if err != nil {
 		return reply{}, err
 	}
@@ -229,7 +229,7 @@ func (q userRecipeValuesRequest) check() error {
 // userRecipeValues stores recipe parameter values and answers the recipe
 // rendered with them.
 func (s *Server) userRecipeValues(r *http.Request, q userRecipeValuesRequest) (reply, error) {
-	rendered, err := s.opts.Agent.SetRecipeValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
+	rendered, err := s.opts.Agent.Recipes().SetValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
 	switch {
 	case errors.Is(err, agent.ErrNoRecipe):
 		return reply{}, notFound("%s", strings.TrimPrefix(err.Error(), agent.ErrNoRecipe.Error()+": "))

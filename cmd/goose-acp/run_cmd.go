@@ -167,7 +167,7 @@ func runHeadless(env *environment, args []string) int {
 	}
 	res, err := h.run(env.ctx)
 	if f.noSession && res.SessionID != "" {
-		if derr := rt.agent.DeleteSession(context.WithoutCancel(env.ctx), res.SessionID); derr != nil {
+		if derr := rt.agent.Sessions().Delete(context.WithoutCancel(env.ctx), res.SessionID); derr != nil {
 			fmt.Fprintln(env.stderr, "Error: removing the session:", derr)
 		}
 	}

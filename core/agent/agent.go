@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +84,10 @@ type Options struct {
 type Agent struct {
 	opts Options
 	log  *slog.Logger
+	cfg  settings
+	exts extensionConfigs
+	// sub runs the sessions a session starts itself (delegate, sub-recipes).
+	sub subagents
 
 	// bgCtx bounds background work (session naming); Close cancels it
 	// and waits for bg.
@@ -128,7 +130,9 @@ func New(opts Options) *Agent {
 	if opts.Store != nil {
 		opts.Store = newConvStore(opts.Store)
 	}
-	a := &Agent{opts: opts, log: opts.Logger, sessions: map[string]*sessionState{}, shared: extension.NewShared()}
+	a := &Agent{opts: opts, log: opts.Logger, cfg: settings{opts.Config, opts.Getenv},
+		exts: extensionConfigs{opts.Config, opts.Builtins, opts.Logger}, sessions: map[string]*sessionState{}, shared: extension.NewShared()}
+	a.sub = subagents{a}
 	a.bgCtx, a.bgCancel = context.WithCancel(context.Background())
 	return a
 }
@@ -174,50 +178,3 @@ type noConfig struct{}
 
 func (noConfig) Get(string) (any, bool)       { return nil, false }
 func (noConfig) Secret(string) (string, bool) { return "", false }
-
-// configString reads a config value as a string.
-func (a *Agent) configString(key string) (string, bool) {
-	v, ok := a.opts.Config.Get(key)
-	if !ok || v == nil {
-		return "", false
-	}
-	switch x := v.(type) {
-	case string:
-		return x, true
-	default:
-		return fmt.Sprint(x), true
-	}
-}
-
-func (a *Agent) configFloat(key string, def float64) float64 {
-	s, ok := a.configString(key)
-	if !ok {
-		return def
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return def
-	}
-	return f
-}
-
-func (a *Agent) configInt(key string, def int) int {
-	s, ok := a.configString(key)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return def
-	}
-	return n
-}
-
-func (a *Agent) configBool(key string) bool {
-	s, ok := a.configString(key)
-	if !ok {
-		return false
-	}
-	b, _ := strconv.ParseBool(strings.TrimSpace(s))
-	return b
-}

@@ -36,7 +36,7 @@ var ErrCompactionOverflow = errors.New("Failed to compact: context limit exceede
 // needsAutoCompaction is goose's check: last reported total (or an
 // estimate) over the threshold share of the context limit.
 func (t *turn) needsAutoCompaction() bool {
-	th := t.a.configFloat("GOOSE_AUTO_COMPACT_THRESHOLD", DefaultCompactionThreshold)
+	th := t.a.cfg.float("GOOSE_AUTO_COMPACT_THRESHOLD", DefaultCompactionThreshold)
 	if th <= 0 || th >= 1 {
 		return false
 	}
@@ -67,7 +67,7 @@ func (t *turn) notify(kind conversation.NotificationType, text string) {
 
 // autoCompact runs before the loop; false means the turn ends.
 func (t *turn) autoCompact() (Outcome, bool) {
-	th := t.a.configFloat("GOOSE_AUTO_COMPACT_THRESHOLD", DefaultCompactionThreshold)
+	th := t.a.cfg.float("GOOSE_AUTO_COMPACT_THRESHOLD", DefaultCompactionThreshold)
 	t.notify(conversation.NotificationInline, fmt.Sprintf(AutoCompactTextFormat, int(th*100)))
 	t.notify(conversation.NotificationThinking, CompactionThinkingText)
 	if err := t.compact(false); err != nil {

@@ -35,7 +35,7 @@ func TestBackgroundConnectSavesTheWholeExtensionList(t *testing.T) {
 	if err != nil || results != nil {
 		t.Fatalf("StartSession: results %v, err %v (want none yet)", results, err)
 	}
-	if err := h.a.SetModel(context.Background(), sess.ID, "", "other-model"); err != nil {
+	if err := h.a.Sessions().SetModel(context.Background(), sess.ID, "", "other-model"); err != nil {
 		t.Fatal(err)
 	}
 	if stored, err := h.store.Get(context.Background(), sess.ID, false); err != nil {

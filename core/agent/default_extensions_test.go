@@ -19,7 +19,7 @@ func TestDeveloperIsADefaultExtensionUnlessConfigured(t *testing.T) {
 		return out
 	}
 	a := New(Options{Builtins: builtins, Config: mapConfig{}})
-	got := names(a.configuredExtensions())
+	got := names(a.exts.configured())
 	if got["developer"] != config.ExtensionBuiltin || got["todo"] != config.ExtensionPlatform {
 		t.Fatalf("no config.yaml: extensions = %v, want builtin developer and platform todo", got)
 	}
@@ -27,11 +27,11 @@ func TestDeveloperIsADefaultExtensionUnlessConfigured(t *testing.T) {
 	off := mapConfig{"extensions": map[string]any{
 		"developer": map[string]any{"enabled": false, "type": "platform", "name": "developer", "description": ""},
 	}}
-	if got := names(New(Options{Builtins: builtins, Config: off}).configuredExtensions()); got["developer"] != "" {
+	if got := names(New(Options{Builtins: builtins, Config: off}).exts.configured()); got["developer"] != "" {
 		t.Fatalf("developer disabled in config.yaml but enabled: %v", got)
 	}
 
-	if got := names(New(Options{Config: mapConfig{}}).configuredExtensions()); got["developer"] != "" {
+	if got := names(New(Options{Config: mapConfig{}}).exts.configured()); got["developer"] != "" {
 		t.Fatalf("no developer builtin registered, yet it is a default: %v", got)
 	}
 }

@@ -75,7 +75,7 @@ func (h hooks) SubRecipes(sessionID string) []recipe.SubRecipe {
 }
 
 func (h hooks) Delegate(ctx context.Context, parentID, callID string, p platform.DelegateParams) (string, error) {
-	res := h.a.runDelegate(ctx, parentID, callID, p)
+	res := h.a.sub.runDelegate(ctx, parentID, callID, p)
 	text := ""
 	for _, c := range res.Content {
 		text += c.Text
@@ -107,18 +107,18 @@ func (h hooks) Complete(ctx context.Context, sessionID, system, user string) (st
 // final output. Its tool calls stream to the parent as progress
 // notifications of callID. The result is goose's "Subagent <id>
 // completed: <output>" text, or an error result saying why it failed.
-func (a *Agent) runDelegate(ctx context.Context, parentID, callID string, p platform.DelegateParams) conversation.CallToolResult {
+func (sa subagents) runDelegate(ctx context.Context, parentID, callID string, p platform.DelegateParams) conversation.CallToolResult {
 	fail := func(err error) conversation.CallToolResult {
 		return conversation.CallToolResult{IsError: true, Content: []conversation.ToolContent{conversation.TextBlock("Error: " + err.Error())}}
 	}
 	if err := p.Validate(); err != nil {
 		return fail(err)
 	}
-	parent, err := a.session(parentID)
+	parent, err := sa.a.session(parentID)
 	if err != nil {
 		return fail(err)
 	}
-	stored, err := a.opts.Store.Get(ctx, parentID, false)
+	stored, err := sa.a.opts.Store.Get(ctx, parentID, false)
 	if err != nil {
 		return fail(fmt.Errorf("Failed to get session: %w", err))
 	}
@@ -130,25 +130,25 @@ func (a *Agent) runDelegate(ctx context.Context, parentID, callID string, p plat
 		return conversation.CallToolResult{IsError: true, Content: []conversation.ToolContent{conversation.TextBlock(CancelledToolText)}}
 	}
 	defer release()
-	child, err := a.startDelegate(ctx, parent, p)
+	child, err := sa.startDelegate(ctx, parent, p)
 	if err != nil {
 		return fail(err)
 	}
-	return a.driveDelegate(ctx, parent, child, callID)
+	return sa.driveDelegate(ctx, parent, child, callID)
 }
 
 // startDelegate builds the recipe, resolves the configuration and starts
 // the child session (not yet running).
-func (a *Agent) startDelegate(ctx context.Context, parent *sessionState, p platform.DelegateParams) (*delegateChild, error) {
+func (sa subagents) startDelegate(ctx context.Context, parent *sessionState, p platform.DelegateParams) (*delegateChild, error) {
 	_, _, _, wd := parent.snapshot()
-	r, err := a.delegateRecipe(parent, wd, p)
+	r, err := sa.delegateRecipe(parent, wd, p)
 	if err != nil {
 		return nil, err
 	}
 	parent.mu.Lock()
 	parentRecipe, builtins := parent.recipe, parent.builtins
 	parent.mu.Unlock()
-	prov, err := a.buildSubagentProvider(ctx, parent, p, r)
+	prov, err := sa.buildSubagentProvider(ctx, parent, p, r)
 	if err != nil {
 		return nil, err
 	}
@@ -163,18 +163,18 @@ func (a *Agent) startDelegate(ctx context.Context, parent *sessionState, p platf
 		schema = []byte(summaryResponseSchema)
 	}
 	auto := "auto"
-	maxTurns := a.subagentMaxTurns(p, r, parentRecipe)
-	sess, _, err := a.StartSession(ctx, StartOptions{
+	maxTurns := sa.subagentMaxTurns(p, r, parentRecipe)
+	sess, _, err := sa.a.StartSession(ctx, StartOptions{
 		WorkingDir: childDir, Type: session.TypeSubAgent, Name: DelegateSessionName, Mode: &auto,
-		Extensions: a.subagentExtensions(parent, p.Extensions), Builtins: builtins, MaxTurns: maxTurns,
+		Extensions: sa.subagentExtensions(parent, p.Extensions), Builtins: builtins, MaxTurns: maxTurns,
 		Recipe:  &Recipe{Title: r.Title, Instructions: r.Instructions, ResponseSchema: schema, MaxTurns: maxTurns},
 		inherit: prov, checkpoints: parent.checkpoints.Shared(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create subagent session: %w", err)
 	}
-	if err := a.linkParent(ctx, sess, parent.id); err != nil {
-		_ = a.CloseSession(sess.ID)
+	if err := sa.linkParent(ctx, sess, parent.id); err != nil {
+		_ = sa.a.CloseSession(sess.ID)
 		return nil, fmt.Errorf("Failed to link subagent to parent session: %w", err)
 	}
 	task := r.Prompt
@@ -188,8 +188,8 @@ type delegateChild struct{ id, task string }
 
 // linkParent records the parent in the child's parent_session_id, as
 // goose's delegate does.
-func (a *Agent) linkParent(ctx context.Context, sess *session.Session, parentID string) error {
-	return a.opts.Store.Update(ctx, sess.ID, session.Update{ParentSessionID: &parentID})
+func (sa subagents) linkParent(ctx context.Context, sess *session.Session, parentID string) error {
+	return sa.a.opts.Store.Update(ctx, sess.ID, session.Update{ParentSessionID: &parentID})
 }
 
 // ParentSessionID returns the parent of a delegated session, if any: the
@@ -210,13 +210,13 @@ func ParentSessionID(s session.Session) string {
 
 // driveDelegate runs the child to its end under ctx (the parent's turn),
 // forwarding its progress, and always closes it.
-func (a *Agent) driveDelegate(ctx context.Context, parent *sessionState, child *delegateChild, callID string) conversation.CallToolResult {
-	defer a.CloseSession(child.id)
+func (sa subagents) driveDelegate(ctx context.Context, parent *sessionState, child *delegateChild, callID string) conversation.CallToolResult {
+	defer sa.a.CloseSession(child.id)
 	parent.addChild(child.id)
 	defer parent.removeChild(child.id)
 	_, _, _, wd := parent.snapshot()
 	prog := newDelegateProgress(child.id, child.task, callID, wd, func(tool string) toolinfo.Info {
-		if cs, err := a.session(child.id); err == nil {
+		if cs, err := sa.a.session(child.id); err == nil {
 			if t, ok := cs.mgr.Tool(ctx, tool); ok {
 				return t.Info
 			}
@@ -224,8 +224,8 @@ func (a *Agent) driveDelegate(ctx context.Context, parent *sessionState, child *
 		return toolinfo.Guess(tool)
 	})
 	parent.outOfBand(prog.event())
-	msg := conversation.UserText(a.now().Unix(), fmt.Sprintf("Subagent ID: %s\n\n%s", child.id, child.task))
-	out, err := a.Reply(ctx, child.id, msg, func(ev Event) {
+	msg := conversation.UserText(sa.a.now().Unix(), fmt.Sprintf("Subagent ID: %s\n\n%s", child.id, child.task))
+	out, err := sa.a.Reply(ctx, child.id, msg, func(ev Event) {
 		me, ok := ev.(MessageEvent)
 		if !ok {
 			return
@@ -237,14 +237,14 @@ func (a *Agent) driveDelegate(ctx context.Context, parent *sessionState, child *
 			parent.outOfBand(prog.event())
 		}
 	})
-	res := a.delegateOutcome(context.WithoutCancel(ctx), child.id, out, err, ctx.Err() != nil)
+	res := sa.delegateOutcome(context.WithoutCancel(ctx), child.id, out, err, ctx.Err() != nil)
 	res.Meta = map[string]any{"subagent_session_id": child.id, "foreground_subagent": true}
 	return res
 }
 
 // delegateOutcome is goose's SubagentOutcome as the parent reads it.
-func (a *Agent) delegateOutcome(ctx context.Context, id string, out Outcome, err error, cancelled bool) conversation.CallToolResult {
-	sess, gerr := a.opts.Store.Get(ctx, id, true)
+func (sa subagents) delegateOutcome(ctx context.Context, id string, out Outcome, err error, cancelled bool) conversation.CallToolResult {
+	sess, gerr := sa.a.opts.Store.Get(ctx, id, true)
 	if gerr == nil {
 		if output, ok := finalOutputOf(sess.Conversation); ok {
 			return conversation.CallToolResult{Content: []conversation.ToolContent{conversation.TextBlock(fmt.Sprintf("Subagent %s completed: %s", id, output))}}
@@ -319,5 +319,5 @@ func (t *turn) delegate(ctx context.Context, c permission.Call) toolResult {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return conversation.ErrorResult("Error: Invalid parameters: " + err.Error())
 	}
-	return conversation.Ok(t.a.runDelegate(ctx, t.s.id, c.ID, p))
+	return conversation.Ok(t.a.sub.runDelegate(ctx, t.s.id, c.ID, p))
 }

@@ -46,9 +46,9 @@ var ErrNoSubagentProvider = errors.New("No provider configured")
 // subagentProvider is goose's precedence: recipe settings, env
 // GOOSE_SUBAGENT_PROVIDER, the provider parameter, config.yaml's
 // GOOSE_SUBAGENT_PROVIDER, the parent's provider.
-func (a *Agent) subagentProvider(p platform.DelegateParams, r delegateRecipe, parentProvider string) (string, error) {
-	cfgProvider, _ := a.configFile(SubagentProviderKey)
-	for _, c := range []string{strOf(r.Provider), a.opts.Getenv(SubagentProviderKey), strOf(p.Provider), cfgProvider, parentProvider} {
+func (sa subagents) subagentProvider(p platform.DelegateParams, r delegateRecipe, parentProvider string) (string, error) {
+	cfgProvider, _ := sa.a.cfg.fileOnly(SubagentProviderKey)
+	for _, c := range []string{strOf(r.Provider), sa.a.opts.Getenv(SubagentProviderKey), strOf(p.Provider), cfgProvider, parentProvider} {
 		if c != "" {
 			return c, nil
 		}
@@ -59,12 +59,12 @@ func (a *Agent) subagentProvider(p platform.DelegateParams, r delegateRecipe, pa
 // subagentModel is goose's model precedence; each candidate counts only
 // when the provider it was given with (if any) is the chosen one. Empty
 // means the provider's default model.
-func (a *Agent) subagentModel(p platform.DelegateParams, r delegateRecipe, providerName, parentProvider, parentModel string) string {
-	cfgModel, _ := a.configFile(SubagentModelKey)
-	cfgProvider, _ := a.configFile(SubagentProviderKey)
+func (sa subagents) subagentModel(p platform.DelegateParams, r delegateRecipe, providerName, parentProvider, parentModel string) string {
+	cfgModel, _ := sa.a.cfg.fileOnly(SubagentModelKey)
+	cfgProvider, _ := sa.a.cfg.fileOnly(SubagentProviderKey)
 	candidates := []struct{ model, provider string }{
 		{strOf(r.Model), strOf(r.Provider)},
-		{a.opts.Getenv(SubagentModelKey), a.opts.Getenv(SubagentProviderKey)},
+		{sa.a.opts.Getenv(SubagentModelKey), sa.a.opts.Getenv(SubagentProviderKey)},
 		{strOf(p.Model), strOf(p.Provider)},
 		{cfgModel, cfgProvider},
 	}
@@ -79,22 +79,9 @@ func (a *Agent) subagentModel(p platform.DelegateParams, r delegateRecipe, provi
 	return ""
 }
 
-// configFile reads a key from config.yaml without the environment
-// override, which goose checks separately (and earlier).
-func (a *Agent) configFile(key string) (string, bool) {
-	v, ok := a.configString(key)
-	if !ok || v == "" {
-		return "", false
-	}
-	if env := a.opts.Getenv(key); env != "" && env == v {
-		return "", false
-	}
-	return v, true
-}
-
 // subagentMaxTurns is goose's order: the parameter, the delegated recipe,
 // the parent's recipe, GOOSE_SUBAGENT_MAX_TURNS (env, then config), 25.
-func (a *Agent) subagentMaxTurns(p platform.DelegateParams, r delegateRecipe, parentRecipe *Recipe) int {
+func (sa subagents) subagentMaxTurns(p platform.DelegateParams, r delegateRecipe, parentRecipe *Recipe) int {
 	if p.MaxTurns != nil && *p.MaxTurns > 0 {
 		return *p.MaxTurns
 	}
@@ -104,24 +91,24 @@ func (a *Agent) subagentMaxTurns(p platform.DelegateParams, r delegateRecipe, pa
 	if parentRecipe != nil && parentRecipe.MaxTurns > 0 {
 		return parentRecipe.MaxTurns
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(a.opts.Getenv(SubagentMaxTurnsKey))); err == nil && n > 0 {
+	if n, err := strconv.Atoi(strings.TrimSpace(sa.a.opts.Getenv(SubagentMaxTurnsKey))); err == nil && n > 0 {
 		return n
 	}
-	return a.configInt(SubagentMaxTurnsKey, DefaultSubagentMaxTurns)
+	return sa.a.cfg.int(SubagentMaxTurnsKey, DefaultSubagentMaxTurns)
 }
 
 // buildSubagentProvider reuses the parent's provider when provider, model
 // and temperature are unchanged, else builds one.
-func (a *Agent) buildSubagentProvider(ctx context.Context, parent *sessionState, p platform.DelegateParams, r delegateRecipe) (provider.Provider, error) {
+func (sa subagents) buildSubagentProvider(ctx context.Context, parent *sessionState, p platform.DelegateParams, r delegateRecipe) (provider.Provider, error) {
 	prov, _, _, _ := parent.snapshot()
 	parent.mu.Lock()
 	parentName, parentModel := parent.providerName, parent.model
 	parent.mu.Unlock()
-	name, err := a.subagentProvider(p, r, parentName)
+	name, err := sa.subagentProvider(p, r, parentName)
 	if err != nil {
 		return nil, err
 	}
-	modelName := a.subagentModel(p, r, name, parentName, parentModel.ModelName)
+	modelName := sa.subagentModel(p, r, name, parentName, parentModel.ModelName)
 	temp := p.Temperature
 	if temp == nil {
 		temp = r.Temperature
@@ -139,10 +126,10 @@ func (a *Agent) buildSubagentProvider(ctx context.Context, parent *sessionState,
 	} else if cfg.Temperature == nil {
 		cfg.Temperature = parentModel.Temperature
 	}
-	if a.opts.Providers == nil {
+	if sa.a.opts.Providers == nil {
 		return nil, ErrNoProvider
 	}
-	built, err := a.opts.Providers(ctx, name, cfg)
+	built, err := sa.a.opts.Providers(ctx, name, cfg)
 	if err != nil {
 		if modelName == "" {
 			return nil, fmt.Errorf("No model configured for provider '%s'; set GOOSE_SUBAGENT_MODEL: %w", name, err)
@@ -154,7 +141,7 @@ func (a *Agent) buildSubagentProvider(ctx context.Context, parent *sessionState,
 
 // subagentExtensions is the parent's extension set filtered by names
 // (nil: all, empty: none); unknown names are logged, as goose warns.
-func (a *Agent) subagentExtensions(parent *sessionState, names *[]string) []config.ExtensionConfig {
+func (sa subagents) subagentExtensions(parent *sessionState, names *[]string) []config.ExtensionConfig {
 	all := parent.mgr.Configs()
 	if names == nil {
 		return all
@@ -175,7 +162,7 @@ func (a *Agent) subagentExtensions(parent *sessionState, names *[]string) []conf
 			found = found || k == n
 		}
 		if !found {
-			a.log.Warn("delegate requested an extension not available in the session", "extension", n, "available", known)
+			sa.a.log.Warn("delegate requested an extension not available in the session", "extension", n, "available", known)
 		}
 	}
 	return out

@@ -12,13 +12,13 @@ const agentDefaultPrompt = "Proceed with your expertise to produce a useful resu
 
 // delegateRecipe is goose's build_delegate_recipe: ad hoc from the
 // instructions, or from the named source, then the reference context.
-func (a *Agent) delegateRecipe(parent *sessionState, wd string, p platform.DelegateParams) (delegateRecipe, error) {
+func (sa subagents) delegateRecipe(parent *sessionState, wd string, p platform.DelegateParams) (delegateRecipe, error) {
 	var (
 		r   delegateRecipe
 		err error
 	)
 	if p.Source != nil {
-		r, err = a.sourceRecipe(parent, wd, *p.Source, p)
+		r, err = sa.sourceRecipe(parent, wd, *p.Source, p)
 	} else {
 		r = delegateRecipe{Title: "Delegated Task", Prompt: *p.Instructions}
 	}
@@ -35,8 +35,8 @@ func (a *Agent) delegateRecipe(parent *sessionState, wd string, p platform.Deleg
 	return r, nil
 }
 
-func (a *Agent) sourceRecipe(parent *sessionState, wd, name string, p platform.DelegateParams) (delegateRecipe, error) {
-	src, ok := platform.FindSource(a.deps(parent).SessionSources(parent.id, wd), name)
+func (sa subagents) sourceRecipe(parent *sessionState, wd, name string, p platform.DelegateParams) (delegateRecipe, error) {
+	src, ok := platform.FindSource(sa.a.deps(parent).SessionSources(parent.id, wd), name)
 	if !ok {
 		return delegateRecipe{}, fmt.Errorf("Source '%s' not found", name)
 	}

@@ -335,7 +335,7 @@ func TestDelegateValidationAndNesting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, _ := d.a.Tools(context.Background(), sub.ID, "")
+	tools, _ := d.a.Extensions().Tools(context.Background(), sub.ID, "")
 	for _, tool := range tools {
 		if tool.Name == "delegate" {
 			t.Fatal("a subagent session offers delegate")
@@ -374,15 +374,15 @@ func TestSubagentProviderAndModelPrecedence(t *testing.T) {
 			cfg = mapConfig{}
 		}
 		a := New(Options{Config: cfg, Getenv: func(k string) string { return c.env[k] }})
-		prov, err := a.subagentProvider(c.p, c.r, "parent-p")
+		prov, err := a.sub.subagentProvider(c.p, c.r, "parent-p")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := a.subagentModel(c.p, c.r, prov, "parent-p", "parent-m"); prov != c.wantProvider || m != c.wantModel {
+		if m := a.sub.subagentModel(c.p, c.r, prov, "parent-p", "parent-m"); prov != c.wantProvider || m != c.wantModel {
 			t.Errorf("%s: provider %q model %q, want %q %q", c.name, prov, m, c.wantProvider, c.wantModel)
 		}
 	}
-	if _, err := New(Options{}).subagentProvider(platform.DelegateParams{}, r, ""); err != ErrNoSubagentProvider {
+	if _, err := New(Options{}).sub.subagentProvider(platform.DelegateParams{}, r, ""); err != ErrNoSubagentProvider {
 		t.Fatalf("no provider: %v", err)
 	}
 }
@@ -408,7 +408,7 @@ func TestDelegateBuildsTheSubagentProviderByPrecedence(t *testing.T) {
 	if r := d.toolResult("d"); r.IsError {
 		t.Fatalf("result = %+v", r)
 	}
-	if n := d.a.subagentMaxTurns(platform.DelegateParams{}, delegateRecipe{}, nil); n != 7 {
+	if n := d.a.sub.subagentMaxTurns(platform.DelegateParams{}, delegateRecipe{}, nil); n != 7 {
 		t.Fatalf("max turns from env = %d", n)
 	}
 }
@@ -470,10 +470,10 @@ func TestDelegateExtensionsAndContext(t *testing.T) {
 		t.Fatalf("context not in the child's system prompt: %.1500s", child)
 	}
 	parent, _ := d.a.session(d.id)
-	if got := d.a.subagentExtensions(parent, &[]string{}); len(got) != 0 {
+	if got := d.a.sub.subagentExtensions(parent, &[]string{}); len(got) != 0 {
 		t.Fatalf("empty list must give no extensions: %+v", got)
 	}
-	if got := d.a.subagentExtensions(parent, nil); len(got) != len(parent.mgr.Configs()) {
+	if got := d.a.sub.subagentExtensions(parent, nil); len(got) != len(parent.mgr.Configs()) {
 		t.Fatalf("nil must inherit every extension: %+v", got)
 	}
 }

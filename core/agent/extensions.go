@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sort"
 
 	"github.com/goose-acp/goose-acp/core/config"
@@ -28,31 +29,39 @@ var DefaultPlatformExtensions = []string{"todo", "extensionmanager"}
 // agent without file and shell tools is of little use.
 var DefaultBuiltinExtensions = []string{"developer"}
 
-// configuredExtensions reads config.yaml's extensions map: entries with
+// extensionConfigs reads the extensions a session starts with: config.yaml's
+// extensions map and the defaults it does not mention.
+type extensionConfigs struct {
+	cfg      ConfigReader
+	builtins map[string]extension.BuiltinFactory
+	log      *slog.Logger
+}
+
+// configured reads config.yaml's extensions map: entries with
 // enabled: true, sorted by key.
-func (a *Agent) configuredExtensions() []config.ExtensionConfig {
-	return a.readExtensions(true)
+func (x extensionConfigs) configured() []config.ExtensionConfig {
+	return x.read(true)
 }
 
-// extensionCatalog lists every configured extension, enabled or not, and
+// catalog lists every configured extension, enabled or not, and
 // the platform extensions config.yaml does not mention.
-func (a *Agent) extensionCatalog() []config.ExtensionConfig {
-	return mergeConfigs(a.readExtensions(false), platform.Known())
+func (x extensionConfigs) catalog() []config.ExtensionConfig {
+	return mergeConfigs(x.read(false), platform.Known())
 }
 
-func (a *Agent) readExtensions(enabledOnly bool) []config.ExtensionConfig {
-	raw, ok := a.opts.Config.Get("extensions")
+func (x extensionConfigs) read(enabledOnly bool) []config.ExtensionConfig {
+	raw, ok := x.cfg.Get("extensions")
 	if !ok || raw == nil {
-		return a.defaultPlatforms(nil)
+		return x.defaultPlatforms(nil)
 	}
 	b, err := json.Marshal(raw)
 	if err != nil {
-		return a.defaultPlatforms(nil)
+		return x.defaultPlatforms(nil)
 	}
 	var entries map[string]json.RawMessage
 	if err := json.Unmarshal(b, &entries); err != nil {
-		a.log.Warn("config extensions are not a map", "error", err)
-		return a.defaultPlatforms(nil)
+		x.log.Warn("config extensions are not a map", "error", err)
+		return x.defaultPlatforms(nil)
 	}
 	keys := make([]string, 0, len(entries))
 	for k := range entries {
@@ -72,18 +81,18 @@ func (a *Agent) readExtensions(enabledOnly bool) []config.ExtensionConfig {
 		}
 		var cfg config.ExtensionConfig
 		if err := json.Unmarshal(entries[k], &cfg); err != nil {
-			a.log.Warn("skipping bad extension config", "extension", k, "error", err)
+			x.log.Warn("skipping bad extension config", "extension", k, "error", err)
 			continue
 		}
 		out = append(out, cfg)
 	}
-	return append(out, a.defaultPlatforms(seen)...)
+	return append(out, x.defaultPlatforms(seen)...)
 }
 
-func (a *Agent) defaultPlatforms(configured map[string]bool) []config.ExtensionConfig {
+func (x extensionConfigs) defaultPlatforms(configured map[string]bool) []config.ExtensionConfig {
 	var out []config.ExtensionConfig
 	for _, name := range DefaultBuiltinExtensions {
-		if _, ok := a.opts.Builtins[name]; ok && !configured[name] {
+		if _, ok := x.builtins[name]; ok && !configured[name] {
 			out = append(out, config.ExtensionConfig{Type: config.ExtensionBuiltin, Name: name})
 		}
 	}
@@ -95,10 +104,12 @@ func (a *Agent) defaultPlatforms(configured map[string]bool) []config.ExtensionC
 	return out
 }
 
-func (a *Agent) startExtensions(opts StartOptions) []config.ExtensionConfig {
+// forStart are the extensions a new session asks for: the configured
+// ones when opts says so, the recipe's and opts' own.
+func (x extensionConfigs) forStart(opts StartOptions) []config.ExtensionConfig {
 	var cfgs []config.ExtensionConfig
 	if opts.UseConfiguredExtensions {
-		cfgs = a.configuredExtensions()
+		cfgs = x.configured()
 	}
 	if opts.Recipe != nil {
 		cfgs = mergeConfigs(cfgs, opts.Recipe.Extensions)
@@ -171,38 +182,4 @@ func (a *Agent) saveState(ctx context.Context, s *sessionState, withExtensions b
 	}
 	s.mu.Unlock()
 	return a.opts.Store.Update(ctx, s.id, u)
-}
-
-// AddExtension connects an extension to a loaded session and persists
-// the session's extension list.
-func (a *Agent) AddExtension(ctx context.Context, sessionID string, cfg config.ExtensionConfig) error {
-	s, err := a.readySession(ctx, sessionID)
-	if err != nil {
-		return err
-	}
-	if err := s.mgr.Add(ctx, cfg); err != nil {
-		return err
-	}
-	return a.saveSessionState(ctx, s)
-}
-
-// RemoveExtension disconnects an extension by name.
-func (a *Agent) RemoveExtension(ctx context.Context, sessionID, name string) error {
-	s, err := a.readySession(ctx, sessionID)
-	if err != nil {
-		return err
-	}
-	if err := s.mgr.Remove(name); err != nil {
-		return fmt.Errorf("%w: %w", ErrUnknownExtension, err)
-	}
-	return a.saveSessionState(ctx, s)
-}
-
-// Extensions returns the session's connected extensions.
-func (a *Agent) Extensions(sessionID string) ([]extension.Info, error) {
-	s, err := a.readySession(a.bgCtx, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return s.mgr.Extensions(), nil
 }

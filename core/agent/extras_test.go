@@ -95,7 +95,7 @@ func TestUserNamedSessionIsNotRenamed(t *testing.T) {
 func TestResumeRestoresExtensionsAndMode(t *testing.T) {
 	h := newHarness(t, mapConfig{"GOOSE_MODE": "approve"}, say("a"))
 	h.start(StartOptions{})
-	if err := h.a.SetMode(context.Background(), h.id, "chat"); err != nil {
+	if err := h.a.Sessions().SetMode(context.Background(), h.id, "chat"); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.a.CloseSession(h.id); err != nil {
@@ -108,10 +108,10 @@ func TestResumeRestoresExtensionsAndMode(t *testing.T) {
 	if len(res) != 1 || res[0].Name != "tt" || !res[0].Success {
 		t.Fatalf("results = %+v", res)
 	}
-	if m, _ := h.a.Mode(h.id); m != "chat" {
+	if m, _ := h.a.Sessions().Mode(h.id); m != "chat" {
 		t.Fatalf("mode = %s", m)
 	}
-	tools, _ := h.a.Tools(context.Background(), h.id, "tt")
+	tools, _ := h.a.Extensions().Tools(context.Background(), h.id, "tt")
 	if len(tools) == 0 {
 		t.Fatal("extension not reconnected")
 	}
@@ -129,7 +129,7 @@ func TestExtensionLoadFailureIsReported(t *testing.T) {
 	if res[0].Success || res[0].Error == "" || !res[1].Success {
 		t.Fatalf("results = %+v", res)
 	}
-	if tools, _ := h.a.Tools(context.Background(), sess.ID, ""); len(tools) == 0 {
+	if tools, _ := h.a.Extensions().Tools(context.Background(), sess.ID, ""); len(tools) == 0 {
 		t.Fatal("working extension lost")
 	}
 }
@@ -145,7 +145,7 @@ func TestTodoPlatformFeedsMOIM(t *testing.T) {
 	if !strings.Contains(first, "Current tasks and notes:\nOnce given a task, immediately update your todo with all explicit and implicit requirements\n") {
 		t.Fatalf("first MOIM = %q", first)
 	}
-	if todo, err := h.a.Todo(context.Background(), h.id); err != nil || todo != "- [ ] ship" {
+	if todo, err := h.a.Extensions().Todo(context.Background(), h.id); err != nil || todo != "- [ ] ship" {
 		t.Fatalf("Todo = %q %v", todo, err)
 	}
 	second := h.prov.request(1)

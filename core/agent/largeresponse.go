@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -14,8 +15,9 @@ import (
 const LargeResponseLimit = 200_000
 
 // largeResponse replaces text blocks over the limit by goose's pointer to
-// a file holding the full text. Errors and images pass through.
-func (a *Agent) largeResponse(r conversation.CallToolResult) conversation.CallToolResult {
+// a file under tempDir (os.TempDir() when empty) holding the full text,
+// named for now. Errors and images pass through.
+func largeResponse(r conversation.CallToolResult, tempDir string, now time.Time) conversation.CallToolResult {
 	if r.IsError {
 		return r
 	}
@@ -37,7 +39,7 @@ func (a *Agent) largeResponse(r conversation.CallToolResult) conversation.CallTo
 		if out == nil {
 			out = append([]conversation.ToolContent(nil), r.Content[:i]...)
 		}
-		out = append(out, conversation.TextBlock(a.storeLargeText(c.Text, n)))
+		out = append(out, conversation.TextBlock(storeLargeText(c.Text, n, tempDir, now)))
 	}
 	if out != nil {
 		r.Content = out
@@ -45,13 +47,12 @@ func (a *Agent) largeResponse(r conversation.CallToolResult) conversation.CallTo
 	return r
 }
 
-func (a *Agent) storeLargeText(text string, n int) string {
-	dir := a.opts.TempDir
+func storeLargeText(text string, n int, dir string, now time.Time) string {
 	if dir == "" {
 		dir = os.TempDir()
 	}
 	dir = filepath.Join(dir, "goose_mcp_responses")
-	path := filepath.Join(dir, "mcp_response_"+a.now().Format("20060102_150405.000000")+".txt")
+	path := filepath.Join(dir, "mcp_response_"+now.Format("20060102_150405.000000")+".txt")
 	err := os.MkdirAll(dir, 0o755)
 	if err == nil {
 		err = os.WriteFile(path, []byte(text), 0o644)

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"runtime"
-
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 )
@@ -25,24 +23,14 @@ func (a *Agent) deps(s *sessionState) platform.Deps {
 		Store:   a.opts.Store,
 		Clock:   a.opts.Clock,
 		Getenv:  a.opts.Getenv,
-		Catalog: a.extensionCatalog,
+		Catalog: a.exts.catalog,
 		OnChange: func() {
 			_ = a.saveSessionState(a.bgCtx, s)
 		},
-		Home:         a.home(),
+		Home:         a.cfg.home(),
 		ConfigDir:    a.opts.ConfigDir,
 		Config:       a.opts.Config.Get,
 		PluginSkills: a.pluginSkills,
 		Agent:        hooks{a},
 	}
-}
-
-// home is the user's home directory from the injected environment.
-func (a *Agent) home() string {
-	if runtime.GOOS == "windows" {
-		if h := a.opts.Getenv("USERPROFILE"); h != "" {
-			return h
-		}
-	}
-	return a.opts.Getenv("HOME")
 }

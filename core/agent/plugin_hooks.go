@@ -242,7 +242,7 @@ func (t *turn) stopHook(last string) (again bool, err error) {
 		return false, nil
 	}
 	t.stopBlocks++
-	if limit := t.a.configInt("GOOSE_STOP_HOOK_BLOCK_CAP", DefaultStopHookBlockCap); t.stopBlocks > limit {
+	if limit := t.a.cfg.int("GOOSE_STOP_HOOK_BLOCK_CAP", DefaultStopHookBlockCap); t.stopBlocks > limit {
 		return false, t.persistAndEmit(t.inlineNote(fmt.Sprintf(StopHookCapFormat, out.Plugin, limit)))
 	}
 	nudge := t.userText(fmt.Sprintf(StopHookContextFormat, out.Plugin, out.Reason))

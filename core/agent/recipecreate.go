@@ -30,14 +30,14 @@ var (
 	bulletMark  = regexp.MustCompile(`^[•\-*\d]+\.?\s*`)
 )
 
-// CreateRecipe is goose's create_recipe: the session's agent-visible
+// Create is goose's create_recipe: the session's agent-visible
 // conversation plus the recipe.md prompt, sent with the session's system
 // prompt and tools in one Complete; the answer's instructions and
 // activities (JSON, possibly fenced, or goose's text fallback) become a
 // recipe with the session's extensions, provider settings and author
 // ($USER). The session must be loaded.
-func (a *Agent) CreateRecipe(ctx context.Context, sessionID string) (*recipe.Recipe, error) {
-	s, err := a.session(sessionID)
+func (svc Recipes) Create(ctx context.Context, sessionID string) (*recipe.Recipe, error) {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,23 +48,23 @@ func (a *Agent) CreateRecipe(ctx context.Context, sessionID string) (*recipe.Rec
 		}
 		return nil, perr
 	}
-	sess, err := a.opts.Store.Get(ctx, sessionID, true)
+	sess, err := svc.a.opts.Store.Get(ctx, sessionID, true)
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := a.renderPrompt(TemplateRecipe, nil)
+	prompt, err := svc.a.renderPrompt(TemplateRecipe, nil)
 	if err != nil {
 		return nil, err
 	}
 	msgs := conversation.Conversation(sess.Conversation).AgentVisible()
-	msgs = append(msgs, conversation.UserText(a.now().Unix(), strings.TrimSpace(prompt)))
+	msgs = append(msgs, conversation.UserText(svc.a.now().Unix(), strings.TrimSpace(prompt)))
 	msgs, _ = conversation.Fix(msgs)
 	tools := s.mgr.Tools(ctx)
 	ptools := make([]provider.Tool, len(tools))
 	for i, t := range tools {
 		ptools[i] = t.ProviderTool()
 	}
-	system := a.systemPrompt(ctx, s, mode, wd)
+	system := svc.a.systemPrompt(ctx, s, mode, wd)
 	reply, _, err := prov.Complete(ctx, provider.Request{System: system, Messages: msgs, Tools: ptools})
 	if err != nil {
 		return nil, fmt.Errorf("creating recipe: %w", err)
@@ -73,7 +73,7 @@ func (a *Agent) CreateRecipe(ctx context.Context, sessionID string) (*recipe.Rec
 	if err != nil {
 		return nil, err
 	}
-	return a.buildCreatedRecipe(s, prov, parsed), nil
+	return svc.buildCreatedRecipe(s, prov, parsed), nil
 }
 
 type recipeAnswer struct {
@@ -143,7 +143,7 @@ func parseRecipeText(content string) recipeAnswer {
 	return out
 }
 
-func (a *Agent) buildCreatedRecipe(s *sessionState, prov provider.Provider, p recipeAnswer) *recipe.Recipe {
+func (svc Recipes) buildCreatedRecipe(s *sessionState, prov provider.Provider, p recipeAnswer) *recipe.Recipe {
 	s.mu.Lock()
 	provName, cfg := s.providerName, s.model
 	s.mu.Unlock()
@@ -169,9 +169,9 @@ func (a *Agent) buildCreatedRecipe(s *sessionState, prov provider.Provider, p re
 		Settings:     &recipe.Settings{GooseProvider: &provName, GooseModel: &model, Temperature: &temp},
 		Author:       &recipe.Author{},
 	}
-	user := a.opts.Getenv("USER")
+	user := svc.a.opts.Getenv("USER")
 	if user == "" {
-		user = a.opts.Getenv("USERNAME")
+		user = svc.a.opts.Getenv("USERNAME")
 	}
 	if user != "" {
 		r.Author.Contact = &user

@@ -22,7 +22,7 @@ func TestCreateRecipe(t *testing.T) {
 	h.start(StartOptions{})
 	h.reply(context.Background(), "plan a trip to Paris", nil)
 
-	r, err := h.a.CreateRecipe(context.Background(), h.id)
+	r, err := h.a.Recipes().Create(context.Background(), h.id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +49,14 @@ func TestCreateRecipe(t *testing.T) {
 
 func TestCreateRecipeErrors(t *testing.T) {
 	h := newHarness(t, nil)
-	if _, err := h.a.CreateRecipe(context.Background(), "nope"); !errors.Is(err, ErrSessionNotLoaded) {
+	if _, err := h.a.Recipes().Create(context.Background(), "nope"); !errors.Is(err, ErrSessionNotLoaded) {
 		t.Fatalf("err = %v", err)
 	}
 	h.prov.complete = func(provider.Request) (conversation.Message, error) {
 		return conversation.AssistantText(0, `{"instructions": 3, "activities": []}`), nil
 	}
 	h.start(StartOptions{})
-	if _, err := h.a.CreateRecipe(context.Background(), h.id); !errors.Is(err, ErrRecipeResponse) || !strings.Contains(err.Error(), "instructions' is not a string") {
+	if _, err := h.a.Recipes().Create(context.Background(), h.id); !errors.Is(err, ErrRecipeResponse) || !strings.Contains(err.Error(), "instructions' is not a string") {
 		t.Fatalf("err = %v", err)
 	}
 }

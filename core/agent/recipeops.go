@@ -43,7 +43,7 @@ func (o *StartOptions) UseRecipe(r *recipe.Recipe, values []recipe.Param) {
 
 // recordStart writes what StartOptions asks to keep on a new session row:
 // a user-set name, the recipe, its values and the schedule id.
-func (a *Agent) recordStart(ctx context.Context, sess *session.Session, opts StartOptions) error {
+func (svc Recipes) recordStart(ctx context.Context, sess *session.Session, opts StartOptions) error {
 	var u session.Update
 	if opts.Name != "" {
 		set := true
@@ -69,7 +69,7 @@ func (a *Agent) recordStart(ctx context.Context, sess *session.Session, opts Sta
 	if u.UserSetName == nil && u.ScheduleID == nil && u.Recipe == nil {
 		return nil
 	}
-	if err := a.opts.Store.Update(ctx, sess.ID, u); err != nil {
+	if err := svc.a.opts.Store.Update(ctx, sess.ID, u); err != nil {
 		return fmt.Errorf("recording session %s: %w", sess.ID, err)
 	}
 	sess.UserSetName = sess.UserSetName || opts.Name != ""
@@ -103,17 +103,17 @@ func hasRecipe(sess session.Session) bool {
 	return len(sess.Recipe) > 0 && string(sess.Recipe) != "null"
 }
 
-// SetRecipeValues stores the values of the session's recipe parameters
+// SetValues stores the values of the session's recipe parameters
 // and returns the recipe rendered with them.
-func (a *Agent) SetRecipeValues(ctx context.Context, id string, values map[string]string) (*recipe.Recipe, error) {
-	sess, err := a.opts.Store.Get(ctx, id, false)
+func (svc Recipes) SetValues(ctx context.Context, id string, values map[string]string) (*recipe.Recipe, error) {
+	sess, err := svc.a.opts.Store.Get(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
 	if !hasRecipe(sess) {
 		return nil, errkind.Wrapf(ErrNoRecipe, "Session %s has no recipe", id)
 	}
-	if err := a.opts.Store.Update(ctx, id, session.Update{UserRecipeValues: values}); err != nil {
+	if err := svc.a.opts.Store.Update(ctx, id, session.Update{UserRecipeValues: values}); err != nil {
 		return nil, err
 	}
 	rec, err := storedRecipe(sess, values)
@@ -123,11 +123,11 @@ func (a *Agent) SetRecipeValues(ctx context.Context, id string, values map[strin
 	return rec, nil
 }
 
-// ReloadSession unloads the session and loads it again with its saved
+// Reload unloads the session and loads it again with its saved
 // extensions and its stored recipe rendered anew (goosed's restart and
 // update_from_session).
-func (a *Agent) ReloadSession(ctx context.Context, id string) ([]extension.Result, error) {
-	sess, err := a.opts.Store.Get(ctx, id, false)
+func (svc Sessions) Reload(ctx context.Context, id string) ([]extension.Result, error) {
+	sess, err := svc.a.opts.Store.Get(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
@@ -140,21 +140,21 @@ func (a *Agent) ReloadSession(ctx context.Context, id string) ([]extension.Resul
 		opts.UseRecipe(rec, nil)
 		opts.StoredRecipe = nil
 	}
-	_ = a.CloseSession(id)
-	_, results, err := a.ResumeSession(ctx, id, opts)
+	_ = svc.a.CloseSession(id)
+	_, results, err := svc.a.ResumeSession(ctx, id, opts)
 	return results, err
 }
 
 // resumeRecipe is the stored recipe a resumed session runs again when the
 // caller brings none; one that no longer renders is logged and skipped so
 // the session still opens.
-func (a *Agent) resumeRecipe(sess session.Session, opts *StartOptions) {
+func (svc Recipes) resumeRecipe(sess session.Session, opts *StartOptions) {
 	if opts.Recipe != nil {
 		return
 	}
 	rec, err := storedRecipe(sess, sess.UserRecipeValues)
 	if err != nil {
-		a.log.Warn("stored recipe not applied on resume", "session", sess.ID, "error", err)
+		svc.a.log.Warn("stored recipe not applied on resume", "session", sess.ID, "error", err)
 		return
 	}
 	if rec != nil {

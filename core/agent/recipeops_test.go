@@ -42,10 +42,10 @@ func TestResumeRendersStoredRecipe(t *testing.T) {
 	opts := StartOptions{}
 	opts.UseRecipe(rec, []recipe.Param{{Key: "who", Value: "bob"}})
 	h.start(opts)
-	if _, err := h.a.SetRecipeValues(ctx, h.id, map[string]string{"who": "ann"}); err != nil {
+	if _, err := h.a.Recipes().SetValues(ctx, h.id, map[string]string{"who": "ann"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.a.ReloadSession(ctx, h.id); err != nil {
+	if _, err := h.a.Sessions().Reload(ctx, h.id); err != nil {
 		t.Fatal(err)
 	}
 	h.reply(ctx, "hi", nil)

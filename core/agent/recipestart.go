@@ -38,13 +38,13 @@ func RenderRecipe(tmpl *recipe.Recipe, dir string, values map[string]string) (*r
 	return recipe.Build(string(b), dir, paramsByKey(values), nil)
 }
 
-// ApplyRecipe makes a just-started session run rendered: the recipe and
+// Apply makes a just-started session run rendered: the recipe and
 // values go on its row (as UseRecipe keeps them at start) and the session
 // is loaded again with opts (the options it was started with: its
 // builtins and the client's extensions) plus the recipe, so its loop,
 // extensions and sub-recipe tools follow it. It returns the new load's
 // extension results.
-func (a *Agent) ApplyRecipe(ctx context.Context, id string, rendered *recipe.Recipe, values map[string]string, opts StartOptions) ([]extension.Result, error) {
+func (svc Recipes) Apply(ctx context.Context, id string, rendered *recipe.Recipe, values map[string]string, opts StartOptions) ([]extension.Result, error) {
 	b, err := recipe.MarshalCompact(rendered)
 	if err != nil {
 		return nil, errkind.Wrapf(ErrRecipeApply, "%w", err)
@@ -53,12 +53,12 @@ func (a *Agent) ApplyRecipe(ctx context.Context, id string, rendered *recipe.Rec
 	if len(values) > 0 {
 		u.UserRecipeValues = values
 	}
-	if err := a.opts.Store.Update(ctx, id, u); err != nil {
+	if err := svc.a.opts.Store.Update(ctx, id, u); err != nil {
 		return nil, fmt.Errorf("recording the recipe of session %s: %w", id, err)
 	}
 	opts.UseRecipe(rendered, nil)
 	opts.StoredRecipe = nil
-	_ = a.CloseSession(id)
-	_, results, err := a.ResumeSession(ctx, id, opts)
+	_ = svc.a.CloseSession(id)
+	_, results, err := svc.a.ResumeSession(ctx, id, opts)
 	return results, err
 }

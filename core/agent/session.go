@@ -177,10 +177,10 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
 	}
-	if err := a.recordStart(ctx, &sess, opts); err != nil {
+	if err := a.Recipes().recordStart(ctx, &sess, opts); err != nil {
 		return nil, nil, err
 	}
-	cfgs := a.startExtensions(opts)
+	cfgs := a.exts.forStart(opts)
 	return a.load(ctx, sess, opts, cfgs, false)
 }
 
@@ -191,7 +191,7 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions) (*session.Session, []extension.Result, error) {
 	if s, err := a.session(id); err == nil {
 		if opts.WorkingDir != "" {
-			_ = a.UpdateWorkingDir(ctx, s.id, opts.WorkingDir)
+			_ = a.Sessions().UpdateWorkingDir(ctx, s.id, opts.WorkingDir)
 		}
 		sess, err := a.opts.Store.Get(ctx, id, false)
 		return &sess, []extension.Result{}, err // nothing new connected
@@ -200,10 +200,10 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 	if err != nil {
 		return nil, nil, err
 	}
-	a.resumeRecipe(sess, &opts)
+	a.Recipes().resumeRecipe(sess, &opts)
 	cfgs, ok := savedExtensions(sess.ExtensionData)
 	if !ok {
-		cfgs = a.startExtensions(opts)
+		cfgs = a.exts.forStart(opts)
 	} else {
 		cfgs = mergeConfigs(cfgs, opts.Extensions)
 	}
@@ -228,7 +228,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	s := &sessionState{a: a, id: id, connect: newConnecting(), workingDir: sess.WorkingDir, recipe: opts.Recipe,
 		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
 	if s.repetition.Max <= 0 {
-		s.repetition.Max = a.configInt("GOOSE_MAX_TOOL_REPETITIONS", 0)
+		s.repetition.Max = a.cfg.int("GOOSE_MAX_TOOL_REPETITIONS", 0)
 	}
 	s.confirms.init()
 	s.frontends.init()
@@ -254,7 +254,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		if dir == "" {
 			dir = sess.WorkingDir
 		}
-		s.subRecipes = a.subRecipeTools(opts.Recipe.SubRecipes, dir)
+		s.subRecipes = a.sub.subRecipeTools(opts.Recipe.SubRecipes, dir)
 	}
 	s.checkpoints = opts.checkpoints
 	if s.checkpoints == nil {
@@ -332,7 +332,7 @@ func (a *Agent) initialMode(override *string, saved string) permission.Mode {
 			}
 		}
 	}
-	if v, ok := a.configString("GOOSE_MODE"); ok {
+	if v, ok := a.cfg.lookup("GOOSE_MODE"); ok {
 		if m, err := permission.ParseMode(v); err == nil {
 			return m
 		}
@@ -350,7 +350,7 @@ func (a *Agent) maxTurns(opts StartOptions) int {
 	if opts.Recipe != nil && opts.Recipe.MaxTurns > 0 {
 		return opts.Recipe.MaxTurns
 	}
-	return a.configInt("GOOSE_MAX_TURNS", DefaultMaxTurns)
+	return a.cfg.int("GOOSE_MAX_TURNS", DefaultMaxTurns)
 }
 
 func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess session.Session, opts StartOptions) {
@@ -365,14 +365,14 @@ func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess sessio
 		name = *sess.ProviderName
 	}
 	if name == "" {
-		name, _ = a.configString("GOOSE_PROVIDER")
+		name, _ = a.cfg.lookup("GOOSE_PROVIDER")
 	}
 	cfg := model.Config{}
 	if sess.ModelConfig != nil && opts.Model == "" {
 		cfg = *sess.ModelConfig
 	}
 	if modelName == "" && cfg.ModelName == "" {
-		modelName, _ = a.configString("GOOSE_MODEL")
+		modelName, _ = a.cfg.lookup("GOOSE_MODEL")
 	}
 	if modelName != "" {
 		cfg.ModelName = modelName

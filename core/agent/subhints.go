@@ -121,13 +121,13 @@ func (h *subdirHints) version() int64 {
 // subdirHintsTurn starts a loop iteration: goose increments its turn
 // counter and prunes stale directory contexts before calling the model.
 func (t *turn) subdirHintsTurn() {
-	t.s.subHints.nextTurn(t.a.maxIdleTurns())
+	t.s.subHints.nextTurn(t.a.cfg.maxIdleTurns())
 }
 
 // maxIdleTurns reads DYNAMIC_SUBDIRECTORY_HINT_PRUNING_TURNS (an unsigned
 // integer; anything else means the default).
-func (a *Agent) maxIdleTurns() int {
-	s, ok := a.configString(SubdirHintPruningKey)
+func (c settings) maxIdleTurns() int {
+	s, ok := c.lookup(SubdirHintPruningKey)
 	if !ok {
 		return DefaultMaxIdleTurns
 	}
@@ -138,8 +138,8 @@ func (a *Agent) maxIdleTurns() int {
 	return int(n)
 }
 
-func (a *Agent) subdirHintsEnabled() bool {
-	s, ok := a.configString(SubdirHintLoadingKey)
+func (c settings) subdirHintsEnabled() bool {
+	s, ok := c.lookup(SubdirHintLoadingKey)
 	return ok && (s == "1" || strings.EqualFold(s, "true"))
 }
 
@@ -163,7 +163,7 @@ func (t *turn) observeToolPath(name string, args map[string]any) {
 		return
 	}
 	content := ""
-	if t.a.subdirHintsEnabled() {
+	if t.a.cfg.subdirHintsEnabled() {
 		content = loadDirectoryHints(dir, t.a.contextFileNames())
 	}
 	t.s.subHints.add(dir, content)

@@ -254,12 +254,12 @@ func TestDeclaredPathArgAndConfig(t *testing.T) {
 		t.Fatal("command is not a path argument")
 	}
 	for v, want := range map[any]int{"4": 4, int64(0): 0, "-1": 10, "x": 10} {
-		if got := agentWith(SubdirHintPruningKey, v).maxIdleTurns(); got != want {
+		if got := agentWith(SubdirHintPruningKey, v).cfg.maxIdleTurns(); got != want {
 			t.Fatalf("%v: %d, want %d", v, got, want)
 		}
 	}
 	for v, want := range map[any]bool{"1": true, "TRUE": true, true: true, int64(1): true, "0": false, "on": false} {
-		if got := agentWith(SubdirHintLoadingKey, v).subdirHintsEnabled(); got != want {
+		if got := agentWith(SubdirHintLoadingKey, v).cfg.subdirHintsEnabled(); got != want {
 			t.Fatalf("%v: %v, want %v", v, got, want)
 		}
 	}

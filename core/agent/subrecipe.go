@@ -44,7 +44,7 @@ type subRecipeTool struct {
 // subRecipeTools builds the tools of a recipe's sub_recipes; relative paths
 // resolve against dir. A sub-recipe whose file cannot be read is skipped
 // with a warning (goose refuses the whole recipe at load time).
-func (a *Agent) subRecipeTools(subs []recipe.SubRecipe, dir string) map[string]*subRecipeTool {
+func (sa subagents) subRecipeTools(subs []recipe.SubRecipe, dir string) map[string]*subRecipeTool {
 	out := map[string]*subRecipeTool{}
 	for _, sub := range subs {
 		if sub.Path != "" && !filepath.IsAbs(sub.Path) && dir != "" {
@@ -52,7 +52,7 @@ func (a *Agent) subRecipeTools(subs []recipe.SubRecipe, dir string) map[string]*
 		}
 		schema, err := subRecipeSchema(sub)
 		if err != nil {
-			a.log.Warn("sub-recipe not available", "name", sub.Name, "error", err)
+			sa.a.log.Warn("sub-recipe not available", "name", sub.Name, "error", err)
 			continue
 		}
 		ro, destructive, idem, open := false, true, false, true
@@ -160,7 +160,7 @@ func (t *turn) runSubRecipeTool(ctx context.Context, tool *subRecipeTool, args m
 	sets := taskParams(tool.sub, args)
 	texts := make([]string, len(sets))
 	errs := make([]error, len(sets))
-	run := func(i int) { texts[i], errs[i] = t.a.runSubRecipe(ctx, t.s, tool.sub, sets[i]) }
+	run := func(i int) { texts[i], errs[i] = t.a.sub.runSubRecipe(ctx, t.s, tool.sub, sets[i]) }
 	if len(sets) == 1 || tool.sub.SequentialWhenRepeated {
 		if tool.sub.SequentialWhenRepeated {
 			tool.seq.Lock()
@@ -195,7 +195,7 @@ func (t *turn) runSubRecipeTool(ctx context.Context, tool *subRecipeTool, args m
 // tool confirmations and elicitations reach the parent's client, which
 // answers them with the parent's session id. It returns the last
 // assistant text.
-func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub recipe.SubRecipe, params []recipe.Param) (string, error) {
+func (sa subagents) runSubRecipe(ctx context.Context, parent *sessionState, sub recipe.SubRecipe, params []recipe.Param) (string, error) {
 	rec, err := recipe.LoadFile(sub.Path, params, nil)
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSubRecipe, sub.Name, err)
@@ -212,7 +212,7 @@ func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub reci
 	opts := StartOptions{
 		WorkingDir: wd, Type: session.TypeSubAgent, Name: SubagentSessionPrefix + parent.id,
 		Mode: &modeName, Builtins: builtins, Recipe: subAgentRecipe(rec, text),
-		MaxTurns: a.configInt("GOOSE_SUBAGENT_MAX_TURNS", DefaultSubagentMaxTurns), inherit: prov,
+		MaxTurns: sa.a.cfg.int("GOOSE_SUBAGENT_MAX_TURNS", DefaultSubagentMaxTurns), inherit: prov,
 		checkpoints: parent.checkpoints.Shared(),
 	}
 	if rec.Settings != nil {
@@ -225,14 +225,14 @@ func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub reci
 	if len(opts.Extensions) == 0 {
 		opts.Extensions = parent.mgr.Configs()
 	}
-	sess, _, err := a.StartSession(ctx, opts)
+	sess, _, err := sa.a.StartSession(ctx, opts)
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSubRecipe, sub.Name, err)
 	}
-	defer a.CloseSession(sess.ID)
+	defer sa.a.CloseSession(sess.ID)
 	parent.addChild(sess.ID)
 	defer parent.removeChild(sess.ID)
-	out, err := a.Reply(ctx, sess.ID, conversation.UserText(a.now().Unix(), text), func(ev Event) {
+	out, err := sa.a.Reply(ctx, sess.ID, conversation.UserText(sa.a.now().Unix(), text), func(ev Event) {
 		if me, ok := ev.(MessageEvent); ok && needsClient(me.Message) {
 			parent.outOfBand(ev)
 		}
@@ -243,7 +243,7 @@ func (a *Agent) runSubRecipe(ctx context.Context, parent *sessionState, sub reci
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %w", ErrSubRecipe, sub.Name, err)
 	}
-	return a.lastAssistantText(context.WithoutCancel(ctx), sess.ID)
+	return sa.lastAssistantText(context.WithoutCancel(ctx), sess.ID)
 }
 
 // subAgentRecipe keeps the instructions in the system prompt unless they
@@ -270,8 +270,8 @@ func needsClient(m conversation.Message) bool {
 	return false
 }
 
-func (a *Agent) lastAssistantText(ctx context.Context, id string) (string, error) {
-	sess, err := a.opts.Store.Get(ctx, id, true)
+func (sa subagents) lastAssistantText(ctx context.Context, id string) (string, error) {
+	sess, err := sa.a.opts.Store.Get(ctx, id, true)
 	if err != nil {
 		return "", err
 	}
@@ -303,7 +303,7 @@ func (s *sessionState) removeChild(id string) {
 
 // childSessions are the running sub-recipe sessions, for answers the
 // client sends with the parent's id.
-func (a *Agent) childSessions(s *sessionState) []*sessionState {
+func (sa subagents) childSessions(s *sessionState) []*sessionState {
 	s.mu.Lock()
 	ids := make([]string, 0, len(s.children))
 	for id := range s.children {
@@ -312,7 +312,7 @@ func (a *Agent) childSessions(s *sessionState) []*sessionState {
 	s.mu.Unlock()
 	var out []*sessionState
 	for _, id := range ids {
-		if c, err := a.session(id); err == nil {
+		if c, err := sa.a.session(id); err == nil {
 			out = append(out, c)
 		}
 	}

@@ -16,8 +16,8 @@ var ErrThinkingEffort = errkind.New(errkind.Invalid, "invalid thinking effort")
 
 // ThinkingEffort is the effort the session's model thinks with (one of
 // provider.ThinkingEfforts); false when its model does not think.
-func (a *Agent) ThinkingEffort(sessionID string) (string, bool, error) {
-	s, err := a.session(sessionID)
+func (svc Sessions) ThinkingEffort(sessionID string) (string, bool, error) {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return "", false, err
 	}
@@ -35,12 +35,12 @@ func (a *Agent) ThinkingEffort(sessionID string) (string, bool, error) {
 // SetThinkingEffort makes the session's model think with effort (goose's
 // request_params.thinking_effort), keeping its provider and model, and
 // saves it with the session's model config.
-func (a *Agent) SetThinkingEffort(ctx context.Context, sessionID, effort string) error {
-	s, err := a.session(sessionID)
+func (svc Sessions) SetThinkingEffort(ctx context.Context, sessionID, effort string) error {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return err
 	}
-	if _, thinks, _ := a.ThinkingEffort(sessionID); !thinks {
+	if _, thinks, _ := svc.ThinkingEffort(sessionID); !thinks {
 		return fmt.Errorf("%w: the session's model does not think", ErrThinkingEffort)
 	}
 	if !slices.Contains(provider.ThinkingEfforts, effort) {
@@ -55,8 +55,8 @@ func (a *Agent) SetThinkingEffort(ctx context.Context, sessionID, effort string)
 	}
 	params[provider.ThinkingEffortParam] = effort
 	cfg.RequestParams = params
-	if err := a.setProvider(ctx, s, name, cfg); err != nil {
+	if err := svc.a.setProvider(ctx, s, name, cfg); err != nil {
 		return err
 	}
-	return a.saveSessionState(ctx, s)
+	return svc.a.saveSessionState(ctx, s)
 }

@@ -43,7 +43,7 @@ func (t *turn) maybeNameSession() {
 	if sess.Name == DefaultSessionName || sess.Name == "" {
 		t.provisionalTitle(users[0])
 	}
-	if len(users) > namingUserMessages || t.a.configBool("GOOSE_DISABLE_SESSION_NAMING") {
+	if len(users) > namingUserMessages || t.a.cfg.bool("GOOSE_DISABLE_SESSION_NAMING") {
 		return
 	}
 	a, id, prov := t.a, t.s.id, t.prov

@@ -12,7 +12,7 @@ import (
 // such as one from a replayed history whose extension is gone, gets
 // toolinfo.Guess of its name.
 func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.Info {
-	tools, err := a.Tools(ctx, sessionID, "")
+	tools, err := a.Extensions().Tools(ctx, sessionID, "")
 	if err == nil {
 		if t, ok := extension.Resolve(tools, name); ok {
 			return infoOf(t)

@@ -177,7 +177,7 @@ func (t *turn) call(ctx context.Context, c permission.Call) toolResult {
 		}
 		return conversation.Err[conversation.CallToolResult](err.Error())
 	}
-	return conversation.Ok(t.a.largeResponse(res))
+	return conversation.Ok(largeResponse(res, t.a.opts.TempDir, t.a.now()))
 }
 
 // permissionCall is a tool request as the inspectors see it, under the
@@ -200,8 +200,8 @@ func (t *turn) permissionCall(r *conversation.ToolRequest) permission.Call {
 func (t *turn) inspectors() []permission.Inspector {
 	return []permission.Inspector{
 		&permission.SecurityInspector{
-			Enable:       t.a.configBool("SECURITY_PROMPT_ENABLED"),
-			Threshold:    t.a.configFloat("SECURITY_PROMPT_THRESHOLD", permission.DefaultSecurityThreshold),
+			Enable:       t.a.cfg.bool("SECURITY_PROMPT_ENABLED"),
+			Threshold:    t.a.cfg.float("SECURITY_PROMPT_THRESHOLD", permission.DefaultSecurityThreshold),
 			NewFindingID: func() string { return simpleUUID(t.a.opts.NewID()) },
 			Logger:       t.a.log,
 		},

@@ -75,7 +75,7 @@ func (a *Agent) Confirm(sessionID, requestID string, d permission.Decision) erro
 	err = s.confirms.deliver(requestID, d)
 	if errors.Is(err, ErrNoPendingRequest) {
 		// A sub-recipe session's confirmation, answered with our id.
-		for _, c := range a.childSessions(s) {
+		for _, c := range a.sub.childSessions(s) {
 			if a.Confirm(c.id, requestID, d) == nil {
 				return nil
 			}
@@ -122,7 +122,7 @@ func (a *Agent) SubmitElicitation(sessionID, requestID, action string, content j
 	}
 	err = s.elicits.deliver(requestID, resp)
 	if errors.Is(err, ErrNoPendingRequest) {
-		for _, c := range a.childSessions(s) {
+		for _, c := range a.sub.childSessions(s) {
 			if a.SubmitElicitation(c.id, requestID, action, content) == nil {
 				return nil
 			}

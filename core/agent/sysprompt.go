@@ -56,8 +56,8 @@ var ErrPromptKeyRequired = errkind.New(errkind.Invalid, "key cannot be empty for
 // provider call. mode "set" replaces goose's base prompt (blank text
 // restores it); "append" sets the instruction under key in "Additional
 // Instructions" (blank text removes it).
-func (a *Agent) SetSystemPrompt(sessionID, mode, key, text string) error {
-	s, err := a.session(sessionID)
+func (svc Sessions) SetSystemPrompt(sessionID, mode, key, text string) error {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return err
 	}

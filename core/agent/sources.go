@@ -12,16 +12,16 @@ import (
 
 // discoveryDeps are the platform dependencies discovery needs when no
 // session is loaded (no change hook, no session hooks).
-func (a *Agent) discoveryDeps() platform.Deps {
-	return platform.Deps{Home: a.home(), ConfigDir: a.opts.ConfigDir, Config: a.opts.Config.Get, Getenv: a.opts.Getenv, PluginSkills: a.pluginSkills}
+func (svc Sources) discoveryDeps() platform.Deps {
+	return platform.Deps{Home: svc.a.cfg.home(), ConfigDir: svc.a.opts.ConfigDir, Config: svc.a.opts.Config.Get, Getenv: svc.a.opts.Getenv, PluginSkills: svc.a.pluginSkills}
 }
 
 // CommandsFor lists the slash commands of a working dir: a loaded
 // session's own (SlashCommands), else /compact, /clear, config.yaml's
 // recipe commands and the skills discovered from workingDir.
-func (a *Agent) CommandsFor(sessionID, workingDir string) []Command {
+func (svc Sources) CommandsFor(sessionID, workingDir string) []Command {
 	if sessionID != "" {
-		if cmds, err := a.SlashCommands(sessionID); err == nil {
+		if cmds, err := svc.a.SlashCommands(sessionID); err == nil {
 			return cmds
 		}
 	}
@@ -29,8 +29,8 @@ func (a *Agent) CommandsFor(sessionID, workingDir string) []Command {
 		{Name: CommandCompact, Description: "Compact the conversation history", Kind: CommandBuiltin},
 		{Name: CommandClear, Description: "Clear the conversation history", Kind: CommandBuiltin},
 	}
-	extra := a.recipeCommandList()
-	for _, sk := range a.discoveryDeps().SessionSkills(workingDir) {
+	extra := svc.a.recipeCommandList()
+	for _, sk := range svc.discoveryDeps().SessionSkills(workingDir) {
 		extra = append(extra, Command{Name: sk.Name, Description: sk.Description, Hint: sk.ArgumentHint(), Kind: CommandSkill})
 	}
 	sort.Slice(extra, func(i, j int) bool { return extra[i].Name < extra[j].Name })
@@ -39,20 +39,20 @@ func (a *Agent) CommandsFor(sessionID, workingDir string) []Command {
 
 // SourcesFor lists summon's sources of a working dir (sub-recipes of a
 // loaded session's recipe first, then recipe files and agents).
-func (a *Agent) SourcesFor(sessionID, workingDir string) []platform.Source {
-	d := a.discoveryDeps()
-	d.Agent = hooks{a}
+func (svc Sources) SourcesFor(sessionID, workingDir string) []platform.Source {
+	d := svc.discoveryDeps()
+	d.Agent = hooks{svc.a}
 	return d.SessionSources(sessionID, workingDir)
 }
 
 // SkillsFor lists the skills discoverable from a working dir ("" for the
 // global ones only).
-func (a *Agent) SkillsFor(workingDir string) []platform.Skill {
-	return a.discoveryDeps().SessionSkills(workingDir)
+func (svc Sources) SkillsFor(workingDir string) []platform.Skill {
+	return svc.discoveryDeps().SessionSkills(workingDir)
 }
 
-// SourceStore is where Desktop's skills and projects are written: the
+// Store is where Desktop's skills and projects are written: the
 // user's ~/.agents/skills and <data>/projects.
-func (a *Agent) SourceStore() sources.Store {
-	return sources.Store{Home: a.home(), DataDir: a.opts.DataDir}
+func (svc Sources) Store() sources.Store {
+	return sources.Store{Home: svc.a.cfg.home(), DataDir: svc.a.opts.DataDir}
 }

@@ -20,39 +20,39 @@ import (
 // aggregates (ACP_VISIBLE_SESSION_TYPES): user, scheduled and acp.
 var DesktopVisibleTypes = []session.Type{session.TypeUser, session.TypeScheduled, session.TypeACP}
 
-// ArchiveSession soft-deletes a session: archived_at is set to now and a
+// Archive soft-deletes a session: archived_at is set to now and a
 // loaded session is unloaded (its extensions stop), as goose does. The
-// session and its messages stay; UnarchiveSession brings it back.
-func (a *Agent) ArchiveSession(ctx context.Context, id string) error {
-	if err := a.exists(ctx, id); err != nil {
+// session and its messages stay; Unarchive brings it back.
+func (svc Sessions) Archive(ctx context.Context, id string) error {
+	if err := svc.exists(ctx, id); err != nil {
 		return err
 	}
-	_ = a.CloseSession(id)
+	_ = svc.a.CloseSession(id)
 	now := time.Now().UTC()
-	return a.opts.Store.Update(ctx, id, session.Update{ArchivedAt: &now})
+	return svc.a.opts.Store.Update(ctx, id, session.Update{ArchivedAt: &now})
 }
 
-// UnarchiveSession clears archived_at.
-func (a *Agent) UnarchiveSession(ctx context.Context, id string) error {
-	if err := a.exists(ctx, id); err != nil {
+// Unarchive clears archived_at.
+func (svc Sessions) Unarchive(ctx context.Context, id string) error {
+	if err := svc.exists(ctx, id); err != nil {
 		return err
 	}
 	var zero time.Time
-	return a.opts.Store.Update(ctx, id, session.Update{ArchivedAt: &zero})
+	return svc.a.opts.Store.Update(ctx, id, session.Update{ArchivedAt: &zero})
 }
 
-// SetSessionProject files a session under a Desktop project ("" clears
+// SetProject files a session under a Desktop project ("" clears
 // it). Like goose, only the listed types can be filed; any other session
 // is reported as not found.
-func (a *Agent) SetSessionProject(ctx context.Context, id, projectID string) error {
-	s, err := a.opts.Store.Get(ctx, id, false)
+func (svc Sessions) SetProject(ctx context.Context, id, projectID string) error {
+	s, err := svc.a.opts.Store.Get(ctx, id, false)
 	if err != nil {
 		return err
 	}
 	if !slices.Contains(DesktopVisibleTypes, s.SessionType) {
 		return fmt.Errorf("%w: %s", session.ErrNotFound, id)
 	}
-	return a.opts.Store.Update(ctx, id, session.Update{ProjectID: &projectID})
+	return svc.a.opts.Store.Update(ctx, id, session.Update{ProjectID: &projectID})
 }
 
 // ProjectCost is the cost of the listed sessions of one working directory.

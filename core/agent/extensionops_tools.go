@@ -25,18 +25,18 @@ type ListedTool struct {
 // ListTools lists a loaded session's tools sorted by name (ext filters by
 // extension). The permission is the tool's permission.yaml user level,
 // else in smart_approve its smart level, in approve mode ask_before.
-func (a *Agent) ListTools(ctx context.Context, sessionID, ext string) ([]ListedTool, error) {
-	tools, err := a.Tools(ctx, sessionID, ext)
+func (svc Extensions) ListTools(ctx context.Context, sessionID, ext string) ([]ListedTool, error) {
+	tools, err := svc.Tools(ctx, sessionID, ext)
 	if err != nil {
 		return nil, err
 	}
-	mode, err := a.Mode(sessionID)
+	mode, err := svc.a.Sessions().Mode(sessionID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ListedTool, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: a.toolPermission(mode, t)})
+		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: svc.toolPermission(mode, t)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -44,22 +44,22 @@ func (a *Agent) ListTools(ctx context.Context, sessionID, ext string) ([]ListedT
 
 // toolPermission reads the tool's levels under its public name, else
 // under the prefixed name rules saved before goose 1.54 carry.
-func (a *Agent) toolPermission(mode permission.Mode, t extension.Tool) permission.Level {
+func (svc Extensions) toolPermission(mode permission.Mode, t extension.Tool) permission.Level {
 	level := func(lookup func(string) permission.Level) permission.Level {
 		if l := lookup(t.Name); l != permission.LevelNone || t.Local == "" {
 			return l
 		}
 		return lookup(t.PrefixedName())
 	}
-	if a.opts.Permissions != nil {
-		if l := level(a.opts.Permissions.User); l != permission.LevelNone {
+	if svc.a.opts.Permissions != nil {
+		if l := level(svc.a.opts.Permissions.User); l != permission.LevelNone {
 			return l
 		}
 	}
 	switch mode {
 	case permission.ModeSmartApprove:
-		if a.opts.Permissions != nil {
-			return level(a.opts.Permissions.Smart)
+		if svc.a.opts.Permissions != nil {
+			return level(svc.a.opts.Permissions.Smart)
 		}
 	case permission.ModeApprove:
 		return permission.LevelAskBefore
@@ -71,16 +71,16 @@ func (a *Agent) toolPermission(mode permission.Mode, t extension.Tool) permissio
 var ErrNoPermissionStore = errkind.New(errkind.Unavailable, "tool permissions are not available (no permission store)")
 
 // SetToolPermission writes a tool's user level to permission.yaml.
-func (a *Agent) SetToolPermission(tool string, l permission.Level) error {
+func (svc Extensions) SetToolPermission(tool string, l permission.Level) error {
 	switch l {
 	case permission.LevelAlwaysAllow, permission.LevelAskBefore, permission.LevelNeverAllow:
 	default:
 		return fmt.Errorf("unknown permission level %q", l)
 	}
-	if a.opts.Permissions == nil {
+	if svc.a.opts.Permissions == nil {
 		return ErrNoPermissionStore
 	}
-	return a.opts.Permissions.SetUser(tool, l)
+	return svc.a.opts.Permissions.SetUser(tool, l)
 }
 
 // ErrAppToolNotAuto: goose runs tools for app clients only in auto mode
@@ -94,8 +94,8 @@ var ErrToolNotFound = errkind.New(errkind.NotFound, "tool not found")
 // client app asks (goose's dispatch_app_tool_call): only in auto mode,
 // only a tool the named extension owns. A tool failure is a result with
 // IsError, never an error.
-func (a *Agent) CallAppTool(ctx context.Context, sessionID, ext, name string, args map[string]any) (conversation.CallToolResult, error) {
-	tools, err := a.Tools(ctx, sessionID, ext)
+func (svc Extensions) CallAppTool(ctx context.Context, sessionID, ext, name string, args map[string]any) (conversation.CallToolResult, error) {
+	tools, err := svc.Tools(ctx, sessionID, ext)
 	if err != nil {
 		return conversation.CallToolResult{}, err
 	}
@@ -109,14 +109,14 @@ func (a *Agent) CallAppTool(ctx context.Context, sessionID, ext, name string, ar
 	if !found {
 		return conversation.CallToolResult{}, ErrToolNotFound
 	}
-	mode, err := a.Mode(sessionID)
+	mode, err := svc.a.Sessions().Mode(sessionID)
 	if err != nil {
 		return conversation.CallToolResult{}, err
 	}
 	if mode != permission.ModeAuto {
 		return conversation.CallToolResult{}, ErrAppToolNotAuto
 	}
-	return a.CallTool(ctx, sessionID, name, args)
+	return svc.CallTool(ctx, sessionID, name, args)
 }
 
 // ParameterNames lists the property names of a tool's JSON input schema,

@@ -14,13 +14,9 @@ import (
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
-// Session operations every face offers. Each works whether or not the
-// session is loaded: a loaded session's live state changes with its row, an
-// unloaded one only has its row. Faces call these and never write the store.
-
 // SessionReader is the read half of session.Store: what faces may query
 // directly (lists, searches, exports). Everything that changes a session
-// goes through the Agent.
+// goes through Sessions.
 type SessionReader interface {
 	Get(ctx context.Context, id string, withMessages bool) (session.Session, error)
 	List(ctx context.Context, opts session.ListOptions) (session.Page, error)
@@ -44,12 +40,36 @@ var (
 // MaxSessionNameLength is goosed's limit on a user-set name (characters).
 const MaxSessionNameLength = 200
 
-// Sessions returns the read-only view of the session store.
-func (a *Agent) Sessions() SessionReader { return a.opts.Store }
+var _ SessionReader = Sessions{}
+
+// Get reads a stored session (with its messages when asked).
+func (svc Sessions) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	return svc.a.opts.Store.Get(ctx, id, withMessages)
+}
+
+// List lists stored sessions.
+func (svc Sessions) List(ctx context.Context, opts session.ListOptions) (session.Page, error) {
+	return svc.a.opts.Store.List(ctx, opts)
+}
+
+// Search finds stored messages.
+func (svc Sessions) Search(ctx context.Context, query string, limit int) ([]session.SearchHit, error) {
+	return svc.a.opts.Store.Search(ctx, query, limit)
+}
+
+// Export returns a stored session as goose's export JSON.
+func (svc Sessions) Export(ctx context.Context, id string) ([]byte, error) {
+	return svc.a.opts.Store.Export(ctx, id)
+}
+
+// Insights aggregates the store's sessions.
+func (svc Sessions) Insights(ctx context.Context) (session.Insights, error) {
+	return svc.a.opts.Store.Insights(ctx)
+}
 
 // exists reports session.ErrNotFound (wrapped) for an unknown id.
-func (a *Agent) exists(ctx context.Context, id string) error {
-	_, err := a.opts.Store.Get(ctx, id, false)
+func (svc Sessions) exists(ctx context.Context, id string) error {
+	_, err := svc.a.opts.Store.Get(ctx, id, false)
 	return err
 }
 
@@ -64,44 +84,44 @@ func (a *Agent) loaded(id string) *sessionState {
 
 // liveOrStored returns the live state of a loaded session, or nil for a
 // stored one that is not loaded (session.ErrNotFound when neither).
-func (a *Agent) liveOrStored(ctx context.Context, id string) (*sessionState, error) {
-	if s := a.loaded(id); s != nil {
+func (svc Sessions) liveOrStored(ctx context.Context, id string) (*sessionState, error) {
+	if s := svc.a.loaded(id); s != nil {
 		return s, nil
 	}
-	return nil, a.exists(ctx, id)
+	return nil, svc.exists(ctx, id)
 }
 
 // IsLoaded reports whether the session has live state (extensions,
 // provider) in this agent.
-func (a *Agent) IsLoaded(id string) bool { return a.loaded(id) != nil }
+func (svc Sessions) IsLoaded(id string) bool { return svc.a.loaded(id) != nil }
 
 // EnsureLoaded loads a stored session with its saved (or the configured)
 // extensions unless it is loaded already, as goosed's get_agent does.
-func (a *Agent) EnsureLoaded(ctx context.Context, id string) error {
-	if a.IsLoaded(id) {
+func (svc Sessions) EnsureLoaded(ctx context.Context, id string) error {
+	if svc.IsLoaded(id) {
 		return nil
 	}
-	_, _, err := a.ResumeSession(ctx, id, StartOptions{UseConfiguredExtensions: true})
+	_, _, err := svc.a.ResumeSession(ctx, id, StartOptions{UseConfiguredExtensions: true})
 	return err
 }
 
-// DeleteSession unloads the session (stopping its extensions) and deletes
+// Delete unloads the session (stopping its extensions) and deletes
 // it with its messages.
-func (a *Agent) DeleteSession(ctx context.Context, id string) error {
-	if err := a.exists(ctx, id); err != nil {
+func (svc Sessions) Delete(ctx context.Context, id string) error {
+	if err := svc.exists(ctx, id); err != nil {
 		return err
 	}
-	_ = a.CloseSession(id)
-	if err := a.opts.Store.Delete(ctx, id); err != nil {
+	_ = svc.a.CloseSession(id)
+	if err := svc.a.opts.Store.Delete(ctx, id); err != nil {
 		return err
 	}
-	if err := checkpoint.Remove(a.opts.DataDir, id); err != nil {
-		a.log.Warn("removing the deleted session's checkpoints", "session", id, "err", err)
+	if err := checkpoint.Remove(svc.a.opts.DataDir, id); err != nil {
+		svc.a.log.Warn("removing the deleted session's checkpoints", "session", id, "err", err)
 	}
 	return nil
 }
 
-// ForkOptions say how ForkSession derives a session.
+// ForkOptions say how Fork derives a session.
 type ForkOptions struct {
 	// Copy forks into a new session; otherwise the session itself is
 	// changed (a plain truncate).
@@ -111,32 +131,32 @@ type ForkOptions struct {
 	TruncateAt *int64
 }
 
-// ForkSession copies and/or truncates a session and returns the target as
+// Fork copies and/or truncates a session and returns the target as
 // stored. A truncated loaded session sees the shorter conversation on its
 // next turn (each turn reads the stored conversation).
-func (a *Agent) ForkSession(ctx context.Context, id string, opts ForkOptions) (session.Session, error) {
-	if err := a.exists(ctx, id); err != nil {
+func (svc Sessions) Fork(ctx context.Context, id string, opts ForkOptions) (session.Session, error) {
+	if err := svc.exists(ctx, id); err != nil {
 		return session.Session{}, err
 	}
 	target := id
 	if opts.Copy {
-		forked, err := a.opts.Store.Fork(ctx, id)
+		forked, err := svc.a.opts.Store.Fork(ctx, id)
 		if err != nil {
 			return session.Session{}, err
 		}
 		target = forked.ID
 	}
 	if opts.TruncateAt != nil {
-		if err := a.opts.Store.Truncate(ctx, target, *opts.TruncateAt); err != nil {
+		if err := svc.a.opts.Store.Truncate(ctx, target, *opts.TruncateAt); err != nil {
 			return session.Session{}, err
 		}
 	}
-	return a.opts.Store.Get(ctx, target, false)
+	return svc.a.opts.Store.Get(ctx, target, false)
 }
 
-// RenameSession gives the session a user-set name (goosed's limits: not
+// Rename gives the session a user-set name (goosed's limits: not
 // blank, at most MaxSessionNameLength characters).
-func (a *Agent) RenameSession(ctx context.Context, id, name string) error {
+func (svc Sessions) Rename(ctx context.Context, id, name string) error {
 	if name == "" {
 		return errkind.Wrapf(ErrInvalidSessionName, "Session name cannot be empty")
 	}
@@ -144,17 +164,17 @@ func (a *Agent) RenameSession(ctx context.Context, id, name string) error {
 		return errkind.Wrapf(ErrInvalidSessionName, "Session name too long (max %d characters)", MaxSessionNameLength)
 	}
 	set := true
-	return a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set})
+	return svc.a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set})
 }
 
 // SetMode changes the session's goose mode (persisted). It emits nothing;
 // faces notify their clients.
-func (a *Agent) SetMode(ctx context.Context, sessionID, mode string) error {
+func (svc Sessions) SetMode(ctx context.Context, sessionID, mode string) error {
 	m, err := permission.ParseMode(mode)
 	if err != nil {
 		return err
 	}
-	s, err := a.liveOrStored(ctx, sessionID)
+	s, err := svc.liveOrStored(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -163,19 +183,19 @@ func (a *Agent) SetMode(ctx context.Context, sessionID, mode string) error {
 		s.mode = m
 		s.mu.Unlock()
 	}
-	return a.opts.Store.Update(ctx, sessionID, session.Update{GooseMode: &mode})
+	return svc.a.opts.Store.Update(ctx, sessionID, session.Update{GooseMode: &mode})
 }
 
 // UpdateWorkingDir moves the session to an existing directory (persisted;
 // a loaded session's new tool calls see it through _meta).
-func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
+func (svc Sessions) UpdateWorkingDir(ctx context.Context, sessionID, dir string) error {
 	if strings.TrimSpace(dir) == "" {
 		return fmt.Errorf("working dir must not be empty")
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%w: %s", ErrNotADirectory, dir)
 	}
-	s, err := a.liveOrStored(ctx, sessionID)
+	s, err := svc.liveOrStored(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -185,16 +205,16 @@ func (a *Agent) UpdateWorkingDir(ctx context.Context, sessionID, dir string) err
 		s.mu.Unlock()
 		s.mgr.SetWorkingDir(dir)
 	}
-	return a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
+	return svc.a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
 }
 
-// ImportSession stores an exported session under a new id.
-func (a *Agent) ImportSession(ctx context.Context, data []byte) (session.Session, error) {
-	return a.opts.Store.Import(ctx, data)
+// Import stores an exported session under a new id.
+func (svc Sessions) Import(ctx context.Context, data []byte) (session.Session, error) {
+	return svc.a.opts.Store.Import(ctx, data)
 }
 
 // ReplaceConversation swaps the stored conversation (goosed's
 // override_conversation) before the next turn.
-func (a *Agent) ReplaceConversation(ctx context.Context, sessionID string, msgs []conversation.Message) error {
-	return a.opts.Store.ReplaceConversation(ctx, sessionID, msgs)
+func (svc Sessions) ReplaceConversation(ctx context.Context, sessionID string, msgs []conversation.Message) error {
+	return svc.a.opts.Store.ReplaceConversation(ctx, sessionID, msgs)
 }

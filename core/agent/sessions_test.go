@@ -39,14 +39,14 @@ func TestSessionOpsLoadedAndUnloaded(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := h.a.SetMode(ctx, h.id, "chat"); err != nil {
+			if err := h.a.Sessions().SetMode(ctx, h.id, "chat"); err != nil {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			if err := h.a.UpdateWorkingDir(ctx, h.id, dir); err != nil {
+			if err := h.a.Sessions().UpdateWorkingDir(ctx, h.id, dir); err != nil {
 				t.Fatal(err)
 			}
-			if err := h.a.RenameSession(ctx, h.id, "Mine"); err != nil {
+			if err := h.a.Sessions().Rename(ctx, h.id, "Mine"); err != nil {
 				t.Fatal(err)
 			}
 			got, err := h.a.Sessions().Get(ctx, h.id, false)
@@ -57,17 +57,17 @@ func TestSessionOpsLoadedAndUnloaded(t *testing.T) {
 				t.Fatalf("stored %+v", got)
 			}
 			if loaded {
-				if m, _ := h.a.Mode(h.id); m != permission.Mode("chat") {
+				if m, _ := h.a.Sessions().Mode(h.id); m != permission.Mode("chat") {
 					t.Fatalf("live mode %q", m)
 				}
 			}
-			if h.a.IsLoaded(h.id) != loaded {
+			if h.a.Sessions().IsLoaded(h.id) != loaded {
 				t.Fatalf("IsLoaded = %v", !loaded)
 			}
-			if err := h.a.DeleteSession(ctx, h.id); err != nil {
+			if err := h.a.Sessions().Delete(ctx, h.id); err != nil {
 				t.Fatal(err)
 			}
-			if h.a.IsLoaded(h.id) {
+			if h.a.Sessions().IsLoaded(h.id) {
 				t.Fatal("a deleted session stays loaded")
 			}
 			if _, err := h.a.Sessions().Get(ctx, h.id, false); !errors.Is(err, session.ErrNotFound) {
@@ -81,22 +81,22 @@ func TestSessionOpsUnknownSession(t *testing.T) {
 	ctx := context.Background()
 	h := newOpsHarness(t)
 	for name, err := range map[string]error{
-		"mode":   h.a.SetMode(ctx, "nope", "auto"),
-		"dir":    h.a.UpdateWorkingDir(ctx, "nope", t.TempDir()),
-		"delete": h.a.DeleteSession(ctx, "nope"),
+		"mode":   h.a.Sessions().SetMode(ctx, "nope", "auto"),
+		"dir":    h.a.Sessions().UpdateWorkingDir(ctx, "nope", t.TempDir()),
+		"delete": h.a.Sessions().Delete(ctx, "nope"),
 	} {
 		if !errors.Is(err, session.ErrNotFound) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := h.a.ForkSession(ctx, "nope", ForkOptions{Copy: true}); !errors.Is(err, session.ErrNotFound) {
+	if _, err := h.a.Sessions().Fork(ctx, "nope", ForkOptions{Copy: true}); !errors.Is(err, session.ErrNotFound) {
 		t.Errorf("fork: %v", err)
 	}
-	if err := h.a.SetMode(ctx, "nope", "sideways"); err == nil || errors.Is(err, session.ErrNotFound) {
+	if err := h.a.Sessions().SetMode(ctx, "nope", "sideways"); err == nil || errors.Is(err, session.ErrNotFound) {
 		t.Errorf("a bad mode is reported before the session: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "gone")
-	if err := h.a.UpdateWorkingDir(ctx, "nope", missing); !errors.Is(err, ErrNotADirectory) {
+	if err := h.a.Sessions().UpdateWorkingDir(ctx, "nope", missing); !errors.Is(err, ErrNotADirectory) {
 		t.Errorf("a missing directory is reported before the session: %v", err)
 	}
 }
@@ -109,12 +109,12 @@ func TestRenameLimits(t *testing.T) {
 		{"", "Session name cannot be empty"},
 		{strings.Repeat("é", MaxSessionNameLength+1), "Session name too long (max 200 characters)"},
 	} {
-		err := h.a.RenameSession(ctx, h.id, tc.name)
+		err := h.a.Sessions().Rename(ctx, h.id, tc.name)
 		if !errors.Is(err, ErrInvalidSessionName) || errkind.Of(err) != errkind.Invalid || errkind.Detail(err) != tc.want {
 			t.Errorf("%q: %v (kind %v, detail %q)", tc.name, err, errkind.Of(err), errkind.Detail(err))
 		}
 	}
-	if err := h.a.RenameSession(ctx, h.id, strings.Repeat("é", MaxSessionNameLength)); err != nil {
+	if err := h.a.Sessions().Rename(ctx, h.id, strings.Repeat("é", MaxSessionNameLength)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -126,7 +126,7 @@ func TestForkCopyAndTruncate(t *testing.T) {
 	h.reply(ctx, "first", nil)
 	cut := int64(1) // the user message's second; the scripted reply says 0
 
-	forked, err := h.a.ForkSession(ctx, h.id, ForkOptions{Copy: true, TruncateAt: &cut})
+	forked, err := h.a.Sessions().Fork(ctx, h.id, ForkOptions{Copy: true, TruncateAt: &cut})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestForkCopyAndTruncate(t *testing.T) {
 	if n := len(conv(h.id)); n != 2 {
 		t.Fatalf("the original lost messages: %d", n)
 	}
-	same, err := h.a.ForkSession(ctx, h.id, ForkOptions{TruncateAt: &cut})
+	same, err := h.a.Sessions().Fork(ctx, h.id, ForkOptions{TruncateAt: &cut})
 	if err != nil || same.ID != h.id || len(conv(h.id)) != 1 {
 		t.Fatalf("truncate in place: %v %s %d", err, same.ID, len(conv(h.id)))
 	}
@@ -173,7 +173,7 @@ func TestStartRecordsRecipeAndSchedule(t *testing.T) {
 		t.Fatalf("recipe %s", got.Recipe)
 	}
 	// Values change the rendering.
-	out, err := h.a.SetRecipeValues(ctx, h.id, map[string]string{"who": "ann"})
+	out, err := h.a.Recipes().SetValues(ctx, h.id, map[string]string{"who": "ann"})
 	if err != nil || out.Instructions == nil || *out.Instructions != "hi ann" {
 		t.Fatalf("rendered %v %v", out, err)
 	}
@@ -182,7 +182,7 @@ func TestStartRecordsRecipeAndSchedule(t *testing.T) {
 func TestSetRecipeValuesWithoutRecipe(t *testing.T) {
 	h := newOpsHarness(t)
 	h.start(StartOptions{})
-	_, err := h.a.SetRecipeValues(context.Background(), h.id, map[string]string{})
+	_, err := h.a.Recipes().SetValues(context.Background(), h.id, map[string]string{})
 	if !errors.Is(err, ErrNoRecipe) || errkind.Of(err) != errkind.NotFound || errkind.Detail(err) != "Session "+h.id+" has no recipe" {
 		t.Fatalf("%v (kind %v, detail %q)", err, errkind.Of(err), errkind.Detail(err))
 	}

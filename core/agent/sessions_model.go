@@ -1,0 +1,48 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/permission"
+)
+
+// Mode returns the session's goose mode.
+func (svc Sessions) Mode(sessionID string) (permission.Mode, error) {
+	s, err := svc.a.session(sessionID)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode, nil
+}
+
+// SetModel switches the session's provider and model (persisted). An
+// empty providerName keeps the current provider.
+func (svc Sessions) SetModel(ctx context.Context, sessionID, providerName, modelName string) error {
+	s, err := svc.a.session(sessionID)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if providerName == "" {
+		providerName = s.providerName
+	}
+	s.mu.Unlock()
+	if err := svc.a.setProvider(ctx, s, providerName, model.Config{ModelName: modelName}); err != nil {
+		return err
+	}
+	return svc.a.saveSessionState(ctx, s)
+}
+
+// Model returns the session's provider name and model config.
+func (svc Sessions) Model(sessionID string) (string, model.Config, error) {
+	s, err := svc.a.session(sessionID)
+	if err != nil {
+		return "", model.Config{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.providerName, s.model, s.providerErr
+}
