@@ -171,6 +171,10 @@ func (h *headlessRun) run(ctx context.Context) (runResult, error) {
 	msg := conversation.UserText(time.Now().Unix(), h.prompt)
 	res.Outcome, err = h.agent.Reply(ctx, sess.ID, msg, sink)
 	p.endLine()
+	if err != nil && ctx.Err() != nil {
+		// Stopped before the turn got going (a kill while it loads).
+		return res, h.verdict(ctx, agent.Outcome{StopReason: agent.Cancelled}, false)
+	}
 	if err != nil {
 		return res, err
 	}

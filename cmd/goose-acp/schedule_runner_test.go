@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
@@ -205,5 +207,21 @@ func TestStartSchedulerStopsWithContext(t *testing.T) {
 		}
 		_ = sched.Delete("late", true)
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A run stopped after its session exists but before its turn got going
+// is interrupted, like one stopped mid-turn.
+func TestHeadlessRunStoppedBeforeTheTurn(t *testing.T) {
+	h := newRunHarness(t)
+	rt := openTestRuntime(t, h)
+	defer rt.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run := &headlessRun{agent: rt.agent, prompt: "hello", start: agent.StartOptions{WorkingDir: h.root},
+		onSession: func(string) { cancel() }, out: io.Discard, diag: io.Discard, quiet: true}
+	res, err := run.run(ctx)
+	if res.SessionID == "" || !errors.Is(err, errInterrupted) {
+		t.Fatalf("session %q, err %v; want errInterrupted", res.SessionID, err)
 	}
 }
