@@ -145,7 +145,7 @@ func TestShellTitleAndRawOutput(t *testing.T) {
 	sess := c.newSession(work)
 	c.setMode(sess.SessionID, "approve")
 	c.prompt(sess.SessionID, "run")
-	want := "Run `" + cmd + "`"
+	want := "Run " + cmd
 	reqs := c.permissionRequests()
 	if len(reqs) != 1 || *reqs[0].ToolCall.Title != want {
 		t.Fatalf("permission title = %q, want %q", *reqs[0].ToolCall.Title, want)

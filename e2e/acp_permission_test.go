@@ -78,7 +78,7 @@ func TestPermissionOutcomes(t *testing.T) {
 			if got := strings.Join(ids, ","); got != "allow_once/allow_once,allow_always/allow_always,reject_once/reject_once,reject_always/reject_always" {
 				t.Errorf("options = %s", got)
 			}
-			if req.ToolCall.ToolCallID != "call_sh" || req.ToolCall.Title == nil || *req.ToolCall.Title != "Run `echo ran > ran.txt`" {
+			if req.ToolCall.ToolCallID != "call_sh" || req.ToolCall.Title == nil || *req.ToolCall.Title != "Run echo ran > ran.txt" {
 				t.Errorf("permission toolCall = %+v", req.ToolCall)
 			}
 			_, err := os.Stat(marker)

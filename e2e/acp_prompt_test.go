@@ -170,7 +170,7 @@ func TestLoadReplaysToolCallsAndImages(t *testing.T) {
 	want := []string{
 		"user_message_chunk:run it", "user_message_chunk:image",
 		"agent_thought_chunk:pondering",
-		"tool_call:Run `echo replay-me`", "tool_call_update:completed:replay-me",
+		"tool_call:Run echo replay-me", "tool_call_update:completed:replay-me",
 		"agent_message_chunk:final answer",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -130,7 +130,7 @@ func TestDelegateOverACP(t *testing.T) {
 			final = u
 		}
 	}
-	if len(progress) < 2 || !strings.HasPrefix(progress[0], "Running subagent ") || !strings.Contains(progress[len(progress)-1], "\n• Run `ls`\n") {
+	if len(progress) < 2 || !strings.HasPrefix(progress[0], "Running subagent ") || !strings.Contains(progress[len(progress)-1], "\n• Run ls\n") {
 		t.Fatalf("progress = %q\n%s", progress, c.dump(sess.SessionID))
 	}
 	for _, u := range c.updatesOf(sess.SessionID) {

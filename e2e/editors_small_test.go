@@ -153,3 +153,26 @@ func TestEditorsModeChangesUpdateBothViews(t *testing.T) {
 		t.Errorf("config option mode = %q", v)
 	}
 }
+
+// TestEditorsPlainTitles (issue 25 §6): Zed shows titles as plain text,
+// so a title carries no Markdown: "Run echo plain-title", not the command
+// in backticks, on the tool_call and on the permission request alike.
+func TestEditorsPlainTitles(t *testing.T) {
+	env := newAgentEnv(t, toolCallTurn("call_t", devTool("shell"), map[string]string{"command": "echo plain-title"}), textTurn("ok"))
+	c := startAgent(t, env)
+	ts := &editor{}
+	ts.install(c)
+	c.answerPermissions("allow_once")
+	c.initializeAs(agentShellInitialize)
+	sess := c.newSession(t.TempDir())
+	c.setMode(sess.SessionID, "approve")
+	c.prompt(sess.SessionID, "run")
+	want := "Run echo plain-title"
+	if reqs := c.permissionRequests(); len(reqs) != 1 || reqs[0].ToolCall.Title == nil || *reqs[0].ToolCall.Title != want {
+		t.Errorf("permission title = %s, want %q", jsonOf(reqs), want)
+	}
+	ups := c.toolUpdates(sess.SessionID, "call_t")
+	if len(ups) == 0 || ups[0].Title == nil || *ups[0].Title != want {
+		t.Errorf("tool_call title = %s, want %q", jsonOf(ups), want)
+	}
+}

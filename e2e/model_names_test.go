@@ -114,7 +114,7 @@ func TestStoredSessionWithPrefixedNames(t *testing.T) {
 			replayed = &u
 		}
 	}
-	if replayed == nil || *replayed.Title != "Run `echo stored-42`" || replayed.Kind != "execute" {
+	if replayed == nil || *replayed.Title != "Run echo stored-42" || replayed.Kind != "execute" {
 		t.Fatalf("replayed tool call = %+v", replayed)
 	}
 	if r := c2.prompt(sess.SessionID, "again"); r.StopReason != "end_turn" {

@@ -52,7 +52,7 @@ func (p *delegateProgress) observe(m conversation.Message) bool {
 			continue
 		}
 		call := r.ToolCall.Value
-		// Titled as the editor titles tool calls ("Run `ls`"), not by
+		// Titled as the editor titles tool calls ("Run ls"), not by
 		// the prefixed tool name.
 		title := toolinfo.Title(call.Name, call.Arguments, p.infoOf(call.Name), p.cwd)
 		p.lines = append(p.lines, "• "+clipLine(title))

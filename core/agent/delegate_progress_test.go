@@ -26,7 +26,7 @@ func TestDelegateProgressTitlesCallsAsEditorsDo(t *testing.T) {
 	}
 	var params struct{ Message string }
 	_ = json.Unmarshal(p.event().Params, &params)
-	want := "Running subagent 20260101_2 (look around)\n• Run `ls -la`\n• Write src/x.go"
+	want := "Running subagent 20260101_2 (look around)\n• Run ls -la\n• Write src/x.go"
 	if params.Message != want {
 		t.Fatalf("progress %q, want %q", params.Message, want)
 	}

@@ -9,7 +9,7 @@
 // knowing tool names. Tools that publish nothing get Guess: a kind from
 // goose's conventional tool names, and no argument roles.
 //
-// Title names a call for people ("Run `npm test`", "Edit src/x.go") the
+// Title names a call for people ("Run npm test", "Edit src/x.go"; plain text) the
 // same way wherever calls are shown: ACP tool calls and permission
 // requests, and a subagent's progress lines.
 //

@@ -8,12 +8,13 @@ import (
 )
 
 // Title names what a tool call does and what it does it to, as a
-// person reads it: "Run `npm test`", "Edit src/x.go", "Read README.md".
-// There is no "<extension>:" prefix: clients such as codecompanion.nvim
-// cut titles at the first colon. A shell command is shown whole and
-// verbatim (the user approves exactly that); other details are their
-// first line cut to 60 characters. Paths inside cwd are shown relative
-// to it.
+// person reads it: "Run npm test", "Edit src/x.go", "Read README.md".
+// It is plain text, no Markdown: Zed and other clients show titles as
+// they are, so a code span would show its backticks. There is no
+// "<extension>:" prefix: clients such as codecompanion.nvim cut titles at
+// the first colon. A shell command is shown whole and verbatim (the user
+// approves exactly that); other details are their first line cut to 60
+// characters. Paths inside cwd are shown relative to it.
 //
 // Every surface that names a tool call uses it: ACP tool calls and
 // permission requests, and a subagent's progress lines.
@@ -27,7 +28,7 @@ func Title(name string, args map[string]any, info Info, cwd string) string {
 	if p, ok := info.PathOf(args); ok {
 		object = displayPath(p, cwd)
 	} else if cmd, ok := args["command"].(string); ok && info.Kind == Execute && strings.TrimSpace(cmd) != "" {
-		object = codeSpan(cmd)
+		object = cmd
 	} else {
 		object = toolDetail(args)
 	}
@@ -104,16 +105,6 @@ func displayPath(p, cwd string) string {
 		return rel
 	}
 	return p
-}
-
-// codeSpan wraps s in a Markdown code span whose fence is longer than any
-// backtick run inside it, so the command shows verbatim.
-func codeSpan(s string) string {
-	fence := strings.Repeat("`", longestRun(s, '`')+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
 }
 
 // longestRun is the length of the longest run of c in s.

@@ -17,10 +17,10 @@ func TestToolTitle(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"developer__shell", shell, map[string]any{"command": "npm test"}, "Run `npm test`"},
-		{"developer__shell", shell, map[string]any{"command": long}, "Run `" + long + "`"},
-		{"developer__shell", shell, map[string]any{"command": "git log\n--oneline"}, "Run `git log\n--oneline`"},
-		{"developer__shell", shell, map[string]any{"command": "echo `date`"}, "Run `` echo `date` ``"},
+		{"developer__shell", shell, map[string]any{"command": "npm test"}, "Run npm test"},
+		{"developer__shell", shell, map[string]any{"command": long}, "Run " + long},
+		{"developer__shell", shell, map[string]any{"command": "git log\n--oneline"}, "Run git log\n--oneline"},
+		{"developer__shell", shell, map[string]any{"command": "echo `date`"}, "Run echo `date`"},
 		{"developer__edit", edit, map[string]any{"path": "/w/src/x.go"}, "Edit src/x.go"},
 		{"developer__write", write, map[string]any{"path": "/elsewhere/y.go"}, "Write /elsewhere/y.go"},
 		{"developer__read", read, map[string]any{"path": "README.md"}, "Read README.md"},
