@@ -69,9 +69,9 @@ func (s *Server) authMethods(caps ClientCapabilities) []AuthMethod {
 	term := AuthMethod{Type: "terminal", ID: AuthMethodTerminal, Name: "Configure in terminal",
 		Description: "Runs `goose-acp configure`: pick a provider, enter its API key and choose a model.",
 		Args:        configureArgs}
-	if zedMeta && s.opts.Auth.Command != "" {
+	if zedMeta && s.auth.Command != "" {
 		term.Meta = Meta{"terminal-auth": map[string]any{
-			"command": s.opts.Auth.Command, "args": configureArgs, "label": "goose-acp configure",
+			"command": s.auth.Command, "args": configureArgs, "label": "goose-acp configure",
 		}}
 	}
 	return append(methods, term)
@@ -90,10 +90,10 @@ func (s *Server) authenticate(_ context.Context, req AuthenticateRequest) (struc
 // usable; a key in the agent's environment counts, so such editors never
 // need authenticate.
 func (s *Server) requireProvider() error {
-	if s.opts.Auth.Status == nil {
+	if s.auth.Status == nil {
 		return nil
 	}
-	if st := s.opts.Auth.Status(); st.Err != nil {
+	if st := s.auth.Status(); st.Err != nil {
 		return authRequired(st.Err)
 	}
 	return nil

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/acp/jsonrpc"
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 	"github.com/goose-acp/goose-acp/developer"
 )
@@ -21,24 +21,14 @@ type Peer interface {
 	Notify(ctx context.Context, method string, params any) error
 }
 
-// rpcPeer adapts a jsonrpc2.Conn to Peer. It picks the ids of its own
-// calls so that a call abandoned because ctx ended can be cancelled on the
-// client with $/cancel_request (ACP's cancellation cascade: a permission
-// prompt or terminal wait the turn no longer needs is withdrawn).
-type rpcPeer struct {
-	conn   *jsonrpc2.Conn
-	nextID *atomic.Uint64
-}
-
-func newRPCPeer(conn *jsonrpc2.Conn) rpcPeer { return rpcPeer{conn: conn, nextID: new(atomic.Uint64)} }
+// rpcPeer is the connection's client end. A call abandoned because its
+// ctx ended is withdrawn on the client with $/cancel_request (ACP's
+// cancellation cascade: a permission prompt or terminal wait the turn no
+// longer needs), which jsonrpc.Conn.Call does.
+type rpcPeer struct{ conn *jsonrpc.Conn }
 
 func (p rpcPeer) Call(ctx context.Context, method string, params, result any) error {
-	id := jsonrpc2.ID{Num: p.nextID.Add(1)}
-	err := p.conn.Call(ctx, method, params, result, jsonrpc2.PickID(id))
-	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		_ = p.conn.Notify(context.WithoutCancel(ctx), "$/cancel_request", map[string]any{"requestId": id.Num})
-	}
-	return err
+	return p.conn.Call(ctx, method, params, result)
 }
 
 func (p rpcPeer) Notify(ctx context.Context, method string, params any) error {

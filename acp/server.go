@@ -13,6 +13,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/acp/jsonrpc"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -72,7 +73,10 @@ type Options struct {
 
 // Server is one ACP connection's agent side.
 type Server struct {
+	// opts is complete once ready is closed (Options.Open); before that only
+	// the handshake runs, and it reads auth, log and version, never opts.
 	opts    Options
+	auth    AuthOptions
 	log     *slog.Logger
 	version string
 	peer    Peer
@@ -98,45 +102,42 @@ type Server struct {
 	areas *areas
 }
 
-// Serve speaks ACP on in/out until in ends or ctx is cancelled. On the way
-// out every running turn is cancelled and every session's extensions
-// (and their child processes) are stopped.
+// Serve speaks ACP over newline-delimited JSON-RPC on in/out (stdio) until
+// in ends or ctx is cancelled.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	return ServeStream(ctx, jsonrpc.NewStream(in, out, nil), opts)
+}
+
+// ServeStream speaks ACP on one connection's message stream (NDJSON on
+// stdio, a WebSocket or streamable-HTTP connection from acp/acphttp) until
+// its input ends or ctx is cancelled. On the way out every running turn is
+// cancelled and every session's extensions (and their child processes)
+// are stopped.
+func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options) error {
 	opts = withDefaults(opts)
-	s := &Server{opts: opts, log: opts.Logger, version: opts.Version, ready: make(chan struct{}),
+	s := &Server{opts: opts, auth: opts.Auth, log: opts.Logger, version: opts.Version, ready: make(chan struct{}),
 		loaded: newLoadedSessions(), areas: newAreas()}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream := NewStream(in, out, nil)
-	stream.OnReject = func(code int64, reason string) {
-		s.log.Warn("rejected client message", "code", code, "reason", reason)
-	}
-	wired := make(chan struct{})
-	router := &Router{Logger: s.log, Requests: s.requestTable(), Notifications: s.notificationTable(), Wired: wired}
-	// When the editor closes stdin, running turns are cancelled, but every
-	// request already read still gets its answer before we shut down.
-	stream.OnEOF = func() {
-		s.cancelAllTurns()
-		if !router.WaitTimeout(shutdownGrace) {
-			s.log.Warn("requests still running at shutdown", "grace", shutdownGrace)
-		}
-	}
+	conn := jsonrpc.NewConn(stream, jsonrpc.Options{
+		Requests: s.requestTable(), Notifications: s.notificationTable(), Ordered: orderedMethods,
+		ErrorOf: toRPCError, Logger: s.log, Grace: shutdownGrace,
+		// When the editor closes stdin, running turns are cancelled, but
+		// every request already read still gets its answer.
+		OnEOF: s.cancelAllTurns,
+	})
 	s.openCtx = ctx
-	conn := jsonrpc2.NewConn(ctx, stream, router, jsonrpc2.SetLogger(rpcLogger{s.log}))
-	s.peer, s.frames = newRPCPeer(conn), stream
-	close(wired)
-	select {
-	case <-conn.DisconnectNotify():
-	case <-ctx.Done():
-		_ = conn.Close()
-	}
+	s.peer, s.frames = rpcPeer{conn}, conn
+	err := conn.Run(ctx)
 	cancel()
-	router.Wait()
 	// The caller closes what Open built, so Open must have finished (or
 	// never start: an editor that left before asking for anything).
 	s.openOnce.Do(func() { close(s.ready) })
 	<-s.ready
 	s.closeAll()
+	if err != nil {
+		s.log.Debug("ACP connection ended", "err", err)
+	}
 	return nil
 }
 
@@ -165,7 +166,7 @@ func (s *Server) open(ctx context.Context) {
 			s.openErr = fmt.Errorf("goose-acp could not start: %w", err)
 			s.log.Error("runtime failed to open", "err", err)
 		} else {
-			full.Logger, full.Version, full.Open, full.Auth = s.log, s.version, nil, s.opts.Auth
+			full.Logger, full.Version, full.Open, full.Auth = s.log, s.version, nil, s.auth
 			s.opts = withDefaults(full)
 		}
 	}
@@ -282,7 +283,8 @@ func (s *Server) clientCaps() ClientCapabilities {
 	return ClientCapabilities{}
 }
 
-// frameWriter writes encoded JSON-RPC messages (Stream).
+// frameWriter writes encoded JSON-RPC messages (the connection's one
+// writer, jsonrpc.Conn).
 type frameWriter interface {
 	WriteFrame(b []byte, flush bool) error
 	Flush() error
@@ -301,11 +303,9 @@ func (s *Server) notify(ctx context.Context, sessionID string, u SessionUpdate) 
 	s.sendUpdate(sessionID, u, true)
 }
 
-// sendUpdate encodes the notification once and writes it straight to the
-// stream: going through jsonrpc2 would re-encode and re-compact the
-// params twice, which dominated a long session/load replay. Writes share
-// the Stream's lock with the Conn's, so frames never interleave, and a
-// handler's updates still precede its response.
+// sendUpdate encodes the notification once and hands the frame to the
+// connection's one writer: a handler's updates precede its response, and
+// a long session/load replay is written in 64 KiB batches (flush false).
 func (s *Server) sendUpdate(sessionID string, u SessionUpdate, flush bool) {
 	frame, err := updateFrame(sessionID, u)
 	if err == nil {
@@ -338,12 +338,6 @@ func (s *Server) closeAll() {
 		s.loaded.drop(id)
 	}
 }
-
-// rpcLogger sends jsonrpc2's own messages (late or unknown responses) to
-// our logger at debug level instead of the global log package.
-type rpcLogger struct{ log *slog.Logger }
-
-func (l rpcLogger) Printf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
 
 // shutdownGrace bounds how long stdin EOF waits for in-flight requests.
 const shutdownGrace = 5 * time.Second

@@ -1,69 +1,65 @@
 package httpapi
 
 import (
-	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/gorilla/websocket"
-
-	"github.com/goose-acp/goose-acp/acp"
 )
 
-func wsURL(e *testEnv, query string) string {
-	return "ws" + strings.TrimPrefix(e.http.URL, "http") + "/acp" + query
-}
-
-func TestACPOverWebSocket(t *testing.T) {
-	e := newTestEnvWith(t, "auto", func(o *Options) {
-		o.ACP = func(ctx context.Context, in io.Reader, out io.Writer) error {
-			return acp.Serve(ctx, in, out, acp.Options{Agent: o.Agent, Store: o.Store, Version: "test"})
-		}
-	})
-	// Without the secret the handshake is refused with 401.
-	if _, resp, err := websocket.DefaultDialer.Dial(wsURL(e, ""), nil); err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("dial without secret: %v %v", err, resp)
+// TestACPIsMountedBehindTheSecret: /acp is the handler cmd gives, reached
+// only with the secret (header or ?secret=), for GET, POST and DELETE, and
+// with the request body left whole (the ACP transport bounds its own
+// messages at 32 MiB; httpapi's 2 MB default must not cut them).
+func TestACPIsMountedBehindTheSecret(t *testing.T) {
+	type seen struct {
+		method string
+		body   int
 	}
-	for _, c := range []struct {
-		name, query string
-		header      http.Header
-	}{
-		{"query secret", "?secret=" + testSecret, nil},
-		{"header secret", "", http.Header{"X-Secret-Key": {testSecret}}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			conn, _, err := websocket.DefaultDialer.Dial(wsURL(e, c.query), c.header)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			req := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`
-			if err := conn.WriteMessage(websocket.TextMessage, []byte(req)); err != nil {
-				t.Fatal(err)
-			}
-			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-			_, msg, err := conn.ReadMessage()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var resp struct {
-				ID     int `json:"id"`
-				Result struct {
-					ProtocolVersion int `json:"protocolVersion"`
-				} `json:"result"`
-			}
-			if err := json.Unmarshal(msg, &resp); err != nil || resp.ID != 1 || resp.Result.ProtocolVersion != acp.ProtocolVersion {
-				t.Fatalf("initialize answer %s (%v)", msg, err)
-			}
-			if strings.Contains(string(msg), "\n") {
-				t.Fatalf("one message per frame, got %q", msg)
-			}
-			_ = conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	got := make(chan seen, 8)
+	e := newTestEnvWith(t, "auto", func(o *Options) {
+		o.ACP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n, _ := io.Copy(io.Discard, r.Body)
+			got <- seen{r.Method, int(n)}
+			w.WriteHeader(http.StatusAccepted)
 		})
+	})
+	do := func(method, query string, header http.Header, body string) int {
+		req, _ := http.NewRequest(method, e.http.URL+"/acp"+query, strings.NewReader(body))
+		for k, v := range header {
+			req.Header[k] = v
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := do("GET", "", nil, ""); code != http.StatusUnauthorized {
+		t.Fatalf("without the secret: %d", code)
+	}
+	big := strings.Repeat("x", DefaultBodyLimit+1)
+	for _, c := range []struct {
+		method, query string
+		header        http.Header
+		body          string
+	}{
+		{"GET", "?secret=" + testSecret, nil, ""},
+		{"POST", "", http.Header{"X-Secret-Key": {testSecret}}, big},
+		{"DELETE", "?secret=" + testSecret, nil, ""},
+	} {
+		if code := do(c.method, c.query, c.header, c.body); code != http.StatusAccepted {
+			t.Fatalf("%s /acp: %d", c.method, code)
+		}
+		if s := <-got; s.method != c.method || s.body != len(c.body) {
+			t.Fatalf("the handler saw %+v, want %s with %d bytes", s, c.method, len(c.body))
+		}
+	}
+	select {
+	case s := <-got:
+		t.Fatalf("the handler was reached without the secret: %+v", s)
+	default:
 	}
 }
 

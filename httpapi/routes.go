@@ -2,9 +2,10 @@ package httpapi
 
 import (
 	"net/http"
-
-	"github.com/goose-acp/goose-acp/acp/acphttp"
 )
+
+// ownBodyLimit mounts a route whose handler bounds its own body (/acp).
+const ownBodyLimit = -1
 
 // route is one mounted operation.
 type route struct {
@@ -23,9 +24,9 @@ func (s *Server) routes() []route {
 		{"GET", "/system_info", 0, noInput(s, s.systemInfo)},
 		{"GET", "/diagnostics/{session_id}", 0, http.HandlerFunc(s.diagnostics)},
 		{"POST", "/telemetry/event", 0, withBody(s, s.telemetryEvent)},
-		{"GET", "/acp", 0, http.HandlerFunc(s.acpWebSocket)},
-		{"POST", "/acp", acphttp.MaxMessageBytes, http.HandlerFunc(s.acpWebSocket)},
-		{"DELETE", "/acp", 0, http.HandlerFunc(s.acpWebSocket)},
+		{"GET", "/acp", ownBodyLimit, http.HandlerFunc(s.acp)},
+		{"POST", "/acp", ownBodyLimit, http.HandlerFunc(s.acp)},
+		{"DELETE", "/acp", ownBodyLimit, http.HandlerFunc(s.acp)},
 	}
 	for _, group := range [][]route{s.sessionRoutes(), s.chatRoutes(), s.agentRoutes(), s.configRoutes(),
 		s.providerRoutes(), s.recipeRoutes(), s.scheduleRoutes(), s.promptRoutes()} {

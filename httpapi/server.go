@@ -3,14 +3,12 @@ package httpapi
 import (
 	"context"
 	"crypto/subtle"
-	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/goose-acp/goose-acp/acp/acphttp"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -56,8 +54,11 @@ type Options struct {
 	Version                      string
 	Logger                       *slog.Logger
 	Clock                        func() time.Time
-	// ACP serves one ACP connection (GET /acp over WebSocket); nil → 404.
-	ACP func(ctx context.Context, in io.Reader, out io.Writer) error
+	// ACP serves /acp (ACP over WebSocket and streamable HTTP, given by
+	// cmd: httpapi imports no ACP package); nil → 404. It gets the request
+	// after the secret check, with its body unbounded: it bounds its own
+	// messages. Its owner closes it.
+	ACP http.Handler
 	// PingInterval is the SSE heartbeat period (default 500 ms).
 	PingInterval time.Duration
 }
@@ -76,9 +77,6 @@ type Server struct {
 
 	busMu sync.Mutex
 	buses map[string]*eventBus
-
-	// acp serves /acp (nil without Options.ACP).
-	acp *acphttp.Handler
 }
 
 // New returns a Server with every route mounted.
@@ -98,9 +96,6 @@ func New(opts Options) *Server {
 	opts = withStores(opts)
 	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: map[string]*eventBus{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if opts.ACP != nil {
-		s.acp = acphttp.New(acphttp.Options{Serve: opts.ACP, Logger: opts.Logger})
-	}
 	for _, r := range s.routes() {
 		s.mux.Handle(r.method+" "+r.path, limitBody(r.limit, r.handler))
 	}
@@ -124,9 +119,6 @@ func (s *Server) Close() error {
 	}
 	s.busMu.Unlock()
 	s.turns.Wait()
-	if s.acp != nil {
-		_ = s.acp.Close()
-	}
 	return nil
 }
 
@@ -181,8 +173,11 @@ func cors(next http.Handler) http.Handler {
 }
 
 // limitBody caps the request body; reading past it fails and decodeJSON
-// answers 413.
+// answers 413. A negative n leaves the body to the handler.
 func limitBody(n int64, h http.Handler) http.Handler {
+	if n < 0 {
+		return h
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, n)

@@ -5,8 +5,9 @@
 // GET SSE stream per connection or session, DELETE ends the connection).
 //
 // It owns framing only. Every connection is handed to a ServeFunc — in
-// goose-acp acp.Serve, the same entry stdio uses — as a newline-delimited
-// JSON-RPC stream, so there is one ACP code path for every transport.
+// goose-acp acp.ServeStream, the same server stdio uses — as a
+// jsonrpc2.ObjectStream of whole messages (a text frame, a POST body), so
+// there is one ACP code path for every transport and no re-framing.
 // Sessions belong to the core agent behind ServeFunc, not to a connection:
 // a client that reconnects resumes them with session/load.
 //

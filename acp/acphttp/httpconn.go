@@ -3,8 +3,11 @@ package acphttp
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"sync"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // maxPending bounds the messages a streamable-HTTP connection keeps while
@@ -12,13 +15,19 @@ import (
 // growing without limit.
 const maxPending = 64 << 20
 
-// httpConn is one streamable-HTTP ACP connection.
+// httpConn is one streamable-HTTP ACP connection. It is its server's
+// message stream: POST bodies are read from in, each message written is
+// routed to a GET stream.
 type httpConn struct {
 	id       string
 	h        *Handler
-	mc       *msgConn
+	run      *conn
+	in       chan []byte
 	initID   json.RawMessage
 	initResp chan []byte
+	// closed ends ReadObject (the server's input).
+	closed     chan struct{}
+	closedOnce sync.Once
 
 	mu         sync.Mutex
 	streams    map[*sseStream]struct{}
@@ -40,17 +49,58 @@ type sseStream struct {
 }
 
 func newHTTPConn(h *Handler, id string, initID json.RawMessage) *httpConn {
-	c := &httpConn{id: id, h: h, initID: initID, initResp: make(chan []byte, 1),
-		streams: map[*sseStream]struct{}{}, reqSession: map[string]string{}, lastActive: time.Now()}
-	c.mc = startConn(h.ctx, h.opts.Serve, c.route, h.log)
+	c := &httpConn{id: id, h: h, in: make(chan []byte), closed: make(chan struct{}), initID: initID,
+		initResp: make(chan []byte, 1), streams: map[*sseStream]struct{}{}, reqSession: map[string]string{},
+		lastActive: time.Now()}
+	c.run = startConn(h.ctx, h.opts.Serve, c, h.log)
 	return c
+}
+
+var _ jsonrpc2.ObjectStream = (*httpConn)(nil)
+
+// send hands one POSTed message to the server; it waits until the server
+// reads it (back-pressure, as on a socket).
+func (c *httpConn) send(body []byte) error {
+	select {
+	case c.in <- body:
+		return nil
+	case <-c.closed:
+		return errConnClosed
+	case <-c.run.done:
+		return errConnClosed
+	}
+}
+
+// ReadObject reads the next POSTed message into v (its body, which v may
+// keep); io.EOF once the connection is closed.
+func (c *httpConn) ReadObject(v any) error {
+	select {
+	case body := <-c.in:
+		return json.Unmarshal(body, v)
+	case <-c.closed:
+		return io.EOF
+	}
+}
+
+// WriteObject delivers one message from the server to a stream.
+func (c *httpConn) WriteObject(obj any) error {
+	msg, err := frame(obj)
+	if err != nil {
+		return err
+	}
+	return c.route(msg)
+}
+
+// Close ends the server's input.
+func (c *httpConn) Close() error {
+	c.closedOnce.Do(func() { close(c.closed) })
+	return nil
 }
 
 // route delivers one message from the server. It runs on the server's
 // writer, one message at a time, and may block on a slow stream (the
 // WebSocket has the same back-pressure).
-func (c *httpConn) route(line []byte) error {
-	msg := bytes.Clone(line)
+func (c *httpConn) route(msg []byte) error {
 	var env envelope
 	_ = json.Unmarshal(msg, &env)
 	isResponse := env.Method == "" && len(env.ID) > 0
@@ -76,7 +126,7 @@ func (c *httpConn) route(line []byte) error {
 			case st.ch <- msg:
 				return nil
 			case <-st.done:
-			case <-c.mc.done:
+			case <-c.run.done:
 				return errConnClosed
 			}
 		}
@@ -173,5 +223,5 @@ func (c *httpConn) idleSince(now time.Time) time.Duration {
 
 // close ends the connection's server and its streams.
 func (c *httpConn) close() {
-	c.closeOnce.Do(c.mc.stop)
+	c.closeOnce.Do(c.run.stop)
 }

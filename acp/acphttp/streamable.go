@@ -3,7 +3,6 @@ package acphttp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -79,7 +78,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		c.trackRequest(env.ID, sessionID)
 	}
 	c.touch()
-	if err := c.mc.send(body); err != nil {
+	if err := c.send(body); err != nil {
 		http.Error(w, "the connection has ended", http.StatusNotFound)
 		return
 	}
@@ -93,7 +92,7 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, body []byte
 	h.mu.Lock()
 	h.conns[c.id] = c
 	h.mu.Unlock()
-	if err := c.mc.send(body); err != nil {
+	if err := c.send(body); err != nil {
 		h.remove(c.id)
 		c.close()
 		http.Error(w, "the connection ended", http.StatusInternalServerError)
@@ -110,7 +109,7 @@ func (h *Handler) initialize(w http.ResponseWriter, r *http.Request, body []byte
 		return
 	case <-timer.C:
 	case <-r.Context().Done():
-	case <-c.mc.done:
+	case <-c.run.done:
 	}
 	h.remove(c.id)
 	c.close()
@@ -171,7 +170,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		case <-r.Context().Done():
 			return
-		case <-c.mc.done:
+		case <-c.run.done:
 			return
 		}
 	}
@@ -218,5 +217,3 @@ func (h *Handler) connection(w http.ResponseWriter, r *http.Request, find func(s
 	}
 	return c
 }
-
-var errConnClosed = errors.New("acphttp: connection closed")

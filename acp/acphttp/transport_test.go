@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,21 +15,24 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // echoServe is a stand-in ACP server: every request is answered with
 // {"method":…, "sessionId":…}; a "tell" request first sends a session/update
-// notification for its session.
-func echoServe(ctx context.Context, in io.Reader, out io.Writer) error {
-	sc := bufio.NewScanner(in)
+// notification for its session; a message that is not JSON is answered
+// with -32700.
+func echoServe(ctx context.Context, st jsonrpc2.ObjectStream) error {
 	var mu sync.Mutex
 	write := func(v any) {
 		b, _ := json.Marshal(v)
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(out, "%s\n", b)
+		_ = st.WriteObject(json.RawMessage(b))
 	}
-	for sc.Scan() {
+	stop := context.AfterFunc(ctx, func() { _ = st.Close() })
+	defer stop()
+	for {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -36,9 +40,13 @@ func echoServe(ctx context.Context, in io.Reader, out io.Writer) error {
 				SessionID string `json:"sessionId"`
 			} `json:"params"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			write(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "Parse error"}})
-			continue
+		if err := st.ReadObject(&m); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				write(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "Parse error"}})
+				continue
+			}
+			return err
 		}
 		if m.Method == "tell" {
 			write(map[string]any{"jsonrpc": "2.0", "method": "session/update", "params": map[string]any{"sessionId": m.Params.SessionID}})
@@ -47,7 +55,6 @@ func echoServe(ctx context.Context, in io.Reader, out io.Writer) error {
 			write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"method": m.Method, "sessionId": m.Params.SessionID}})
 		}
 	}
-	return sc.Err()
 }
 
 func newTestHandler(t *testing.T) (*Handler, *httptest.Server) {

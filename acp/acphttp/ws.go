@@ -1,12 +1,15 @@
 package acphttp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // serveWebSocket runs one ACP connection over a WebSocket: each text frame
@@ -23,45 +26,68 @@ func (h *Handler) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.Close()
 	ws.SetReadLimit(MaxMessageBytes)
-	var wmu sync.Mutex
-	write := func(mt int, b []byte) error {
-		wmu.Lock()
-		defer wmu.Unlock()
-		_ = ws.SetWriteDeadline(time.Now().Add(time.Minute))
-		return ws.WriteMessage(mt, b)
-	}
-	c := startConn(r.Context(), h.opts.Serve, func(b []byte) error { return write(websocket.TextMessage, b) }, h.log)
-	// Handler.Close ends the connection; when the server side ends first
-	// (Close, shutdown), the blocked read is released too.
+	st := &wsStream{ws: ws}
+	c := startConn(r.Context(), h.opts.Serve, st, h.log)
+	// Handler.Close ends the connection.
 	stop := context.AfterFunc(h.ctx, c.cancel)
 	defer stop()
-	go func() {
-		<-c.done
-		_ = ws.SetReadDeadline(time.Now())
-	}()
 	h.log.Debug("ACP WebSocket connection opened", "connection", id)
-	go h.pingLoop(c, write)
-	for {
-		mt, msg, err := ws.ReadMessage()
-		if err != nil {
-			break
-		}
-		if mt != websocket.TextMessage {
-			continue
-		}
-		if err := c.send(msg); err != nil {
-			break
-		}
-	}
-	c.closeInput()
+	go h.pingLoop(c, st)
 	<-c.done
-	_ = write(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	// The server may have ended first (Close, shutdown): release a read
+	// still waiting on the socket.
+	_ = ws.SetReadDeadline(time.Now())
+	_ = st.write(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
 	h.log.Debug("ACP WebSocket connection closed", "connection", id)
 }
 
+// wsStream is one WebSocket as a message stream: a text frame is one
+// message.
+type wsStream struct {
+	ws  *websocket.Conn
+	wmu sync.Mutex
+}
+
+var _ jsonrpc2.ObjectStream = (*wsStream)(nil)
+
+// ReadObject reads the next text frame into v; binary and blank frames
+// are skipped. A frame that is not JSON comes back as json.Unmarshal's
+// error, which the ACP connection answers (-32700) before reading on.
+func (s *wsStream) ReadObject(v any) error {
+	for {
+		mt, msg, err := s.ws.ReadMessage()
+		if err != nil {
+			return err
+		}
+		if mt != websocket.TextMessage || len(bytes.TrimSpace(msg)) == 0 {
+			continue
+		}
+		return json.Unmarshal(msg, v)
+	}
+}
+
+// WriteObject writes one message as one text frame.
+func (s *wsStream) WriteObject(obj any) error {
+	b, err := frame(obj)
+	if err != nil {
+		return err
+	}
+	return s.write(websocket.TextMessage, b)
+}
+
+func (s *wsStream) write(mt int, b []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_ = s.ws.SetWriteDeadline(time.Now().Add(time.Minute))
+	return s.ws.WriteMessage(mt, b)
+}
+
+// Close releases a read waiting on the socket; serveWebSocket closes it.
+func (s *wsStream) Close() error { return s.ws.SetReadDeadline(time.Now()) }
+
 // pingLoop pings the client until the connection ends, so a dead peer is
 // noticed (the write fails) and proxies keep the socket open.
-func (h *Handler) pingLoop(c *msgConn, write func(int, []byte) error) {
+func (h *Handler) pingLoop(c *conn, st *wsStream) {
 	t := time.NewTicker(h.opts.PingInterval)
 	defer t.Stop()
 	for {
@@ -69,7 +95,7 @@ func (h *Handler) pingLoop(c *msgConn, write func(int, []byte) error) {
 		case <-c.done:
 			return
 		case <-t.C:
-			if err := write(websocket.PingMessage, nil); err != nil {
+			if err := st.write(websocket.PingMessage, nil); err != nil {
 				c.cancel()
 				return
 			}

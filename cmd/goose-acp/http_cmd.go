@@ -7,14 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/acp/acphttp"
 	"github.com/goose-acp/goose-acp/httpapi"
 )
 
@@ -77,27 +76,39 @@ func serveGoosed(env *environment, rt *runtime) int {
 	return 0
 }
 
-// httpServer builds the goosed API over this runtime; cert is nil without TLS.
-func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (*httpapi.Server, *tls.Certificate, error) {
+// goosed is the goosed API with its /acp transport; Close ends both.
+type goosed struct {
+	*httpapi.Server
+	acp *acphttp.Handler
+}
+
+func (g goosed) Close() error {
+	_ = g.Server.Close()
+	return g.acp.Close()
+}
+
+// httpServer builds the goosed API over this runtime; cert is nil without
+// TLS. Its /acp is the same transport and ACP server as `serve`'s, with
+// goose serve's Origin rule (the secret is httpapi's check).
+func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (goosed, *tls.Certificate, error) {
 	var cert *tls.Certificate
 	if useTLS {
 		c, _, err := httpapi.LoadOrCreateCert(rt.paths.Config, env.getenv("GOOSE_TLS_CERT_PATH"), env.getenv("GOOSE_TLS_KEY_PATH"))
 		if err != nil {
-			return nil, nil, err
+			return goosed{}, nil, err
 		}
 		cert = &c
 	}
+	acpHandler := acphttp.New(acphttp.Options{Logger: rt.log, Serve: rt.serveACPConn})
 	srv := httpapi.New(httpapi.Options{
 		Agent: rt.agent, Store: rt.store, Config: rt.cfg, Permissions: rt.perms,
 		Providers: rt.providers.list, NewProvider: rt.providers.create, Scheduler: rt.scheduler,
 		CustomProviders: rt.providers.custom, SecretKey: secret,
 		ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,
 		Version: buildVersion(), Logger: rt.log,
-		ACP: func(ctx context.Context, in io.Reader, out io.Writer) error {
-			return acp.Serve(ctx, in, out, rt.acpOptions())
-		},
+		ACP: acphttp.Guard(nil, acpHandler),
 	})
-	return srv, cert, nil
+	return goosed{srv, acpHandler}, cert, nil
 }
 
 // startHTTPAlongside serves the goosed API next to ACP for --http ADDR. It

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sourcegraph/jsonrpc2"
+
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/acp/acphttp"
 	"github.com/goose-acp/goose-acp/httpapi"
@@ -131,10 +133,11 @@ func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret stri
 	return 0
 }
 
-// serveACPConn is one /acp connection: the same acp.Serve as stdio, over
-// the one runtime (one agent, one store) every connection shares.
-func (rt *runtime) serveACPConn(ctx context.Context, in io.Reader, out io.Writer) error {
-	return acp.Serve(ctx, in, out, rt.acpOptions())
+// serveACPConn is one /acp connection: the same ACP server as stdio, on
+// the connection's message stream, over the one runtime (one agent, one
+// store) every connection shares.
+func (rt *runtime) serveACPConn(ctx context.Context, stream jsonrpc2.ObjectStream) error {
+	return acp.ServeStream(ctx, stream, rt.acpOptions())
 }
 
 // serveMux is goose serve's routing: /status and /health answer "ok" to
