@@ -25,7 +25,7 @@ func timeBody(h http.Handler) http.Handler {
 		if r.Body != nil && r.Body != http.NoBody {
 			rc := http.NewResponseController(w)
 			if rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+				r = replaceBody(r, &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }})
 			}
 		}
 		h.ServeHTTP(w, r)
@@ -45,4 +45,15 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 		b.once.Do(b.lift)
 	}
 	return n, err
+}
+
+// replaceBody is a shallow copy of r with another body. The server keeps its
+// own request, whose body it inspects after the handler: a body left unread
+// (a request refused from its Content-Length) then ends the connection
+// after a grace period that lets the client read the answer, instead of a
+// reset that can discard it.
+func replaceBody(r *http.Request, body io.ReadCloser) *http.Request {
+	r = r.WithContext(r.Context())
+	r.Body = body
+	return r
 }

@@ -122,8 +122,17 @@ func decodeJSON(r *http.Request, v any) error {
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return errorf(http.StatusUnsupportedMediaType, "Expected request with `Content-Type: application/json`")
 	}
+	err := bodyOverLimit(r)
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r.Body); err != nil {
+	if err == nil {
+		if r.ContentLength > 0 {
+			// One allocation of the body's size (ReadFrom wants MinRead
+			// spare bytes to see the end).
+			buf.Grow(int(r.ContentLength) + bytes.MinRead)
+		}
+		_, err = buf.ReadFrom(r.Body)
+	}
+	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			return &apiError{status: http.StatusRequestEntityTooLarge, msg: "Failed to buffer the request body: length limit exceeded", err: err}

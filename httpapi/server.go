@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"crypto/subtle"
+	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -180,10 +181,27 @@ func limitBody(n int64, h http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
-			r.Body = http.MaxBytesReader(w, r.Body, n)
+			r = replaceBody(r, &limitedBody{ReadCloser: http.MaxBytesReader(w, r.Body, n), limit: n})
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// limitedBody is a body under limitBody's cap.
+type limitedBody struct {
+	io.ReadCloser
+	limit int64
+}
+
+// bodyOverLimit is the 413 error for a request whose Content-Length is
+// over its route's cap (nil otherwise): such a body is refused before any
+// of it is read (a rejected 60 MB upload used to be buffered up to the
+// cap first).
+func bodyOverLimit(r *http.Request) error {
+	if lb, ok := r.Body.(*limitedBody); ok && r.ContentLength > lb.limit {
+		return &http.MaxBytesError{Limit: lb.limit}
+	}
+	return nil
 }
 
 // withStores fills the file-backed stores the options leave nil.

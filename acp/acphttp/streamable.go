@@ -43,7 +43,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessageBytes))
+	body, err := readMessage(w, r)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("reading the message: %v", err), http.StatusRequestEntityTooLarge)
 		return
@@ -83,6 +83,22 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// readMessage reads a POSTed message of at most MaxMessageBytes. One whose
+// Content-Length is over the limit is refused before any of it is read;
+// one of unknown length is read up to the limit at most.
+func readMessage(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.ContentLength > MaxMessageBytes {
+		// Unread: the server ends the connection after the answer.
+		return nil, &http.MaxBytesError{Limit: MaxMessageBytes}
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead) // one allocation of its size
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxMessageBytes))
+	return buf.Bytes(), err
 }
 
 // initialize creates a connection, sends it the initialize request and
