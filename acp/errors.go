@@ -77,13 +77,6 @@ func notFound(format string, args ...any) error {
 	return errkind.Errorf(errkind.NotFound, format, args...)
 }
 
-// methodNotFound is -32601 with the method as data.
-func methodNotFound(method string) *jsonrpc2.Error {
-	e := &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found"}
-	e.SetError(method)
-	return e
-}
-
 // badName answers a NotFound from a lookup by a name the client sent (a
 // template, a recipe, a config extension, a tool) as invalid params with
 // its detail: goose answers a bad name in params with -32602, and keeps
