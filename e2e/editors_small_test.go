@@ -176,3 +176,52 @@ func TestEditorsPlainTitles(t *testing.T) {
 		t.Errorf("tool_call title = %s, want %q", jsonOf(ups), want)
 	}
 }
+
+// TestEditorsStdioStderrWarningsOnly (issue 25 §5): acp.el turns every
+// stderr chunk into an error and agent-shell shows each as a "Notices"
+// block. Over stdio goose-acp writes only warnings and errors to stderr
+// by default; info records (a shell command starting, a server
+// connecting) go to the log file under <state>/logs/cli, as `run` does.
+// GOOSE_LOG_LEVEL still puts that level on stderr.
+func TestEditorsStdioStderrWarningsOnly(t *testing.T) {
+	for _, level := range []string{"", "info"} {
+		t.Run("GOOSE_LOG_LEVEL="+level, func(t *testing.T) {
+			env := newAgentEnv(t, toolCallTurn("call_sh", devTool("shell"), map[string]string{"command": "echo quiet"}), textTurn("ok"))
+			delete(env.Vars, "GOOSE_LOG_LEVEL")
+			if level != "" {
+				env.Vars["GOOSE_LOG_LEVEL"] = level
+			}
+			c := startAgent(t, env)
+			(&editor{}).install(c)
+			c.initializeAs(agentShellInitialize)
+			var sess acp.NewSessionResponse
+			c.call("session/new", acp.NewSessionRequest{CWD: t.TempDir(), MCPServers: []acp.MCPServer{
+				{Name: "broken", Command: filepath.Join(t.TempDir(), "no-such-server")}}}, &sess)
+			c.prompt(sess.SessionID, "run")
+			c.close()
+			stderr := c.stderr.String()
+			if !strings.Contains(stderr, "WARN") || !strings.Contains(stderr, "broken") {
+				t.Errorf("the failed extension's warning is missing from stderr:\n%s", stderr)
+			}
+			infoOnStderr := strings.Contains(stderr, "INFO")
+			if level == "" && infoOnStderr {
+				t.Errorf("info records reached stderr:\n%s", stderr)
+			}
+			if level == "info" && !strings.Contains(stderr, "shell start") {
+				t.Errorf("GOOSE_LOG_LEVEL=info did not put info on stderr:\n%s", stderr)
+			}
+			if level != "" {
+				return
+			}
+			logs, _ := filepath.Glob(filepath.Join(env.Root, "state", "logs", "cli", "*", "*.log"))
+			var logged bool
+			for _, f := range logs {
+				b, _ := os.ReadFile(f)
+				logged = logged || strings.Contains(string(b), "shell start")
+			}
+			if !logged {
+				t.Errorf("no log file under state/logs/cli has the info records: %v", logs)
+			}
+		})
+	}
+}

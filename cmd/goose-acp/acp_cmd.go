@@ -12,7 +12,8 @@ import (
 )
 
 // runACP serves the Agent Client Protocol on stdin/stdout: what editors
-// spawn. Logs go to stderr or --log-file; stdout carries only frames.
+// spawn. Warnings and errors go to stderr, everything to the log file
+// (newStdioLogger); stdout carries only frames.
 func runACP(env *environment, args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintf(env.stderr, "goose-acp: unexpected arguments %q\n", args)
@@ -21,7 +22,7 @@ func runACP(env *environment, args []string) int {
 	// Without --http nothing needs the session database before the editor's
 	// first session request, so initialize is answered while it opens.
 	sessionsLater := env.opts.httpAddr == ""
-	return withRuntimeMode(env, sessionsLater, func(rt *runtime) int { return serveACP(env, rt, sessionsLater) })
+	return withRuntimeMode(env, sessionsLater, newStdioLogger, func(rt *runtime) int { return serveACP(env, rt, sessionsLater) })
 }
 
 // runACPCommand is `goose-acp acp [--with-builtin NAME[,NAME…]]`, goose's

@@ -184,11 +184,18 @@ func (rt *runtime) stringSetting(key string) string {
 // sessionsLater, the session database and agent are left for body to open
 // (see runtime.openSessions).
 func withRuntime(env *environment, body func(rt *runtime) int) int {
-	return withRuntimeMode(env, false, body)
+	return withRuntimeMode(env, false, nil, body)
 }
 
-func withRuntimeMode(env *environment, sessionsLater bool, body func(rt *runtime) int) int {
-	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+// withRuntimeMode is withRuntime with the session database opened later
+// (sessionsLater) and a logger of the command's own (nil: newLogger).
+func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environment) (*slog.Logger, func() error, error), body func(rt *runtime) int) int {
+	if newLog == nil {
+		newLog = func(env *environment) (*slog.Logger, func() error, error) {
+			return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+		}
+	}
+	log, closeLog, err := newLog(env)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 2

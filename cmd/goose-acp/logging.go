@@ -61,6 +61,25 @@ func newRunLogger(env *environment) (*slog.Logger, func() error, error) {
 	if env.opts.logLevel != "" || env.opts.logFile != "" {
 		return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 	}
+	return newQuietLogger(env)
+}
+
+// newStdioLogger is the logger of ACP over stdio. Editors show what an
+// agent writes on stderr: acp.el makes every chunk an error and
+// agent-shell a "Notices" block, so by default only warnings and errors
+// go to stderr and everything from info up to the log file, as `run`
+// does. --log-level, --log-file or GOOSE_LOG_LEVEL choose newLogger's
+// behaviour instead (that level on stderr, or the given file).
+func newStdioLogger(env *environment) (*slog.Logger, func() error, error) {
+	if env.opts.logLevel != "" || env.opts.logFile != "" || env.getenv("GOOSE_LOG_LEVEL") != "" {
+		return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	}
+	return newQuietLogger(env)
+}
+
+// newQuietLogger writes warnings and errors to stderr and every record
+// from GOOSE_LOG_LEVEL (default info) up to this run's log file.
+func newQuietLogger(env *environment) (*slog.Logger, func() error, error) {
 	level := env.getenv("GOOSE_LOG_LEVEL")
 	if level == "" {
 		level = "info"
