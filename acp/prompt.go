@@ -143,6 +143,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 	case agent.NotificationEvent:
 		s.markInProgress(ctx, as, e.RequestID)
 		s.delegateProgress(ctx, as, e)
+		s.sendToolNotification(live, as, e)
 	case agent.UsageEvent:
 		s.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
 		s.gooseUsage(live, as.id, e)

@@ -269,6 +269,7 @@ func (s *Server) initialize(_ context.Context, req InitializeRequest) (Initializ
 				List: supported, Resume: supported, Close: supported, Delete: supported,
 				Fork: supported, AdditionalDirectories: supported,
 			},
+			Meta: gooseFeatures(),
 		},
 		AuthMethods: s.authMethods(req.ClientCapabilities),
 		AgentInfo:   &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},

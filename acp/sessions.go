@@ -210,7 +210,18 @@ func (a *sessionsAPI) deleteSession(ctx context.Context, req SessionIDRequest) (
 }
 
 func (a *sessionsAPI) fork(ctx context.Context, req LoadSessionRequest) (any, error) {
-	forked, err := a.agent.Sessions().Fork(ctx, req.SessionID, agent.ForkOptions{Copy: true})
+	opts := agent.ForkOptions{Copy: true}
+	// Desktop's "edit message": the fork keeps what came before the
+	// edited message (its created time, unix seconds).
+	if v, ok := req.Meta["conversationBefore"]; ok && v != nil {
+		f, ok := v.(float64)
+		if !ok || f != float64(int64(f)) {
+			return nil, invalidParams("conversationBefore must be an integer timestamp")
+		}
+		before := int64(f)
+		opts.TruncateAt = &before
+	}
+	forked, err := a.agent.Sessions().Fork(ctx, req.SessionID, opts)
 	if err != nil {
 		return nil, storeErr(err, req.SessionID)
 	}

@@ -80,7 +80,7 @@ func (t *Translator) MessageUpdates(m conversation.Message, replay bool) []Sessi
 			out = append(out, t.toolResult(c.ToolResponse))
 		}
 	}
-	return out
+	return withGooseFrameMeta(out, m)
 }
 
 func isToolResponseOnly(m conversation.Message) bool {

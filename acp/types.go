@@ -53,6 +53,9 @@ type AgentCapabilities struct {
 	PromptCapabilities  PromptCapabilities  `json:"promptCapabilities"`
 	MCPCapabilities     MCPCapabilities     `json:"mcpCapabilities"`
 	SessionCapabilities SessionCapabilities `json:"sessionCapabilities"`
+	// Meta carries goose's feature flags (_meta.goose), which Goose Desktop
+	// checks before using the feature.
+	Meta Meta `json:"_meta,omitempty"`
 }
 
 type PromptCapabilities struct {

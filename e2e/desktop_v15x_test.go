@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -123,5 +124,153 @@ func TestDesktopSessionListFilters(t *testing.T) {
 	}
 	if e := r.fail("badType"); e.Code != -32602 || string(e.Data) != `"types may only include user, scheduled, or acp"` {
 		t.Errorf("types [sub_agent]: %+v", e)
+	}
+}
+
+// chatSessionController.ts editMessage forks with _meta.conversationBefore
+// set to the edited message's created time, which Desktop reads from
+// _meta.goose.created of the frames (adapter/shared.ts), live and on
+// replay; tool cards take their identity from _meta.goose.toolCall and
+// live progress from _meta.toolNotification (adapter/tools.ts,
+// toolNotifications.ts).
+func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
+	entry := everythingEntry(t)
+	env := newAgentEnv(t, textTurn("first answer"),
+		toolCallTurn("call_long", "everything__trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3}),
+		textTurn("done"))
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	everything := map[string]any{"type": "mcp", "server": map[string]any{"name": "everything", "command": "node", "args": []any{entry}, "env": []any{}}}
+	prompt := func(as, text string) desktopStep {
+		return dcall(as, "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": text}}})
+	}
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"client": "goose-desktop", "enabledExtensions": []any{everything}}}),
+		prompt("p1", "first question"),
+		{"sleepMs": 1100},
+		prompt("p2", "run the long operation"),
+		dreconnect(),
+		dcall("load", "session/load", map[string]any{"sessionId": "${s.sessionId}", "cwd": work, "mcpServers": []any{}}),
+	}})
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	r.decode("s", &s)
+	ups := r.updates(s.SessionID, false)
+	goose := func(u map[string]any) map[string]any {
+		m, _ := u["_meta"].(map[string]any)
+		g, _ := m["goose"].(map[string]any)
+		return g
+	}
+	// Live frames (before the reconnect) and replayed ones carry the same
+	// created time per message.
+	created := map[string][]float64{} // messageId → created seen
+	var toolCall, progress map[string]any
+	for _, u := range ups {
+		kind := u["sessionUpdate"]
+		g := goose(u)
+		switch kind {
+		case "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update":
+			m, _ := u["_meta"].(map[string]any)
+			if kind == "tool_call_update" && m["toolNotification"] != nil {
+				if progress == nil {
+					progress = m["toolNotification"].(map[string]any)
+				}
+				continue
+			}
+			if kind == "tool_call_update" && u["status"] == "in_progress" {
+				continue
+			}
+			c, ok := g["created"].(float64)
+			id, _ := g["messageId"].(string)
+			if !ok || id == "" {
+				t.Errorf("%s without _meta.goose {created, messageId}: %s", kind, djson(t, u))
+				continue
+			}
+			created[id] = append(created[id], c)
+			if kind == "tool_call" && toolCall == nil {
+				toolCall, _ = g["toolCall"].(map[string]any)
+			}
+		}
+	}
+	for id, cs := range created {
+		for _, c := range cs {
+			if c != cs[0] {
+				t.Errorf("message %s has created %v in different frames", id, cs)
+			}
+		}
+	}
+	if djson(t, toolCall) != `{"extensionName":"everything","toolName":"everything__trigger-long-running-operation"}` {
+		t.Errorf("_meta.goose.toolCall = %s", djson(t, toolCall))
+	}
+	if progress["type"] != "progress" {
+		t.Errorf("_meta.toolNotification = %s", djson(t, progress))
+	} else if p, _ := progress["params"].(map[string]any); p["total"] != float64(3) || p["progress"] == nil || p["progressToken"] == nil {
+		t.Errorf("progress params = %s", djson(t, p))
+	}
+	// The second question's time, as Desktop reads it from the replay.
+	var secondAt float64
+	for _, u := range ups {
+		if c, ok := u["content"].(map[string]any); ok && u["sessionUpdate"] == "user_message_chunk" && c["text"] == "run the long operation" {
+			secondAt = goose(u)["created"].(float64)
+		}
+	}
+	if secondAt == 0 {
+		t.Fatalf("no replayed user_message_chunk of the second question with created")
+	}
+
+	// Edit the second question: fork before it, then open the fork.
+	r2 := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("fork", "session/fork", map[string]any{"sessionId": s.SessionID, "cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"conversationBefore": int64(secondAt)}}),
+		dcall("load", "session/load", map[string]any{"sessionId": "${fork.sessionId}", "cwd": work, "mcpServers": []any{}}),
+		dcall("bad", "session/fork", map[string]any{"sessionId": s.SessionID, "cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"conversationBefore": "yesterday"}}),
+	}})
+	var fork struct {
+		SessionID string `json:"sessionId"`
+	}
+	r2.decode("fork", &fork)
+	var texts []string
+	for _, u := range r2.updates(fork.SessionID, false) {
+		if c, ok := u["content"].(map[string]any); ok && u["sessionUpdate"] == "user_message_chunk" {
+			texts = append(texts, c["text"].(string))
+		}
+	}
+	if djson(t, texts) != `["first question"]` {
+		t.Errorf("the fork before the edited message replays user texts %v", texts)
+	}
+	if e := r2.fail("bad"); e.Code != -32602 || string(e.Data) != `"conversationBefore must be an integer timestamp"` {
+		t.Errorf("bad conversationBefore: %+v", e)
+	}
+}
+
+// acp/capabilities.ts: Desktop opens goose://recipe deep links only when
+// initialize advertises _meta.goose.recipeParameterScopes, and offers an
+// empty new-chat extension choice only with emptyExtensionSelection (an
+// object); localInference is not offered.
+func TestDesktopInitializeAdvertisesGooseFeatures(t *testing.T) {
+	env := newAgentEnv(t)
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{}})
+	if len(r.Initialize) != 1 {
+		t.Fatalf("initialize results: %d", len(r.Initialize))
+	}
+	var init struct {
+		AgentCapabilities struct {
+			Meta struct {
+				Goose map[string]any `json:"goose"`
+			} `json:"_meta"`
+		} `json:"agentCapabilities"`
+	}
+	if err := json.Unmarshal(r.Initialize[0], &init); err != nil {
+		t.Fatal(err)
+	}
+	g := init.AgentCapabilities.Meta.Goose
+	_, scopes := g["recipeParameterScopes"]
+	empty, _ := g["emptyExtensionSelection"].(map[string]any)
+	_, local := g["localInference"]
+	if !scopes || empty == nil || local {
+		t.Errorf("agentCapabilities._meta.goose = %s", djson(t, g))
 	}
 }

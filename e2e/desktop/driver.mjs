@@ -24,6 +24,7 @@
 //                                                              that array of its result has an element
 //     {"notify": "session/cancel", "params": {...}}            a notification
 //     {"reconnect": true}                                      close the socket, new socket + initialize
+//     {"sleepMs": 1100}                                        let the clock move (message times are seconds)
 //     {"waitFor": {"sessionId": "...", "update": "usage_update", "custom": true}, "count": 1}
 //   ]
 // }
@@ -264,6 +265,10 @@ try {
         if (Date.now() > until) { rec.timedOut = true; break; }
         await new Promise((r) => setTimeout(r, 20));
       }
+      continue;
+    }
+    if (step.sleepMs) {
+      await new Promise((r) => setTimeout(r, step.sleepMs));
       continue;
     }
     if (step.notify) {

@@ -1,0 +1,88 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
+
+// What goose puts in its frames' _meta beyond the ACP schema, which Goose
+// Desktop reads (ui/desktop/src/acp/adapter): every message frame's
+// _meta.goose {created, messageId} (the message's time orders an edited
+// chat and truncates it; live and on replay), a tool call's
+// _meta.goose.toolCall {toolName, extensionName} (the card's identity),
+// and an MCP notification during a call as a tool_call_update with
+// _meta.toolNotification (progress, log lines, platform events).
+
+// withGooseFrameMeta adds goose's _meta to the frames of message m.
+func withGooseFrameMeta(out []SessionUpdate, m conversation.Message) []SessionUpdate {
+	names := map[string]string{}
+	for _, c := range m.Content {
+		if c.ToolRequest != nil && c.ToolRequest.ToolCall.IsOK() {
+			names[c.ToolRequest.ID] = c.ToolRequest.ToolCall.Value.Name
+		}
+	}
+	id := m.IDOrEmpty()
+	for i := range out {
+		u := &out[i]
+		g := gooseMeta(u)
+		g["created"] = m.Created
+		if id != "" {
+			g["messageId"] = id
+		}
+		if name, ok := names[u.ToolCallID]; ok && u.SessionUpdate == UpdateToolCall {
+			g["toolCall"] = toolIdentity(name)
+		}
+	}
+	return out
+}
+
+// gooseMeta is u's _meta.goose, created when absent.
+func gooseMeta(u *SessionUpdate) map[string]any {
+	if u.Meta == nil {
+		u.Meta = Meta{}
+	}
+	if g, ok := u.Meta["goose"].(map[string]any); ok {
+		return g
+	}
+	g := map[string]any{}
+	u.Meta["goose"] = g
+	return g
+}
+
+// toolIdentity is goose's tool call identity: the tool's name as the model
+// called it and, for a prefixed name, the extension before "__".
+func toolIdentity(name string) map[string]any {
+	id := map[string]any{"toolName": name}
+	if ext, _, ok := strings.Cut(name, "__"); ok && ext != "" {
+		id["extensionName"] = ext
+	}
+	return id
+}
+
+// toolNotificationKinds maps MCP notification methods to goose's
+// toolNotification types.
+var toolNotificationKinds = map[string]string{
+	"notifications/progress": "progress",
+	"notifications/message":  "message",
+	"platform_event":         "platform_event",
+}
+
+// sendToolNotification forwards an MCP notification of a running tool call
+// as goose does: a tool_call_update in_progress carrying
+// _meta.toolNotification {type, params}.
+func (s *Server) sendToolNotification(ctx context.Context, as *acpSession, e agent.NotificationEvent) {
+	kind, ok := toolNotificationKinds[e.Method]
+	if !ok || e.RequestID == "" {
+		return
+	}
+	params := json.RawMessage(e.Params)
+	if len(params) == 0 {
+		params = json.RawMessage("null")
+	}
+	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: e.RequestID, Status: "in_progress",
+		Meta: Meta{"toolNotification": map[string]any{"type": kind, "params": params}}})
+}
