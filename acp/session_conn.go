@@ -12,7 +12,7 @@ import (
 
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID)}}
+	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID), Owner: s.toolOwner(sess.ID)}}
 	s.loaded.register(as)
 	return as
 }

@@ -18,7 +18,10 @@ type Translator struct {
 	WorkingDir string
 	// Tools returns what a tool declares about itself (kind, path and
 	// line arguments); nil means toolinfo.Guess of the name.
-	Tools    func(name string) toolinfo.Info
+	Tools func(name string) toolinfo.Info
+	// Owner names a tool's extension (Desktop's tool card identity); nil
+	// reads it from a prefixed name.
+	Owner    func(name string) string
 	requests map[string]conversation.ToolCall
 }
 
@@ -80,7 +83,7 @@ func (t *Translator) MessageUpdates(m conversation.Message, replay bool) []Sessi
 			out = append(out, t.toolResult(c.ToolResponse))
 		}
 	}
-	return withGooseFrameMeta(out, m)
+	return t.withGooseFrameMeta(out, m)
 }
 
 func isToolResponseOnly(m conversation.Message) bool {

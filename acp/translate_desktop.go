@@ -18,7 +18,7 @@ import (
 // _meta.toolNotification (progress, log lines, platform events).
 
 // withGooseFrameMeta adds goose's _meta to the frames of message m.
-func withGooseFrameMeta(out []SessionUpdate, m conversation.Message) []SessionUpdate {
+func (t *Translator) withGooseFrameMeta(out []SessionUpdate, m conversation.Message) []SessionUpdate {
 	names := map[string]string{}
 	for _, c := range m.Content {
 		if c.ToolRequest != nil && c.ToolRequest.ToolCall.IsOK() {
@@ -34,7 +34,7 @@ func withGooseFrameMeta(out []SessionUpdate, m conversation.Message) []SessionUp
 			g["messageId"] = id
 		}
 		if name, ok := names[u.ToolCallID]; ok && u.SessionUpdate == UpdateToolCall {
-			g["toolCall"] = toolIdentity(name)
+			g["toolCall"] = t.toolIdentity(name)
 		}
 	}
 	return out
@@ -54,13 +54,34 @@ func gooseMeta(u *SessionUpdate) map[string]any {
 }
 
 // toolIdentity is goose's tool call identity: the tool's name as the model
-// called it and, for a prefixed name, the extension before "__".
-func toolIdentity(name string) map[string]any {
+// called it and the extension it belongs to (the session's tools say; a
+// name they do not know, by its "<extension>__" prefix).
+func (t *Translator) toolIdentity(name string) map[string]any {
 	id := map[string]any{"toolName": name}
-	if ext, _, ok := strings.Cut(name, "__"); ok && ext != "" {
+	ext := ""
+	if t.Owner != nil {
+		ext = t.Owner(name)
+	}
+	if ext == "" {
+		if prefix, _, ok := strings.Cut(name, "__"); ok {
+			ext = prefix
+		}
+	}
+	if ext != "" {
 		id["extensionName"] = ext
 	}
 	return id
+}
+
+// toolOwner names the extensions of the session's tools (the agent's tool
+// list is cached between model calls, so this does no I/O).
+func (s *Server) toolOwner(sessionID string) func(string) string {
+	if s.opts.Agent == nil {
+		return nil
+	}
+	return func(name string) string {
+		return s.opts.Agent.ToolOwner(context.Background(), sessionID, name)
+	}
 }
 
 // toolNotificationKinds maps MCP notification methods to goose's

@@ -274,3 +274,28 @@ func TestDesktopInitializeAdvertisesGooseFeatures(t *testing.T) {
 		t.Errorf("agentCapabilities._meta.goose = %s", djson(t, g))
 	}
 }
+
+// adapter/tools.ts names a tool card by _meta.goose.toolCall: a
+// first-class extension's bare tool (shell) still names its extension.
+func TestDesktopToolCardIdentity(t *testing.T) {
+	env := newAgentEnv(t, toolCallTurn("call_sh", "shell", map[string]any{"command": "echo hi"}), textTurn("ran"))
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop"}}),
+		dcall("p", "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": "say hi"}}}),
+	}})
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	r.decode("s", &s)
+	calls := updatesOfKind(r.updates(s.SessionID, false), "tool_call")
+	if len(calls) != 1 {
+		t.Fatalf("tool_call frames: %d", len(calls))
+	}
+	meta, _ := calls[0]["_meta"].(map[string]any)
+	g, _ := meta["goose"].(map[string]any)
+	if got := djson(t, g["toolCall"]); got != `{"extensionName":"developer","toolName":"shell"}` {
+		t.Errorf("_meta.goose.toolCall = %s", got)
+	}
+}

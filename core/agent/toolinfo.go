@@ -21,6 +21,19 @@ func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.I
 	return toolinfo.Guess(name)
 }
 
+// ToolOwner is the key of the extension whose tool name is (resolved as a
+// call would be), "" for a tool the session does not have.
+func (a *Agent) ToolOwner(ctx context.Context, sessionID, name string) string {
+	tools, err := a.Tools(ctx, sessionID, "")
+	if err != nil {
+		return ""
+	}
+	if t, ok := extension.Resolve(tools, name); ok {
+		return t.Extension
+	}
+	return ""
+}
+
 // tool is the tool this turn offers under name, or the one an older or
 // mangled name refers to ("developer__shell" for shell; see
 // extension.Resolve).
