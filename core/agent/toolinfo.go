@@ -24,7 +24,7 @@ func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.I
 // ToolOwner is the key of the extension whose tool name is (resolved as a
 // call would be), "" for a tool the session does not have.
 func (a *Agent) ToolOwner(ctx context.Context, sessionID, name string) string {
-	tools, err := a.Tools(ctx, sessionID, "")
+	tools, err := a.Extensions().Tools(ctx, sessionID, "")
 	if err != nil {
 		return ""
 	}
