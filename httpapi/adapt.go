@@ -4,10 +4,11 @@ import (
 	"net/http"
 )
 
-// Every route is decode → core → encode. A handler receives its decoded
-// (and checked) request and answers a reply or an error; the adapters own
-// the decoding, the one error writer and the encoding, so no handler writes
-// to the ResponseWriter itself (streams excepted).
+// Every route is decode → core → encode. A route's endpoint receives its
+// decoded (and checked) request and answers a reply or an error; the
+// adapters own the decoding, and the Server writes the reply or the error
+// (respond.go), so no endpoint writes to the ResponseWriter itself
+// (streams excepted: they are plain http.Handlers).
 
 // reply is a handler's answer: a status and a JSON body, or no body.
 type reply struct {
@@ -26,81 +27,53 @@ func jsonStatus(status int, v any) reply { return reply{status: status, body: v}
 // noBody answers a bare status (goosed's StatusCode).
 func noBody(status int) reply { return reply{status: status, empty: true} }
 
-func (s *Server) write(w http.ResponseWriter, rep reply) {
-	if rep.empty {
-		w.WriteHeader(rep.status)
-		return
-	}
-	writeJSON(w, rep.status, rep.body)
-}
+// endpoint is a route's decode → core → encode: a reply or an error.
+type endpoint func(r *http.Request) (reply, error)
 
 // withBody adapts a handler of a JSON body Q: axum's Json extractor
 // (415 without a JSON content type, 413 past the limit, 400 for bad JSON,
-// 422 for the wrong shape or Q's check()), then h, then the reply or
-// writeError.
-func withBody[Q any](s *Server, h func(r *http.Request, q Q) (reply, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// 422 for the wrong shape or Q's check()), then h.
+func withBody[Q any](h func(r *http.Request, q Q) (reply, error)) endpoint {
+	return func(r *http.Request) (reply, error) {
 		var q Q
 		if err := decodeJSON(r, &q); err != nil {
-			s.writeError(w, r, err)
-			return
+			return reply{}, err
 		}
-		rep, err := h(r, q)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.write(w, rep)
-	})
+		return h(r, q)
+	}
 }
 
 // noInput adapts a handler that reads only the path and query.
-func noInput(s *Server, h func(r *http.Request) (reply, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rep, err := h(r)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		s.write(w, rep)
-	})
-}
+func noInput(h func(r *http.Request) (reply, error)) endpoint { return h }
 
 // streamBody adapts a streaming handler of a JSON body Q: decoding errors
 // are answered before the stream starts; h writes the stream itself.
-func streamBody[Q any](s *Server, h func(w http.ResponseWriter, r *http.Request, q Q)) http.Handler {
+func streamBody[Q any](out writer, h func(w http.ResponseWriter, r *http.Request, q Q)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var q Q
 		if err := decodeJSON(r, &q); err != nil {
-			s.writeError(w, r, err)
+			out.error(w, r, err)
 			return
 		}
 		h(w, r, q)
 	})
 }
 
-// needConfig answers 503 before anything else when the server runs without
-// config.yaml access.
-func (s *Server) needConfig(h http.Handler) http.Handler {
-	return s.need(func() bool { return s.opts.Config != nil }, errNoConfig, h)
+// refuse makes every endpoint of routes answer err: an area whose core
+// service this server was built without (no config, no scheduler).
+func refuse(err error, routes []route) []route {
+	for i := range routes {
+		routes[i].endpoint = func(*http.Request) (reply, error) { return reply{}, err }
+		routes[i].handler = nil
+	}
+	return routes
 }
 
-// needScheduler answers 503 when the server runs without a scheduler.
-func (s *Server) needScheduler(h http.Handler) http.Handler {
-	return s.need(func() bool { return s.opts.Scheduler != nil }, errSchedulerUnavailable, h)
+// needs answers err instead of running e when the server lacks what e
+// needs (have is false).
+func needs(have bool, err error, e endpoint) endpoint {
+	if have {
+		return e
+	}
+	return func(*http.Request) (reply, error) { return reply{}, err }
 }
-
-func (s *Server) need(ok func() bool, err error, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !ok() {
-			s.writeError(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-var (
-	errNoConfig             = errorf(http.StatusServiceUnavailable, "configuration is not available in this goose-acp server")
-	errSchedulerUnavailable = errorf(http.StatusServiceUnavailable, "Scheduling is not available in this goose-acp server")
-)

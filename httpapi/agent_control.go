@@ -1,14 +1,12 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
-	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
-	"github.com/goose-acp/goose-acp/core/session"
 )
 
 type updateProviderRequest struct {
@@ -26,26 +24,26 @@ func (q updateProviderRequest) check() error {
 // agentUpdateProvider swaps the session's provider and model (model
 // defaults to GOOSE_MODEL, then the provider's default); errors are
 // text/plain as in goosed.
-func (s *Server) agentUpdateProvider(r *http.Request, q updateProviderRequest) (reply, error) {
+func (a *agentAPI) agentUpdateProvider(r *http.Request, q updateProviderRequest) (reply, error) {
 	modelName := ""
 	if q.Model != nil {
 		modelName = *q.Model
 	}
-	if modelName == "" && s.opts.Config != nil {
-		modelName, _ = s.opts.Config.GetString("GOOSE_MODEL")
+	if modelName == "" && a.cfg != nil {
+		modelName, _ = a.cfg.GetString("GOOSE_MODEL")
 	}
 	if modelName == "" {
-		if m, ok := s.findProvider(q.Provider); ok {
+		if m, ok := a.providers.find(q.Provider); ok {
 			modelName = m.DefaultModel
 		}
 	}
 	if modelName == "" {
 		return reply{}, textError(http.StatusBadRequest, "No model specified")
 	}
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, textError(http.StatusFailedDependency, "Failed to get session agent: %s", err)
 	}
-	if err := s.opts.Agent.Sessions().SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
+	if err := a.agent.Sessions().SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Failed to create provider: %s", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -59,7 +57,7 @@ type updateSessionRequest struct {
 func (q updateSessionRequest) check() error { return required("session_id", q.SessionID) }
 
 // agentUpdateSession sets the session's goose mode, loaded or not.
-func (s *Server) agentUpdateSession(r *http.Request, q updateSessionRequest) (reply, error) {
+func (a *agentAPI) agentUpdateSession(r *http.Request, q updateSessionRequest) (reply, error) {
 	if q.GooseMode == nil {
 		return noBody(http.StatusOK), nil
 	}
@@ -67,9 +65,9 @@ func (s *Server) agentUpdateSession(r *http.Request, q updateSessionRequest) (re
 	if _, err := permission.ParseMode(mode); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Invalid goose_mode: %s", mode)
 	}
-	err := s.opts.Agent.Sessions().SetMode(r.Context(), q.SessionID, mode)
+	err := a.agent.Sessions().SetMode(r.Context(), q.SessionID, mode)
 	switch {
-	case errors.Is(err, session.ErrNotFound):
+	case errkind.Is(err, errkind.NotFound):
 		return reply{}, textError(http.StatusBadRequest, "Session not found: %s", q.SessionID)
 	case err != nil:
 		return reply{}, textError(http.StatusInternalServerError, "%s", err)
@@ -80,18 +78,18 @@ func (s *Server) agentUpdateSession(r *http.Request, q updateSessionRequest) (re
 // agentUpdateFromSession re-applies the session's recipe (with its user
 // values) by reloading the session's agent state; a session without one
 // is only loaded.
-func (s *Server) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (reply, error) {
-	sess, err := s.opts.Store.Get(r.Context(), q.SessionID, false)
+func (a *agentAPI) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (reply, error) {
+	sess, err := a.store.Get(r.Context(), q.SessionID, false)
 	if err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		return noBody(http.StatusOK), nil
 	}
-	if _, err := s.reload(r.Context(), q.SessionID); err != nil {
+	if _, err := a.reload(r.Context(), q.SessionID); err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -108,10 +106,10 @@ func (q updateWorkingDirRequest) check() error {
 
 // agentUpdateWorkingDir moves the session to an existing directory,
 // loaded or not.
-func (s *Server) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
+func (a *agentAPI) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
 	dir := strings.TrimSpace(q.WorkingDir)
-	err := s.opts.Agent.Sessions().UpdateWorkingDir(r.Context(), q.SessionID, dir)
-	if errors.Is(err, agent.ErrNotADirectory) || (err != nil && dir == "") {
+	err := a.agent.Sessions().UpdateWorkingDir(r.Context(), q.SessionID, dir)
+	if errkind.Is(err, errkind.Invalid) || (err != nil && dir == "") {
 		return reply{}, badRequest("Directory does not exist: %s", q.WorkingDir)
 	}
 	if err != nil {
@@ -129,17 +127,17 @@ type callToolRequest struct {
 func (q callToolRequest) check() error { return required("session_id", q.SessionID, "name", q.Name) }
 
 // agentCallTool runs a tool directly (MCP Apps) → rmcp CallToolResult.
-func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if !s.hasTool(r, q.SessionID, q.Name) {
+	if !a.hasTool(r, q.SessionID, q.Name) {
 		return reply{}, notFound("Tool not found: %s", q.Name)
 	}
 	if q.Arguments == nil {
 		q.Arguments = map[string]any{}
 	}
-	res, err := s.opts.Agent.Extensions().CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
+	res, err := a.agent.Extensions().CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
@@ -149,8 +147,8 @@ func (s *Server) agentCallTool(r *http.Request, q callToolRequest) (reply, error
 	return ok(res), nil
 }
 
-func (s *Server) hasTool(r *http.Request, id, name string) bool {
-	tools, err := s.opts.Agent.Extensions().Tools(r.Context(), id, "")
+func (a *agentAPI) hasTool(r *http.Request, id, name string) bool {
+	tools, err := a.agent.Extensions().Tools(r.Context(), id, "")
 	if err != nil {
 		return false
 	}
@@ -180,11 +178,11 @@ type readResourceResponse struct {
 }
 
 // agentReadResource reads the first text content of an MCP resource.
-func (s *Server) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+func (a *agentAPI) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	res, err := s.opts.Agent.Extensions().ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
+	res, err := a.agent.Extensions().ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
 	if err != nil {
 		return reply{}, notFound("Failed to read resource: %w", err)
 	}

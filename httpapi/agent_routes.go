@@ -9,10 +9,44 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 )
+
+// agentAPI answers /agent/*: a session's live agent state (start, resume,
+// restart, stop, provider, mode, working dir, extensions, tools,
+// resources) through the agent.
+type agentAPI struct {
+	agent     *agent.Agent
+	store     agent.SessionReader
+	cfg       *config.Config
+	perms     *config.Permissions
+	providers *providersAPI
+	library   *recipe.Library
+	// buses: stopping a session's agent cancels its requests.
+	buses *buses
+}
+
+func (a *agentAPI) routes() []route {
+	return []route{
+		{"POST", "/agent/start", 0, withBody(a.agentStart), nil},
+		{"POST", "/agent/resume", 0, withBody(a.agentResume), nil},
+		{"POST", "/agent/restart", 0, withBody(a.agentRestart), nil},
+		{"POST", "/agent/stop", 0, withBody(a.agentStop), nil},
+		{"GET", "/agent/tools", 0, noInput(a.agentTools), nil},
+		{"POST", "/agent/add_extension", 0, withBody(a.agentAddExtension), nil},
+		{"POST", "/agent/remove_extension", 0, withBody(a.agentRemoveExtension), nil},
+		{"POST", "/agent/update_provider", 0, withBody(a.agentUpdateProvider), nil},
+		{"POST", "/agent/update_session", 0, withBody(a.agentUpdateSession), nil},
+		{"POST", "/agent/update_from_session", 0, withBody(a.agentUpdateFromSession), nil},
+		{"POST", "/agent/update_working_dir", 0, withBody(a.agentUpdateWorkingDir), nil},
+		{"POST", "/agent/call_tool", 0, withBody(a.agentCallTool), nil},
+		{"POST", "/agent/read_resource", 0, withBody(a.agentReadResource), nil},
+		{"GET", "/agent/list_apps", 0, noInput(a.agentListApps), nil},
+	}
+}
 
 // DefaultSessionName is the name goosed gives a new desktop session.
 const DefaultSessionName = "New Chat"
@@ -30,8 +64,8 @@ func (q startAgentRequest) check() error { return required("working_dir", q.Work
 // agentStart creates a session (type user, "New Chat") running the
 // request's recipe, if any, loads its extensions and answers the Session
 // without conversation.
-func (s *Server) agentStart(r *http.Request, q startAgentRequest) (reply, error) {
-	rec, err := s.requestRecipe(q)
+func (a *agentAPI) agentStart(r *http.Request, q startAgentRequest) (reply, error) {
+	rec, err := a.requestRecipe(q)
 	if err != nil {
 		return reply{}, err
 	}
@@ -45,10 +79,10 @@ func (s *Server) agentStart(r *http.Request, q startAgentRequest) (reply, error)
 		opts.UseRecipe(rec, nil)
 		if q.RecipeID != nil && *q.RecipeID != "" {
 			// A saved recipe's sub-recipes sit next to it.
-			opts.Recipe.Dir = s.recipes().Dir
+			opts.Recipe.Dir = a.library.Dir
 		}
 	}
-	sess, _, err := s.opts.Agent.StartSession(r.Context(), opts)
+	sess, _, err := a.agent.StartSession(r.Context(), opts)
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to create session: %w", err)
 	}
@@ -58,7 +92,7 @@ func (s *Server) agentStart(r *http.Request, q startAgentRequest) (reply, error)
 
 // requestRecipe reads the recipe of a start request (inline, deeplink or
 // a saved recipe id).
-func (s *Server) requestRecipe(q startAgentRequest) (*recipe.Recipe, error) {
+func (a *agentAPI) requestRecipe(q startAgentRequest) (*recipe.Recipe, error) {
 	switch {
 	case len(q.Recipe) > 0 && string(q.Recipe) != "null":
 		rec, err := recipe.FromJSON(q.Recipe)
@@ -73,7 +107,7 @@ func (s *Server) requestRecipe(q startAgentRequest) (*recipe.Recipe, error) {
 		}
 		return rec, nil
 	case q.RecipeID != nil && *q.RecipeID != "":
-		saved, err := s.recipes().Find(*q.RecipeID)
+		saved, err := a.library.Find(*q.RecipeID)
 		if err != nil {
 			return nil, err
 		}
@@ -107,19 +141,19 @@ type resumeAgentResponse struct {
 
 // agentResume loads a session with its conversation and, when asked,
 // its provider and extensions.
-func (s *Server) agentResume(r *http.Request, q resumeAgentRequest) (reply, error) {
-	if _, err := s.opts.Store.Get(r.Context(), q.SessionID, false); err != nil {
+func (a *agentAPI) agentResume(r *http.Request, q resumeAgentRequest) (reply, error) {
+	if _, err := a.store.Get(r.Context(), q.SessionID, false); err != nil {
 		return reply{}, notFound("Session not found: %s", q.SessionID)
 	}
 	var results []extension.Result
-	if *q.LoadModelAndExtensions && !s.opts.Agent.Sessions().IsLoaded(q.SessionID) {
-		_, res, err := s.opts.Agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
+	if *q.LoadModelAndExtensions && !a.agent.Sessions().IsLoaded(q.SessionID) {
+		_, res, err := a.agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
 		if err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err)
 		}
 		results = res
 	}
-	sess, err := s.opts.Store.Get(r.Context(), q.SessionID, true)
+	sess, err := a.store.Get(r.Context(), q.SessionID, true)
 	if err != nil {
 		return reply{}, err
 	}
@@ -127,8 +161,8 @@ func (s *Server) agentResume(r *http.Request, q resumeAgentRequest) (reply, erro
 }
 
 // agentRestart drops the session's agent state and loads it again.
-func (s *Server) agentRestart(r *http.Request, q sessionIDRequest) (reply, error) {
-	results, err := s.reload(r.Context(), q.SessionID)
+func (a *agentAPI) agentRestart(r *http.Request, q sessionIDRequest) (reply, error) {
+	results, err := a.reload(r.Context(), q.SessionID)
 	if err != nil {
 		return reply{}, err
 	}
@@ -139,24 +173,25 @@ func (s *Server) agentRestart(r *http.Request, q sessionIDRequest) (reply, error
 }
 
 // reload is the agent's ReloadSession with goosed's statuses.
-func (s *Server) reload(ctx context.Context, id string) ([]extension.Result, error) {
-	results, err := s.opts.Agent.Sessions().Reload(ctx, id)
-	switch {
-	case errors.Is(err, session.ErrNotFound):
+func (a *agentAPI) reload(ctx context.Context, id string) ([]extension.Result, error) {
+	results, err := a.agent.Sessions().Reload(ctx, id)
+	switch errkind.Of(err) {
+	case errkind.NotFound:
 		return nil, err
-	case errors.Is(err, agent.ErrRecipeApply):
-		return nil, errorf(http.StatusFailedDependency, "Failed to apply recipe: %w", errors.Unwrap(err))
-	case err != nil:
+	case errkind.NotReady: // the session's recipe no longer renders
+		return nil, errorf(http.StatusFailedDependency, "Failed to apply recipe: %s", errkind.Detail(err))
+	}
+	if err != nil {
 		return nil, errorf(http.StatusInternalServerError, "Failed to restart agent: %w", err)
 	}
 	return results, nil
 }
 
-func (s *Server) agentStop(r *http.Request, q sessionIDRequest) (reply, error) {
-	if b, ok := s.existingBus(q.SessionID); ok {
+func (a *agentAPI) agentStop(r *http.Request, q sessionIDRequest) (reply, error) {
+	if b, ok := a.buses.existing(q.SessionID); ok {
 		b.cancelAll()
 	}
-	if err := s.opts.Agent.CloseSession(q.SessionID); err != nil {
+	if err := a.agent.CloseSession(q.SessionID); err != nil {
 		return reply{}, notFound("No agent for session %s", q.SessionID)
 	}
 	return noBody(http.StatusOK), nil
@@ -173,25 +208,25 @@ type toolInfo struct {
 
 // agentTools lists the session's tools sorted by name, with their
 // parameter names and permission.yaml level.
-func (s *Server) agentTools(r *http.Request) (reply, error) {
+func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 	id := r.URL.Query().Get("session_id")
 	if id == "" {
 		return reply{}, badRequest("Failed to deserialize query string: missing field `session_id`")
 	}
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	tools, err := s.opts.Agent.Extensions().Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
+	tools, err := a.agent.Extensions().Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
 	if err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	out := make([]toolInfo, 0, len(tools))
 	for _, t := range tools {
 		ti := toolInfo{Name: t.Name, Description: t.Description, Parameters: schemaParams(t.InputSchema), InputSchema: t.InputSchema}
-		if s.opts.Permissions != nil {
-			l, ok := s.opts.Permissions.User(t.Name)
+		if a.perms != nil {
+			l, ok := a.perms.User(t.Name)
 			if !ok && t.Local != "" { // a rule saved under the name before goose 1.54 made it bare
-				l, ok = s.opts.Permissions.User(t.PrefixedName())
+				l, ok = a.perms.User(t.PrefixedName())
 			}
 			if ok {
 				v := string(l)
@@ -224,11 +259,11 @@ func (q addExtensionRequest) check() error {
 	return required("session_id", q.SessionID)
 }
 
-func (s *Server) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+func (a *agentAPI) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := s.opts.Agent.Extensions().Add(r.Context(), q.SessionID, *q.Config); err != nil {
+	if err := a.agent.Extensions().Add(r.Context(), q.SessionID, *q.Config); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to add extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -243,11 +278,11 @@ func (q removeExtensionRequest) check() error {
 	return required("name", q.Name, "session_id", q.SessionID)
 }
 
-func (s *Server) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
-	if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+func (a *agentAPI) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
+	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := s.opts.Agent.Extensions().Remove(r.Context(), q.SessionID, q.Name); err != nil {
+	if err := a.agent.Extensions().Remove(r.Context(), q.SessionID, q.Name); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to remove extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -255,6 +290,6 @@ func (s *Server) agentRemoveExtension(r *http.Request, q removeExtensionRequest)
 
 // agentListApps: goose-acp keeps no MCP Apps store (import/export answer
 // 501), so the list is truly empty.
-func (s *Server) agentListApps(*http.Request) (reply, error) {
+func (a *agentAPI) agentListApps(*http.Request) (reply, error) {
 	return ok(map[string]any{"apps": []any{}}), nil
 }

@@ -39,7 +39,7 @@ func TestSlowRequestBodyTimesOut(t *testing.T) {
 	addr := serveOnLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var v map[string]any
 		if err := decodeJSON(r, &v); err != nil {
-			(&Server{}).writeError(w, r, err)
+			writer{}.error(w, r, err)
 			return
 		}
 		w.WriteHeader(http.StatusOK)
@@ -67,7 +67,7 @@ func TestStreamOutlivesBodyTimeout(t *testing.T) {
 	addr := serveOnLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var v map[string]any
 		if err := decodeJSON(r, &v); err != nil {
-			(&Server{}).writeError(w, r, err)
+			writer{}.error(w, r, err)
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")

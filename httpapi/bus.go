@@ -244,36 +244,54 @@ func (b *eventBus) drop() {
 	}
 }
 
-// bus returns the session's bus, creating it.
-func (s *Server) bus(id string) *eventBus {
-	s.busMu.Lock()
-	defer s.busMu.Unlock()
-	b, ok := s.buses[id]
+// buses are the sessions' event buses, one per session, shared by the
+// chat routes and the routes that end a session's requests.
+type buses struct {
+	mu sync.Mutex
+	m  map[string]*eventBus
+}
+
+func newBuses() *buses { return &buses{m: map[string]*eventBus{}} }
+
+// get returns the session's bus, creating it.
+func (bs *buses) get(id string) *eventBus {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	b, ok := bs.m[id]
 	if !ok {
 		b = newEventBus()
-		s.buses[id] = b
+		bs.m[id] = b
 	}
 	return b
 }
 
-// existingBus returns the session's bus if one was created.
-func (s *Server) existingBus(id string) (*eventBus, bool) {
-	s.busMu.Lock()
-	defer s.busMu.Unlock()
-	b, ok := s.buses[id]
+// existing returns the session's bus if one was created.
+func (bs *buses) existing(id string) (*eventBus, bool) {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	b, ok := bs.m[id]
 	return b, ok
 }
 
-// dropBus cancels the session's requests, closes its streams and waits
-// for a running turn to stop writing.
-func (s *Server) dropBus(id string) {
-	s.busMu.Lock()
-	b, ok := s.buses[id]
-	delete(s.buses, id)
-	s.busMu.Unlock()
+// drop cancels the session's requests, closes its streams and waits for a
+// running turn to stop writing.
+func (bs *buses) drop(id string) {
+	bs.mu.Lock()
+	b, ok := bs.m[id]
+	delete(bs.m, id)
+	bs.mu.Unlock()
 	if ok {
 		b.drop()
 		b.turn.Lock()
 		b.turn.Unlock() //nolint:staticcheck // waiting for the turn is the point
+	}
+}
+
+// cancelAll cancels every request of every bus.
+func (bs *buses) cancelAll() {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	for _, b := range bs.m {
+		b.cancelAll()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,15 +15,39 @@ import (
 	"github.com/goose-acp/goose-acp/core/permission"
 )
 
+// chatAPI answers both chat protocols: POST /reply (one SSE stream per
+// turn) and the session event buses (POST /sessions/{id}/reply, GET
+// /sessions/{id}/events, cancel), and tool confirmations.
+type chatAPI struct {
+	agent *agent.Agent
+	store agent.SessionReader
+	buses *buses
+	// ctx ends with the server; turns counts the turns running under it.
+	ctx   context.Context
+	turns *sync.WaitGroup
+	ping  time.Duration
+	out   writer
+}
+
+func (a *chatAPI) routes() []route {
+	return []route{
+		{"POST", "/reply", ReplyBodyLimit, nil, streamBody(a.out, a.legacyReply)},
+		{"POST", "/sessions/{id}/reply", ReplyBodyLimit, withBody(a.sessionReply), nil},
+		{"GET", "/sessions/{id}/events", 0, nil, http.HandlerFunc(a.sessionEvents)},
+		{"POST", "/sessions/{id}/cancel", 0, withBody(a.sessionCancel), nil},
+		{"POST", "/action-required/tool-confirmation", 0, withBody(a.toolConfirmation), nil},
+	}
+}
+
 // tokens tracks a session's TokenState during a turn.
 type tokens struct {
-	s     *Server
+	store agent.SessionReader
 	id    string
 	state TokenState
 }
 
 func (t *tokens) refresh(ctx context.Context) {
-	if sess, err := t.s.opts.Store.Get(ctx, t.id, false); err == nil {
+	if sess, err := t.store.Get(ctx, t.id, false); err == nil {
 		t.state = tokenStateOf(sess)
 	}
 }
@@ -67,56 +92,56 @@ func (q sessionReplyRequest) check() error {
 }
 
 // sessionReply submits a turn; its events go to the session's bus.
-func (s *Server) sessionReply(r *http.Request, q sessionReplyRequest) (reply, error) {
+func (a *chatAPI) sessionReply(r *http.Request, q sessionReplyRequest) (reply, error) {
 	id := r.PathValue("id")
 	if _, err := uuid.Parse(q.RequestID); err != nil {
 		return reply{}, badRequest("request_id must be a valid UUID")
 	}
-	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
+	if _, err := a.store.Get(r.Context(), id, false); err != nil {
 		return reply{}, notFound("Session %s not found", id)
 	}
 	answer := ok(map[string]string{"request_id": q.RequestID})
 	if hasElicitationResponse(*q.UserMessage) {
-		if err := s.opts.Agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
+		if err := a.agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
 			return reply{}, errNoAgent(err)
 		}
-		if _, err := s.opts.Agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
+		if _, err := a.agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 		}
 		return answer, nil
 	}
-	b := s.bus(id)
-	ctx, ok := b.register(s.ctx, q.RequestID)
+	b := a.buses.get(id)
+	ctx, ok := b.register(a.ctx, q.RequestID)
 	if !ok {
 		return reply{}, badRequest("Session already has an active request. Cancel it first.")
 	}
-	s.turns.Add(1)
+	a.turns.Add(1)
 	go func() {
-		defer s.turns.Done()
+		defer a.turns.Done()
 		defer b.done(q.RequestID)
-		s.runBusTurn(ctx, b, id, q.RequestID, *q.UserMessage, q.OverrideConversation)
+		a.runBusTurn(ctx, b, id, q.RequestID, *q.UserMessage, q.OverrideConversation)
 	}()
 	return answer, nil
 }
 
 // runBusTurn runs one turn, publishing every event and a final Finish; a
 // turn that cannot start publishes only an Error.
-func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID string, msg conversation.Message, override *[]conversation.Message) {
+func (a *chatAPI) runBusTurn(ctx context.Context, b *eventBus, id, requestID string, msg conversation.Message, override *[]conversation.Message) {
 	b.turn.Lock()
 	defer b.turn.Unlock()
 	publish := func(ev wireEvent) { b.publish(requestID, ev) }
-	if err := s.opts.Agent.Sessions().EnsureLoaded(ctx, id); err != nil {
+	if err := a.agent.Sessions().EnsureLoaded(ctx, id); err != nil {
 		publish(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
 	if override != nil {
-		if err := s.opts.Agent.Sessions().ReplaceConversation(ctx, id, *override); err != nil {
-			s.log.Warn("replacing conversation", "session", id, "error", err)
+		if err := a.agent.Sessions().ReplaceConversation(ctx, id, *override); err != nil {
+			a.out.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}
-	tk := &tokens{s: s, id: id}
+	tk := &tokens{store: a.store, id: id}
 	tk.refresh(ctx)
-	_, err := s.opts.Agent.Reply(ctx, id, msg, func(ev agent.Event) {
+	_, err := a.agent.Reply(ctx, id, msg, func(ev agent.Event) {
 		if we, ok := tk.translate(ctx, ev); ok {
 			publish(we)
 		}
@@ -131,9 +156,9 @@ func (s *Server) runBusTurn(ctx context.Context, b *eventBus, id, requestID stri
 
 // sessionEvents is the long-lived per-session SSE stream: ActiveRequests
 // (no id), replay after Last-Event-ID, live events, comment pings.
-func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
+func (a *chatAPI) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
+	if _, err := a.store.Get(r.Context(), id, false); err != nil {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
@@ -144,7 +169,7 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 			lastID, hasLast = n, true
 		}
 	}
-	b := s.bus(id)
+	b := a.buses.get(id)
 	sub := b.subscribe(lastID, hasLast)
 	sse := startSSE(w)
 	if sub.tooFar {
@@ -170,14 +195,14 @@ func (s *Server) sessionEvents(w http.ResponseWriter, r *http.Request) {
 	if sse.flush() != nil {
 		return
 	}
-	s.streamLive(r.Context(), sse, b, sub.sub, last)
+	a.streamLive(r.Context(), sse, b, sub.sub, last)
 }
 
 // streamLive forwards live events and pings until the client leaves, the
 // bus is dropped, a lagged catch-up finds events evicted, or the server
 // closes. lastSeq skips events a catch-up already wrote.
-func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, sub *subscriber, lastSeq uint64) {
-	ping := time.NewTicker(s.opts.PingInterval)
+func (a *chatAPI) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, sub *subscriber, lastSeq uint64) {
+	ping := time.NewTicker(a.ping)
 	defer ping.Stop()
 	var n uint64
 	buf := make([]byte, 0, 64)
@@ -204,7 +229,7 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, su
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.ctx.Done():
+		case <-a.ctx.Done():
 			return
 		case <-ping.C:
 			if sendPing() != nil {
@@ -224,7 +249,7 @@ func (s *Server) streamLive(ctx context.Context, sse *sseWriter, b *eventBus, su
 			}
 			missed, ok := b.catchUp(sub, lastSeq)
 			if !ok {
-				s.log.Warn("event subscriber fell behind the replay buffer; closing so the client reloads")
+				a.out.log.Warn("event subscriber fell behind the replay buffer; closing so the client reloads")
 				return
 			}
 			for _, e := range missed {
@@ -269,8 +294,8 @@ func (q cancelRequest) check() error { return required("request_id", q.RequestID
 
 // sessionCancel cancels a request: 404 when the session has no bus, 200
 // otherwise (even for an unknown id); Finish is still published.
-func (s *Server) sessionCancel(r *http.Request, q cancelRequest) (reply, error) {
-	b, ok := s.existingBus(r.PathValue("id"))
+func (a *chatAPI) sessionCancel(r *http.Request, q cancelRequest) (reply, error) {
+	b, ok := a.buses.existing(r.PathValue("id"))
 	if !ok {
 		return noBody(http.StatusNotFound), nil
 	}
@@ -290,7 +315,7 @@ func (q confirmRequest) check() error {
 }
 
 // toolConfirmation delivers the user's decision to the waiting tool call.
-func (s *Server) toolConfirmation(r *http.Request, q confirmRequest) (reply, error) {
+func (a *chatAPI) toolConfirmation(r *http.Request, q confirmRequest) (reply, error) {
 	d, err := permission.ParseDecision(q.Action)
 	if err != nil {
 		return reply{}, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: action: %w", err)
@@ -298,9 +323,9 @@ func (s *Server) toolConfirmation(r *http.Request, q confirmRequest) (reply, err
 	if q.PrincipalType != "" && q.PrincipalType != "Tool" && q.PrincipalType != "Extension" {
 		return reply{}, errorf(http.StatusUnprocessableEntity, "Failed to deserialize the JSON body into the target type: principalType: unknown variant %q", q.PrincipalType)
 	}
-	if err := s.opts.Agent.Confirm(q.SessionID, q.ID, d); err != nil {
+	if err := a.agent.Confirm(q.SessionID, q.ID, d); err != nil {
 		// goosed answers 200 whether or not a tool was waiting.
-		s.log.Warn("tool confirmation not delivered", "session", q.SessionID, "id", q.ID, "error", err)
+		a.out.log.Warn("tool confirmation not delivered", "session", q.SessionID, "id", q.ID, "error", err)
 	}
 	return ok(map[string]any{}), nil
 }

@@ -172,7 +172,7 @@ func TestEventsReplayAfterReconnect(t *testing.T) {
 func TestEventsTooFarBehind(t *testing.T) {
 	e := newTestEnv(t, "auto")
 	id := e.startSession()
-	b := e.srv.bus(id)
+	b := e.srv.buses.get(id)
 	for i := 0; i < ReplayCapacity+10; i++ {
 		b.publish("r", pingEvent())
 	}

@@ -6,11 +6,36 @@ import (
 	"sort"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
+// configAPI answers /config/*: config.yaml, secrets and extensions
+// through core/config, tool permissions, and the slash commands.
+type configAPI struct {
+	cfg     *config.Config
+	perms   *config.Permissions
+	library *recipe.Library
+}
+
+func (a *configAPI) routes() []route {
+	cfg := func(e endpoint) endpoint { return needs(a.cfg != nil, errNoConfig, e) }
+	return []route{
+		{"GET", "/config", 0, cfg(noInput(a.readAllConfig)), nil},
+		{"POST", "/config/read", 0, cfg(withBody(a.readConfig)), nil},
+		{"POST", "/config/upsert", 0, cfg(withBody(a.upsertConfig)), nil},
+		{"POST", "/config/remove", 0, cfg(withBody(a.removeConfig)), nil},
+		{"GET", "/config/validate", 0, cfg(noInput(a.validateConfig)), nil},
+		{"GET", "/config/extensions", 0, cfg(noInput(a.getExtensions)), nil},
+		{"POST", "/config/extensions", 0, cfg(withBody(a.addExtension)), nil},
+		{"DELETE", "/config/extensions/{name}", 0, cfg(noInput(a.removeExtension)), nil},
+		{"POST", "/config/permissions", 0, needs(a.perms != nil, errNoPermissions, withBody(a.upsertPermissions)), nil},
+		{"GET", "/config/slash_commands", 0, noInput(a.slashCommands), nil},
+	}
+}
+
 // readAllConfig answers the merged config files without env overrides.
-func (s *Server) readAllConfig(*http.Request) (reply, error) {
-	values, err := s.opts.Config.GetAll()
+func (a *configAPI) readAllConfig(*http.Request) (reply, error) {
+	values, err := a.cfg.GetAll()
 	if err != nil {
 		return reply{}, errorf(http.StatusUnprocessableEntity, "%w", err)
 	}
@@ -34,10 +59,10 @@ func (q configKeyQuery) check() error {
 
 // readConfig answers one value with env overrides applied (null when
 // unset); a secret answers {"maskedValue": …}.
-func (s *Server) readConfig(_ *http.Request, q configKeyQuery) (reply, error) {
-	get, answer := s.opts.Config.Get, func(v any) any { return v }
+func (a *configAPI) readConfig(_ *http.Request, q configKeyQuery) (reply, error) {
+	get, answer := a.cfg.Get, func(v any) any { return v }
 	if *q.IsSecret {
-		get = s.opts.Config.GetSecret
+		get = a.cfg.GetSecret
 		answer = func(v any) any { return config.MaskedValue{MaskedValue: config.MaskSecret(v)} }
 	}
 	v, err := get(q.Key)
@@ -63,12 +88,12 @@ func (q upsertConfigQuery) check() error {
 	return required("key", q.Key)
 }
 
-func (s *Server) upsertConfig(_ *http.Request, q upsertConfigQuery) (reply, error) {
+func (a *configAPI) upsertConfig(_ *http.Request, q upsertConfigQuery) (reply, error) {
 	var err error
 	if *q.IsSecret {
-		err = s.opts.Config.Secrets().Set(q.Key, q.Value)
+		err = a.cfg.Secrets().Set(q.Key, q.Value)
 	} else {
-		err = s.opts.Config.Set(q.Key, q.Value)
+		err = a.cfg.Set(q.Key, q.Value)
 	}
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
@@ -76,21 +101,21 @@ func (s *Server) upsertConfig(_ *http.Request, q upsertConfigQuery) (reply, erro
 	return ok("Upserted key " + q.Key), nil
 }
 
-func (s *Server) removeConfig(_ *http.Request, q configKeyQuery) (reply, error) {
+func (a *configAPI) removeConfig(_ *http.Request, q configKeyQuery) (reply, error) {
 	var err error
 	if *q.IsSecret {
-		if _, gerr := s.opts.Config.Secrets().Get(q.Key); gerr != nil {
+		if _, gerr := a.cfg.Secrets().Get(q.Key); gerr != nil {
 			err = gerr
 		} else {
-			err = s.opts.Config.Secrets().Delete(q.Key)
+			err = a.cfg.Secrets().Delete(q.Key)
 		}
 	} else {
-		all, gerr := s.opts.Config.GetAll()
+		all, gerr := a.cfg.GetAll()
 		if _, ok := all[q.Key]; gerr == nil && !ok {
 			gerr = notFound("Configuration value not found: %s", q.Key)
 		}
 		if err = gerr; err == nil {
-			err = s.opts.Config.Delete(q.Key)
+			err = a.cfg.Delete(q.Key)
 		}
 	}
 	if err != nil {
@@ -99,16 +124,16 @@ func (s *Server) removeConfig(_ *http.Request, q configKeyQuery) (reply, error) 
 	return ok("Removed key " + q.Key), nil
 }
 
-func (s *Server) validateConfig(*http.Request) (reply, error) {
-	if _, err := s.opts.Config.GetAll(); err != nil {
+func (a *configAPI) validateConfig(*http.Request) (reply, error) {
+	if _, err := a.cfg.GetAll(); err != nil {
 		return jsonStatus(http.StatusUnprocessableEntity, "Config file is corrupted: "+err.Error()), nil
 	}
 	return ok("Config is valid"), nil
 }
 
 // getExtensions answers config.yaml's extensions with parse warnings.
-func (s *Server) getExtensions(*http.Request) (reply, error) {
-	entries, errs := s.opts.Config.Extensions()
+func (a *configAPI) getExtensions(*http.Request) (reply, error) {
+	entries, errs := a.cfg.Extensions()
 	out := []config.ExtensionEntry{}
 	for _, k := range sortedKeys(entries) {
 		out = append(out, entries[k])
@@ -136,10 +161,10 @@ func (q extensionQuery) check() error {
 	return required("name", q.Name)
 }
 
-func (s *Server) addExtension(_ *http.Request, q extensionQuery) (reply, error) {
+func (a *configAPI) addExtension(_ *http.Request, q extensionQuery) (reply, error) {
 	key := config.NameToKey(q.Name)
-	_, getErr := s.opts.Config.Extension(key)
-	if err := s.opts.Config.SetExtension(config.ExtensionEntry{Enabled: *q.Enabled, Config: *q.Config}); err != nil {
+	_, getErr := a.cfg.Extension(key)
+	if err := a.cfg.SetExtension(config.ExtensionEntry{Enabled: *q.Enabled, Config: *q.Config}); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
 	if getErr == nil {
@@ -148,13 +173,13 @@ func (s *Server) addExtension(_ *http.Request, q extensionQuery) (reply, error) 
 	return ok("Added extension " + q.Name), nil
 }
 
-func (s *Server) removeExtension(r *http.Request) (reply, error) {
+func (a *configAPI) removeExtension(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
 	key := config.NameToKey(name)
-	if _, err := s.opts.Config.Extension(key); err != nil {
+	if _, err := a.cfg.Extension(key); err != nil {
 		return reply{}, notFound("Extension %s not found", name)
 	}
-	if err := s.opts.Config.RemoveExtension(key); err != nil {
+	if err := a.cfg.RemoveExtension(key); err != nil {
 		return reply{}, err
 	}
 	return ok("Removed extension " + name), nil
@@ -182,9 +207,9 @@ func (q upsertPermissionsQuery) check() error {
 }
 
 // upsertPermissions writes per-tool levels to permission.yaml.
-func (s *Server) upsertPermissions(_ *http.Request, q upsertPermissionsQuery) (reply, error) {
+func (a *configAPI) upsertPermissions(_ *http.Request, q upsertPermissionsQuery) (reply, error) {
 	for _, p := range q.ToolPermissions {
-		if err := s.opts.Permissions.SetUser(p.ToolName, p.Permission); err != nil {
+		if err := a.perms.SetUser(p.ToolName, p.Permission); err != nil {
 			return reply{}, badRequest("%w", err)
 		}
 	}
@@ -199,12 +224,12 @@ type slashCommand struct {
 
 // slashCommands lists goose's built-in commands and the recipe commands
 // bound in config.yaml (slash_commands: [{command, recipe_path}]).
-func (s *Server) slashCommands(*http.Request) (reply, error) {
+func (a *configAPI) slashCommands(*http.Request) (reply, error) {
 	cmds := []slashCommand{
 		{Command: "compact", Help: "Compact the conversation history", CommandType: "Builtin"},
 		{Command: "clear", Help: "Clear the conversation history", CommandType: "Builtin"},
 	}
-	for _, b := range s.recipes().SlashCommands() {
+	for _, b := range a.library.SlashCommands() {
 		cmds = append(cmds, slashCommand{Command: b.Command, Help: b.RecipePath, CommandType: "Recipe"})
 	}
 	return ok(map[string]any{"commands": cmds}), nil

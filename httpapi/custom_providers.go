@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
 )
@@ -43,31 +44,32 @@ func (q customProviderRequest) input() registry.CustomInput {
 		Models: q.Models, SupportsStreaming: q.SupportsStreaming, Headers: q.Headers, RequiresAuth: q.RequiresAuth, BasePath: q.BasePath}
 }
 
-// customError maps the store's errors to goosed's statuses; a bad engine
-// is 400 on create and 500 on update, as goosed answers.
-func customError(err error, id string, engineStatus int) error {
-	switch {
-	case errors.Is(err, registry.ErrCustomNotFound):
+// customError words the store's errors as goosed does on these routes: an
+// unknown id is "Provider not found", bad input 400 on create and 500 on
+// update, anything else 500.
+func customError(err error, id string, invalidStatus int) error {
+	switch errkind.Of(err) {
+	case errkind.NotFound:
 		return notFound("Provider not found: %s", id)
-	case errors.Is(err, registry.ErrInvalidEngine):
-		return errorf(engineStatus, "%w", err)
+	case errkind.Invalid:
+		return errorf(invalidStatus, "%w", err)
 	}
 	return errorf(http.StatusInternalServerError, "%w", err)
 }
 
 // createCustomProvider writes <config>/custom_providers/<id>.json and
 // stores the API key as the secret <ID>_API_KEY.
-func (s *Server) createCustomProvider(_ *http.Request, q customProviderRequest) (reply, error) {
-	cp, err := s.customProviders().Create(q.input())
+func (a *providersAPI) createCustomProvider(_ *http.Request, q customProviderRequest) (reply, error) {
+	cp, err := a.custom.Create(q.input())
 	if err != nil {
 		return reply{}, customError(err, "", http.StatusBadRequest)
 	}
 	return ok(map[string]string{"provider_name": cp.Name}), nil
 }
 
-func (s *Server) getCustomProvider(r *http.Request) (reply, error) {
+func (a *providersAPI) getCustomProvider(r *http.Request) (reply, error) {
 	id := r.PathValue("id")
-	cp, err := s.customProviders().Get(id)
+	cp, err := a.custom.Get(id)
 	if err != nil {
 		return reply{}, customError(err, id, http.StatusInternalServerError)
 	}
@@ -79,18 +81,18 @@ func (s *Server) getCustomProvider(r *http.Request) (reply, error) {
 
 // updateCustomProvider rewrites the provider and replaces the key when one
 // is given.
-func (s *Server) updateCustomProvider(r *http.Request, q customProviderRequest) (reply, error) {
+func (a *providersAPI) updateCustomProvider(r *http.Request, q customProviderRequest) (reply, error) {
 	id := r.PathValue("id")
-	if _, err := s.customProviders().Update(id, q.input()); err != nil {
+	if _, err := a.custom.Update(id, q.input()); err != nil {
 		return reply{}, customError(err, id, http.StatusInternalServerError)
 	}
 	return ok("Updated custom provider " + id), nil
 }
 
 // removeCustomProvider deletes the file and the provider's key.
-func (s *Server) removeCustomProvider(r *http.Request) (reply, error) {
+func (a *providersAPI) removeCustomProvider(r *http.Request) (reply, error) {
 	id := r.PathValue("id")
-	if err := s.customProviders().Remove(id); err != nil {
+	if err := a.custom.Remove(id); err != nil {
 		return reply{}, customError(err, id, http.StatusInternalServerError)
 	}
 	return ok("Removed custom provider " + id), nil

@@ -3,9 +3,10 @@
 // agent.Agent, session store and config the ACP adapter uses, so a session
 // started in an editor shows up in the desktop and back.
 //
-// Every handler is decode → core → encode (adapt.go: withBody decodes and
-// checks the JSON body, the handler calls core and answers a reply, one
-// writeError maps errors). It decides and writes nothing itself: sessions
+// Routes are grouped by area (routes.go), one handler type per area holding
+// only the core services its routes call; each is decode → core → encode
+// (adapt.go), and respond.go's one table maps core's error kinds to
+// statuses. It decides and writes nothing itself: sessions
 // change through agent.Agent (Options.Store is the read-only
 // agent.SessionReader; boundary_test.go keeps it so), recipes start
 // through agent.RecipeFrom, custom providers are registry.CustomStore's,
@@ -15,7 +16,7 @@
 // It owns: the X-Secret-Key auth middleware (constant-time, goosed's exempt
 // paths, 401 with an empty body), goosed's permissive CORS, per-route body
 // limits (50 MiB chat, 25 MiB import, 2 MiB otherwise), the one error
-// mapping (writeError → {"message": …}), every operation of
+// table (error kind → status, {"message": …}), every operation of
 // goosed-openapi.json 1.33 (implemented, or a 501 JSON error naming a
 // feature goose-acp does not have — see Unavailable), both chat protocols,
 // ACP over WebSocket at GET /acp, and the TLS helpers `goose-acp agent`

@@ -54,9 +54,9 @@ func TestEventsLaggingStreamCatchesUp(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		e.srv.sessionEvents(w, req)
+		e.srv.mux.ServeHTTP(w, req)
 	}()
-	b := e.srv.bus(id)
+	b := e.srv.buses.get(id)
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		b.mu.Lock()
 		n := len(b.subs)
@@ -116,9 +116,9 @@ func TestEventsStreamTooFarBehindCloses(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		e.srv.sessionEvents(w, req)
+		e.srv.mux.ServeHTTP(w, req)
 	}()
-	b := e.srv.bus(id)
+	b := e.srv.buses.get(id)
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		b.mu.Lock()
 		n := len(b.subs)

@@ -31,11 +31,11 @@ func (q chatRequest) check() error {
 // legacyReply is POST /reply (desktop ≤ 1.27): one SSE response per turn,
 // `data:` frames only, a JSON Ping every 500 ms (the first at once), Finish
 // at the end; the client hanging up cancels the turn.
-func (s *Server) legacyReply(w http.ResponseWriter, r *http.Request, q chatRequest) {
+func (a *chatAPI) legacyReply(w http.ResponseWriter, r *http.Request, q chatRequest) {
 	if q.OverrideConversation == nil {
 		q.OverrideConversation = q.ConversationSoFar
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(a.ctx)
 	defer cancel()
 	stop := context.AfterFunc(r.Context(), cancel)
 	defer stop()
@@ -47,7 +47,7 @@ func (s *Server) legacyReply(w http.ResponseWriter, r *http.Request, q chatReque
 	go func() {
 		defer wg.Done()
 		defer close(events)
-		s.runLegacyTurn(ctx, q, func(ev wireEvent) bool {
+		a.runLegacyTurn(ctx, q, func(ev wireEvent) bool {
 			select {
 			case events <- ev:
 				return true
@@ -57,13 +57,13 @@ func (s *Server) legacyReply(w http.ResponseWriter, r *http.Request, q chatReque
 		})
 	}()
 	defer wg.Wait()
-	s.pumpLegacy(ctx, cancel, sse, events)
+	a.pumpLegacy(ctx, cancel, sse, events)
 }
 
 // pumpLegacy writes events and pings until the turn ends; a failed write
 // means the client hung up and cancels the turn.
-func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse *sseWriter, events <-chan wireEvent) {
-	ping := time.NewTicker(s.opts.PingInterval)
+func (a *chatAPI) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse *sseWriter, events <-chan wireEvent) {
+	ping := time.NewTicker(a.ping)
 	defer ping.Stop()
 	pingFrame := sseData(pingEvent().json())
 	if sse.write(pingFrame) != nil {
@@ -74,7 +74,7 @@ func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse 
 		select {
 		case <-ping.C:
 			if sse.write(pingFrame) != nil {
-				s.log.Info("client hung up")
+				a.out.log.Info("client hung up")
 				cancel()
 				return
 			}
@@ -83,7 +83,7 @@ func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse 
 				return
 			}
 			if sse.write(sseData(ev.json())) != nil {
-				s.log.Info("client hung up")
+				a.out.log.Info("client hung up")
 				cancel()
 				return
 			}
@@ -98,24 +98,24 @@ func (s *Server) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse 
 
 // runLegacyTurn runs the turn, sending events through send. A turn that
 // cannot start sends only an Error; otherwise Finish always ends it.
-func (s *Server) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
+func (a *chatAPI) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
 	id := q.SessionID
-	if err := s.opts.Agent.Sessions().EnsureLoaded(ctx, id); err != nil {
+	if err := a.agent.Sessions().EnsureLoaded(ctx, id); err != nil {
 		send(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
-	if _, err := s.opts.Store.Get(ctx, id, false); err != nil {
+	if _, err := a.store.Get(ctx, id, false); err != nil {
 		send(errorEvent("Failed to read session: " + err.Error()))
 		return
 	}
 	if q.OverrideConversation != nil {
-		if err := s.opts.Agent.Sessions().ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
-			s.log.Warn("replacing conversation", "session", id, "error", err)
+		if err := a.agent.Sessions().ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
+			a.out.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}
-	tk := &tokens{s: s, id: id}
+	tk := &tokens{store: a.store, id: id}
 	tk.refresh(ctx)
-	_, err := s.opts.Agent.Reply(ctx, id, *q.UserMessage, func(ev agent.Event) {
+	_, err := a.agent.Reply(ctx, id, *q.UserMessage, func(ev agent.Event) {
 		if we, ok := tk.translate(ctx, ev); ok {
 			send(we)
 		}

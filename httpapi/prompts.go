@@ -11,20 +11,23 @@ import (
 // with the user's overrides in <config>/prompts/<name>, which the agent
 // reads every time it renders one.
 
-// promptRoutes are /config/prompts* and /recipes/create (both on the
-// agent's prompt templates).
-func (s *Server) promptRoutes() []route {
+// promptsAPI answers /config/prompts*: the agent's prompt templates with
+// the user's overrides in <config>/prompts.
+type promptsAPI struct {
+	configDir string
+}
+
+func (a *promptsAPI) routes() []route {
 	return []route{
-		{"GET", "/config/prompts", 0, noInput(s, s.listPrompts)},
-		{"GET", "/config/prompts/{name}", 0, noInput(s, s.getPrompt)},
-		{"PUT", "/config/prompts/{name}", 0, withBody(s, s.savePrompt)},
-		{"DELETE", "/config/prompts/{name}", 0, noInput(s, s.resetPrompt)},
-		{"POST", "/recipes/create", 0, withBody(s, s.createRecipe)},
+		{"GET", "/config/prompts", 0, noInput(a.listPrompts), nil},
+		{"GET", "/config/prompts/{name}", 0, noInput(a.getPrompt), nil},
+		{"PUT", "/config/prompts/{name}", 0, withBody(a.savePrompt), nil},
+		{"DELETE", "/config/prompts/{name}", 0, noInput(a.resetPrompt), nil},
 	}
 }
 
-func (s *Server) listPrompts(*http.Request) (reply, error) {
-	return ok(map[string]any{"prompts": agent.PromptTemplates(s.opts.ConfigDir)}), nil
+func (a *promptsAPI) listPrompts(*http.Request) (reply, error) {
+	return ok(map[string]any{"prompts": agent.PromptTemplates(a.configDir)}), nil
 }
 
 type promptContent struct {
@@ -34,10 +37,10 @@ type promptContent struct {
 	IsCustomized   bool   `json:"is_customized"`
 }
 
-func (s *Server) getPrompt(r *http.Request) (reply, error) {
-	t, err := agent.PromptTemplate(s.opts.ConfigDir, r.PathValue("name"))
+func (a *promptsAPI) getPrompt(r *http.Request) (reply, error) {
+	t, err := agent.PromptTemplate(a.configDir, r.PathValue("name"))
 	if err != nil {
-		return reply{}, promptError(err)
+		return reply{}, err
 	}
 	return ok(promptContent{Name: t.Name, Content: t.Content(), DefaultContent: t.DefaultContent, IsCustomized: t.IsCustomized}), nil
 }
@@ -53,29 +56,19 @@ func (q savePromptRequest) check() error {
 	return nil
 }
 
-func (s *Server) savePrompt(r *http.Request, req savePromptRequest) (reply, error) {
+func (a *promptsAPI) savePrompt(r *http.Request, req savePromptRequest) (reply, error) {
 	name := r.PathValue("name")
-	if err := agent.SavePromptTemplate(s.opts.ConfigDir, name, *req.Content); err != nil {
-		return reply{}, promptError(err)
+	if err := agent.SavePromptTemplate(a.configDir, name, *req.Content); err != nil {
+		return reply{}, err
 	}
 	// goosed answers Json<String>.
 	return ok("Saved prompt: " + name), nil
 }
 
-func (s *Server) resetPrompt(r *http.Request) (reply, error) {
+func (a *promptsAPI) resetPrompt(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
-	if err := agent.ResetPromptTemplate(s.opts.ConfigDir, name); err != nil {
-		return reply{}, promptError(err)
+	if err := agent.ResetPromptTemplate(a.configDir, name); err != nil {
+		return reply{}, err
 	}
 	return ok("Reset prompt to default: " + name), nil
-}
-
-func promptError(err error) error {
-	switch {
-	case errors.Is(err, agent.ErrUnknownTemplate):
-		return &apiError{status: http.StatusNotFound, msg: err.Error(), err: err}
-	case errors.Is(err, agent.ErrInvalidTemplate):
-		return &apiError{status: http.StatusBadRequest, msg: err.Error(), err: err}
-	}
-	return err
 }

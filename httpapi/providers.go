@@ -3,9 +3,37 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/registry"
 )
+
+// providersAPI answers /config/providers* and the custom providers:
+// provider metadata, live model lists, the default provider and the custom
+// provider store.
+type providersAPI struct {
+	list        func() []provider.Metadata
+	cfg         *config.Config
+	newProvider agent.ProviderFactory
+	custom      *registry.CustomStore
+}
+
+func (a *providersAPI) routes() []route {
+	cfg := func(e endpoint) endpoint { return needs(a.cfg != nil, errNoConfig, e) }
+	return []route{
+		{"GET", "/config/providers", 0, noInput(a.providers), nil},
+		{"GET", "/config/providers/{name}/models", 0, noInput(a.providerModels), nil},
+		{"POST", "/config/set_provider", 0, cfg(withBody(a.setProvider)), nil},
+		{"POST", "/config/check_provider", 0, withBody(a.checkProvider), nil},
+		{"POST", "/config/providers/{name}/cleanup", 0, noInput(a.cleanupProvider), nil},
+		{"POST", "/config/custom-providers", 0, cfg(withBody(a.createCustomProvider)), nil},
+		{"GET", "/config/custom-providers/{id}", 0, noInput(a.getCustomProvider), nil},
+		{"PUT", "/config/custom-providers/{id}", 0, cfg(withBody(a.updateCustomProvider)), nil},
+		{"DELETE", "/config/custom-providers/{id}", 0, noInput(a.removeCustomProvider), nil},
+	}
+}
 
 // configKeyWire is goosed's ConfigKey (oauth_flow is always present).
 type configKeyWire struct {
@@ -45,15 +73,15 @@ func metadataWire(m provider.Metadata) providerMetadataWire {
 	return out
 }
 
-func (s *Server) providerList() []provider.Metadata {
-	if s.opts.Providers == nil {
+func (a *providersAPI) providerList() []provider.Metadata {
+	if a.list == nil {
 		return nil
 	}
-	return s.opts.Providers()
+	return a.list()
 }
 
-func (s *Server) findProvider(name string) (provider.Metadata, bool) {
-	for _, m := range s.providerList() {
+func (a *providersAPI) find(name string) (provider.Metadata, bool) {
+	for _, m := range a.providerList() {
 		if m.Name == name {
 			return m, true
 		}
@@ -62,23 +90,23 @@ func (s *Server) findProvider(name string) (provider.Metadata, bool) {
 }
 
 // providers answers every provider with whether its required keys are set.
-func (s *Server) providers(*http.Request) (reply, error) {
+func (a *providersAPI) providers(*http.Request) (reply, error) {
 	out := []providerDetails{}
-	custom := s.customProviders().Names()
-	for _, m := range s.providerList() {
+	custom := a.custom.Names()
+	for _, m := range a.providerList() {
 		typ := "Builtin"
 		if custom[m.Name] {
 			typ = "Custom"
 		}
-		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: s.isConfigured(m), ProviderType: typ})
+		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: a.isConfigured(m), ProviderType: typ})
 	}
 	return ok(out), nil
 }
 
 // isConfigured is goose's check_provider_configured: every required key
 // without a default is set (env, config.yaml or secret store).
-func (s *Server) isConfigured(m provider.Metadata) bool {
-	c := s.opts.Config
+func (a *providersAPI) isConfigured(m provider.Metadata) bool {
+	c := a.cfg
 	if c == nil {
 		return false
 	}
@@ -99,19 +127,19 @@ func (s *Server) isConfigured(m provider.Metadata) bool {
 	return true
 }
 
-// newProvider builds a provider with its default (or the given) model.
-func (s *Server) newProvider(r *http.Request, name, modelName string) (provider.Provider, error) {
-	m, ok := s.findProvider(name)
+// build builds a provider with its default (or the given) model.
+func (a *providersAPI) build(r *http.Request, name, modelName string) (provider.Provider, error) {
+	m, ok := a.find(name)
 	if !ok {
 		return nil, badRequest("Unknown provider: %s", name)
 	}
-	if s.opts.NewProvider == nil {
+	if a.newProvider == nil {
 		return nil, errorf(http.StatusServiceUnavailable, "providers are not available in this goose-acp server")
 	}
 	if modelName == "" {
 		modelName = m.DefaultModel
 	}
-	p, err := s.opts.NewProvider(r.Context(), name, model.Config{ModelName: modelName})
+	p, err := a.newProvider(r.Context(), name, model.Config{ModelName: modelName})
 	if err != nil {
 		return nil, badRequest("Failed to create provider %s: %w", name, err)
 	}
@@ -120,16 +148,16 @@ func (s *Server) newProvider(r *http.Request, name, modelName string) (provider.
 
 // providerModels fetches the live model list: 400 when the provider is
 // not configured, 429 when rate limited.
-func (s *Server) providerModels(r *http.Request) (reply, error) {
+func (a *providersAPI) providerModels(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
-	m, ok := s.findProvider(name)
+	m, ok := a.find(name)
 	if !ok {
 		return reply{}, badRequest("Unknown provider: %s", name)
 	}
-	if !s.isConfigured(m) {
+	if !a.isConfigured(m) {
 		return reply{}, badRequest("Provider %s is not configured", name)
 	}
-	p, err := s.newProvider(r, name, "")
+	p, err := a.build(r, name, "")
 	if err != nil {
 		return reply{}, err
 	}
@@ -158,12 +186,12 @@ func (q setProviderRequest) check() error { return required("provider", q.Provid
 
 // setProvider validates provider+model, then writes GOOSE_PROVIDER and
 // GOOSE_MODEL to config.yaml.
-func (s *Server) setProvider(r *http.Request, q setProviderRequest) (reply, error) {
-	if _, err := s.newProvider(r, q.Provider, q.Model); err != nil {
+func (a *providersAPI) setProvider(r *http.Request, q setProviderRequest) (reply, error) {
+	if _, err := a.build(r, q.Provider, q.Model); err != nil {
 		return reply{}, err
 	}
 	for _, kv := range [][2]string{{"GOOSE_PROVIDER", q.Provider}, {"GOOSE_MODEL", q.Model}} {
-		if err := s.opts.Config.Set(kv[0], kv[1]); err != nil {
+		if err := a.cfg.Set(kv[0], kv[1]); err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 		}
 	}
@@ -176,8 +204,8 @@ type checkProviderRequest struct {
 
 func (q checkProviderRequest) check() error { return required("provider", q.Provider) }
 
-func (s *Server) checkProvider(r *http.Request, q checkProviderRequest) (reply, error) {
-	if _, err := s.newProvider(r, q.Provider, ""); err != nil {
+func (a *providersAPI) checkProvider(r *http.Request, q checkProviderRequest) (reply, error) {
+	if _, err := a.build(r, q.Provider, ""); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -185,9 +213,9 @@ func (s *Server) checkProvider(r *http.Request, q checkProviderRequest) (reply, 
 
 // cleanupProvider: goose-acp keeps no provider inventory or cached
 // credentials, so there is nothing to clear beyond checking the name.
-func (s *Server) cleanupProvider(r *http.Request) (reply, error) {
+func (a *providersAPI) cleanupProvider(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
-	if _, ok := s.findProvider(name); !ok {
+	if _, ok := a.find(name); !ok {
 		return reply{}, notFound("Unknown provider: %s", name)
 	}
 	return ok("Cleaned up provider " + name), nil

@@ -1,10 +1,9 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 
-	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
@@ -26,14 +25,14 @@ type createRecipeResponse struct {
 // recipe (agent.CreateRecipe). The session must be loaded (412 otherwise,
 // as goosed answers when it has no agent for it); a request author
 // replaces the one taken from $USER.
-func (s *Server) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {
-	rec, err := s.opts.Agent.Recipes().Create(r.Context(), req.SessionID)
+func (a *recipesAPI) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {
+	rec, err := a.agent.Recipes().Create(r.Context(), req.SessionID)
 	if err != nil {
 		status := http.StatusInternalServerError
-		if errors.Is(err, agent.ErrSessionNotLoaded) || errors.Is(err, agent.ErrNoProvider) {
+		if k := errkind.Of(err); k == errkind.NotReady || k == errkind.AuthRequired {
 			status = http.StatusPreconditionFailed
 		} else {
-			s.log.Error("creating recipe failed", "session", req.SessionID, "error", err)
+			a.log.Error("creating recipe failed", "session", req.SessionID, "error", err)
 		}
 		msg := "Failed to create recipe: " + err.Error()
 		return jsonStatus(status, createRecipeResponse{Error: &msg}), nil

@@ -3,24 +3,55 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/recipe"
+	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
-func (s *Server) manifest(r recipe.Saved) recipe.Manifest {
-	return r.Manifest(s.opts.Scheduler.RecipeCron(r.ID))
+// recipesAPI answers /recipes/*: the codec and parser of core/recipe, the
+// saved-recipe library, its schedules and slash commands, and a recipe
+// made from a session (agent.CreateRecipe).
+type recipesAPI struct {
+	library   *recipe.Library
+	scheduler *schedule.Scheduler
+	// hasConfig: slash commands live in config.yaml.
+	hasConfig bool
+	agent     *agent.Agent
+	log       *slog.Logger
 }
 
-func (s *Server) listRecipes(*http.Request) (reply, error) {
-	all, err := s.recipes().List()
+func (a *recipesAPI) routes() []route {
+	return []route{
+		{"GET", "/recipes/list", 0, noInput(a.listRecipes), nil},
+		{"POST", "/recipes/parse", 0, withBody(a.parseRecipe), nil},
+		{"POST", "/recipes/encode", 0, withBody(a.encodeRecipe), nil},
+		{"POST", "/recipes/decode", 0, withBody(a.decodeRecipe), nil},
+		{"POST", "/recipes/to-yaml", 0, withBody(a.recipeToYAML), nil},
+		{"POST", "/recipes/scan", 0, withBody(a.scanRecipe), nil},
+		{"POST", "/recipes/save", 0, withBody(a.saveRecipe), nil},
+		{"POST", "/recipes/delete", 0, withBody(a.deleteRecipe), nil},
+		{"POST", "/recipes/schedule", 0, withBody(a.scheduleRecipe), nil},
+		{"POST", "/recipes/slash-command", 0, withBody(a.recipeSlashCommand), nil},
+		{"POST", "/recipes/create", 0, withBody(a.createRecipe), nil},
+	}
+}
+
+func (a *recipesAPI) manifest(r recipe.Saved) recipe.Manifest {
+	return r.Manifest(a.scheduler.RecipeCron(r.ID))
+}
+
+func (a *recipesAPI) listRecipes(*http.Request) (reply, error) {
+	all, err := a.library.List()
 	if err != nil {
 		return reply{}, err
 	}
 	out := []recipe.Manifest{}
 	for _, r := range all {
-		out = append(out, s.manifest(r))
+		out = append(out, a.manifest(r))
 	}
 	return ok(map[string]any{"manifests": out}), nil
 }
@@ -55,7 +86,7 @@ func (q parseRecipeRequest) check() error {
 	return nil
 }
 
-func (s *Server) parseRecipe(_ *http.Request, q parseRecipeRequest) (reply, error) {
+func (a *recipesAPI) parseRecipe(_ *http.Request, q parseRecipeRequest) (reply, error) {
 	rec, err := recipe.FromContent(*q.Content)
 	if err != nil {
 		return reply{}, badRequest("Invalid recipe format: %w", err)
@@ -63,7 +94,7 @@ func (s *Server) parseRecipe(_ *http.Request, q parseRecipeRequest) (reply, erro
 	return ok(map[string]any{"recipe": rec}), nil
 }
 
-func (s *Server) encodeRecipe(_ *http.Request, q recipeBody) (reply, error) {
+func (a *recipesAPI) encodeRecipe(_ *http.Request, q recipeBody) (reply, error) {
 	rec, err := q.parse()
 	if err != nil {
 		return reply{}, err
@@ -79,7 +110,7 @@ type decodeRecipeRequest struct {
 	Deeplink string `json:"deeplink"`
 }
 
-func (s *Server) decodeRecipe(_ *http.Request, q decodeRecipeRequest) (reply, error) {
+func (a *recipesAPI) decodeRecipe(_ *http.Request, q decodeRecipeRequest) (reply, error) {
 	rec, err := recipe.Decode(q.Deeplink)
 	if err != nil {
 		return reply{}, badRequest("Failed to decode recipe: %w", err)
@@ -87,7 +118,7 @@ func (s *Server) decodeRecipe(_ *http.Request, q decodeRecipeRequest) (reply, er
 	return ok(map[string]any{"recipe": rec}), nil
 }
 
-func (s *Server) recipeToYAML(_ *http.Request, q recipeBody) (reply, error) {
+func (a *recipesAPI) recipeToYAML(_ *http.Request, q recipeBody) (reply, error) {
 	rec, err := q.parse()
 	if err != nil {
 		return reply{}, err
@@ -101,7 +132,7 @@ func (s *Server) recipeToYAML(_ *http.Request, q recipeBody) (reply, error) {
 
 // scanRecipe flags invisible characters that can hide instructions
 // (Unicode tags, zero-width and bidi controls).
-func (s *Server) scanRecipe(_ *http.Request, q recipeBody) (reply, error) {
+func (a *recipesAPI) scanRecipe(_ *http.Request, q recipeBody) (reply, error) {
 	return ok(map[string]bool{"has_security_warnings": recipe.ScanJSON(q.Recipe)}), nil
 }
 
@@ -114,7 +145,7 @@ func (q saveRecipeRequest) check() error { return recipeBody{q.Recipe}.check() }
 
 // saveRecipe writes the recipe into the library (over the file of id when
 // given) → 204 with {id, file_name, file_path}.
-func (s *Server) saveRecipe(_ *http.Request, q saveRecipeRequest) (reply, error) {
+func (a *recipesAPI) saveRecipe(_ *http.Request, q saveRecipeRequest) (reply, error) {
 	rec, err := recipeBody{q.Recipe}.parse()
 	if err != nil {
 		return reply{}, err
@@ -123,19 +154,11 @@ func (s *Server) saveRecipe(_ *http.Request, q saveRecipeRequest) (reply, error)
 	if q.ID != nil {
 		id = *q.ID
 	}
-	path, err := s.recipes().Save(rec, id)
+	path, err := a.library.Save(rec, id)
 	if err != nil {
-		return reply{}, libraryError(err)
+		return reply{}, err
 	}
 	return jsonStatus(http.StatusNoContent, map[string]string{"id": recipe.LibraryID(path), "file_name": filepath.Base(path), "file_path": path}), nil
-}
-
-// libraryError answers an unknown id as goosed's 404 text.
-func libraryError(err error) error {
-	if errors.Is(err, recipe.ErrNotFound) {
-		return notFound("%s", err.Error())
-	}
-	return err
 }
 
 type recipeIDRequest struct {
@@ -146,28 +169,28 @@ type recipeIDRequest struct {
 
 func (q recipeIDRequest) check() error { return required("id", q.ID) }
 
-func (s *Server) deleteRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
-	if err := s.recipes().Delete(q.ID); err != nil {
-		return reply{}, libraryError(err)
+func (a *recipesAPI) deleteRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
+	if err := a.library.Delete(q.ID); err != nil {
+		return reply{}, err
 	}
 	return noBody(http.StatusNoContent), nil
 }
 
 // scheduleRecipe attaches (cron_schedule set) or detaches a schedule; the
 // job id is the recipe id.
-func (s *Server) scheduleRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
-	if s.opts.Scheduler == nil {
+func (a *recipesAPI) scheduleRecipe(_ *http.Request, q recipeIDRequest) (reply, error) {
+	if a.scheduler == nil {
 		return reply{}, errSchedulerUnavailable
 	}
-	rec, err := s.recipes().Find(q.ID)
+	rec, err := a.library.Find(q.ID)
 	if err != nil {
-		return reply{}, libraryError(err)
+		return reply{}, err
 	}
 	cron := ""
 	if q.CronSchedule != nil {
 		cron = *q.CronSchedule
 	}
-	if err := s.opts.Scheduler.SetRecipeSchedule(q.ID, rec.FilePath, cron); err != nil {
+	if err := a.scheduler.SetRecipeSchedule(q.ID, rec.FilePath, cron); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -175,16 +198,16 @@ func (s *Server) scheduleRecipe(_ *http.Request, q recipeIDRequest) (reply, erro
 
 // recipeSlashCommand binds (or with an empty command unbinds) a slash
 // command to a saved recipe.
-func (s *Server) recipeSlashCommand(_ *http.Request, q recipeIDRequest) (reply, error) {
-	if s.opts.Config == nil {
+func (a *recipesAPI) recipeSlashCommand(_ *http.Request, q recipeIDRequest) (reply, error) {
+	if !a.hasConfig {
 		return reply{}, errNoConfig
 	}
 	cmd := ""
 	if q.SlashCommand != nil {
 		cmd = *q.SlashCommand
 	}
-	if err := s.recipes().SetSlashCommand(q.ID, cmd); err != nil {
-		return reply{}, libraryError(err)
+	if err := a.library.SetSlashCommand(q.ID, cmd); err != nil {
+		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
 }

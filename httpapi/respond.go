@@ -5,16 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net/http"
 	"os"
 	"strings"
 
-	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/config"
-	"github.com/goose-acp/goose-acp/core/recipe"
-	"github.com/goose-acp/goose-acp/core/schedule"
-	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/errkind"
+	"github.com/goose-acp/goose-acp/core/unavailable"
 )
 
 // apiError is an error with the HTTP status goosed answers for it; the body
@@ -42,6 +40,12 @@ func textError(status int, format string, args ...any) *apiError {
 	return e
 }
 
+// withStatus gives err the status goosed answers it with on one route,
+// keeping core's detail as the message.
+func withStatus(status int, err error) error {
+	return &apiError{status: status, msg: errkind.Detail(err), err: err}
+}
+
 func badRequest(format string, args ...any) *apiError {
 	return errorf(http.StatusBadRequest, format, args...)
 }
@@ -50,7 +54,24 @@ func notFound(format string, args ...any) *apiError {
 	return errorf(http.StatusNotFound, format, args...)
 }
 
-// statusOf maps core errors to goosed's status codes.
+// statuses is the one table from core's error kinds to goosed's statuses:
+// bad input and a busy session or job are 400 (goosed answers "already
+// has an active request" with 400), a conflict 409, something that must be
+// loaded or configured first 424, a service this server runs without 503;
+// the rest 500. Routes that answer otherwise do so by goosed's contract
+// for that route (apiError), and request decoding has its own (decodeJSON).
+var statuses = map[errkind.Kind]int{
+	errkind.Invalid:      http.StatusBadRequest,
+	errkind.Busy:         http.StatusBadRequest,
+	errkind.NotFound:     http.StatusNotFound,
+	errkind.Conflict:     http.StatusConflict,
+	errkind.NotReady:     http.StatusFailedDependency,
+	errkind.AuthRequired: http.StatusFailedDependency,
+	errkind.Unavailable:  http.StatusServiceUnavailable,
+}
+
+// statusOf is err's status: a route's own, 413 past a body limit, 501 for
+// a feature goose-acp does not ship, else its kind's.
 func statusOf(err error) int {
 	var ae *apiError
 	var mb *http.MaxBytesError
@@ -59,36 +80,66 @@ func statusOf(err error) int {
 		return ae.status
 	case errors.As(err, &mb):
 		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, session.ErrNotFound), errors.Is(err, config.ErrNotFound), errors.Is(err, schedule.ErrJobNotFound),
-		errors.Is(err, recipe.ErrNotFound), errors.Is(err, agent.ErrNoRecipe):
-		return http.StatusNotFound
-	case errors.Is(err, session.ErrInvalidImport), errors.Is(err, session.ErrInvalidUpdate),
-		errors.Is(err, session.ErrInvalidMessage), errors.Is(err, agent.ErrSessionBusy),
-		errors.Is(err, agent.ErrInvalidSessionName), errors.Is(err, schedule.ErrInvalidID):
-		return http.StatusBadRequest
-	case errors.Is(err, schedule.ErrJobExists):
-		return http.StatusConflict
-	case errors.Is(err, schedule.ErrInvalidCron), errors.Is(err, schedule.ErrNotRunning), errors.Is(err, schedule.ErrJobRunning):
-		return http.StatusBadRequest
-	case errors.Is(err, agent.ErrSessionNotLoaded), errors.Is(err, agent.ErrNoProvider), errors.Is(err, agent.ErrUnknownExtension):
-		return http.StatusFailedDependency
+	}
+	if _, ok := unavailable.FeatureOf(err); ok {
+		return http.StatusNotImplemented
+	}
+	if st, ok := statuses[errkind.Of(err)]; ok {
+		return st
 	}
 	return http.StatusInternalServerError
 }
 
-// writeError is the one error writer: goosed's ErrorResponse
-// {"message": …} with statusOf's status (text/plain for a textError).
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+// Services this server may run without.
+var (
+	errNoConfig             = errkind.New(errkind.Unavailable, "configuration is not available in this goose-acp server")
+	errNoPermissions        = errkind.New(errkind.Unavailable, "permissions are not available in this goose-acp server")
+	errSchedulerUnavailable = errkind.New(errkind.Unavailable, "Scheduling is not available in this goose-acp server")
+)
+
+// writer writes replies and errors; it logs every 5xx.
+type writer struct {
+	log *slog.Logger
+}
+
+// serve mounts an endpoint: its reply or its error.
+func (o writer) serve(e endpoint) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rep, err := e(r)
+		if err != nil {
+			o.error(w, r, err)
+			return
+		}
+		if rep.empty {
+			w.WriteHeader(rep.status)
+			return
+		}
+		writeJSON(w, rep.status, rep.body)
+	})
+}
+
+// error is the one error writer: goosed's ErrorResponse {"message": …}
+// with statusOf's status (text/plain for a textError); the message is the
+// route's own words or core's human detail.
+func (o writer) error(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
 	if status >= 500 {
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		o.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 	}
 	var ae *apiError
-	if errors.As(err, &ae) && ae.text {
-		writeText(w, status, ae.msg)
+	if errors.As(err, &ae) {
+		if ae.text {
+			writeText(w, status, ae.msg)
+			return
+		}
+		writeJSON(w, status, map[string]string{"message": ae.msg})
 		return
 	}
-	writeJSON(w, status, map[string]string{"message": err.Error()})
+	msg := errkind.Detail(err)
+	if f, ok := unavailable.FeatureOf(err); ok {
+		msg = f.Message()
+	}
+	writeJSON(w, status, map[string]string{"message": msg})
 }
 
 // writeJSON writes v as JSON (without HTML escaping, like serde_json).

@@ -6,30 +6,40 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/schedule"
 )
 
-func (s *Server) scheduleRoutes() []route {
+// schedulesAPI answers /schedule/* over the scheduler; a schedule's
+// sessions are read from the store.
+type schedulesAPI struct {
+	scheduler *schedule.Scheduler
+	store     agent.SessionReader
+	clock     func() time.Time
+}
+
+func (a *schedulesAPI) routes() []route {
 	rs := []route{
-		{"GET", "/schedule/list", 0, noInput(s, s.listSchedules)},
-		{"POST", "/schedule/create", 0, withBody(s, s.createSchedule)},
-		{"PUT", "/schedule/{id}", 0, withBody(s, s.updateSchedule)},
-		{"DELETE", "/schedule/delete/{id}", 0, noInput(s, s.deleteSchedule)},
-		{"POST", "/schedule/{id}/pause", 0, noInput(s, s.pauseSchedule)},
-		{"POST", "/schedule/{id}/unpause", 0, noInput(s, s.unpauseSchedule)},
-		{"POST", "/schedule/{id}/run_now", 0, noInput(s, s.runScheduleNow)},
-		{"POST", "/schedule/{id}/kill", 0, noInput(s, s.killSchedule)},
-		{"GET", "/schedule/{id}/inspect", 0, noInput(s, s.inspectSchedule)},
-		{"GET", "/schedule/{id}/sessions", 0, noInput(s, s.scheduleSessions)},
+		{"GET", "/schedule/list", 0, noInput(a.listSchedules), nil},
+		{"POST", "/schedule/create", 0, withBody(a.createSchedule), nil},
+		{"PUT", "/schedule/{id}", 0, withBody(a.updateSchedule), nil},
+		{"DELETE", "/schedule/delete/{id}", 0, noInput(a.deleteSchedule), nil},
+		{"POST", "/schedule/{id}/pause", 0, noInput(a.pauseSchedule), nil},
+		{"POST", "/schedule/{id}/unpause", 0, noInput(a.unpauseSchedule), nil},
+		{"POST", "/schedule/{id}/run_now", 0, noInput(a.runScheduleNow), nil},
+		{"POST", "/schedule/{id}/kill", 0, noInput(a.killSchedule), nil},
+		{"GET", "/schedule/{id}/inspect", 0, noInput(a.inspectSchedule), nil},
+		{"GET", "/schedule/{id}/sessions", 0, noInput(a.scheduleSessions), nil},
 	}
-	for i := range rs {
-		rs[i].handler = s.needScheduler(rs[i].handler)
+	if a.scheduler == nil {
+		return refuse(errSchedulerUnavailable, rs)
 	}
 	return rs
 }
 
-func (s *Server) listSchedules(*http.Request) (reply, error) {
-	jobs := s.opts.Scheduler.List()
+func (a *schedulesAPI) listSchedules(*http.Request) (reply, error) {
+	jobs := a.scheduler.List()
 	if jobs == nil {
 		jobs = []schedule.Job{}
 	}
@@ -51,12 +61,12 @@ func (q createScheduleRequest) check() error {
 
 // createSchedule hands the posted recipe to the scheduler, which keeps it
 // as schedule_sources/<id>.yaml and copies it into scheduled_recipes/.
-func (s *Server) createSchedule(_ *http.Request, q createScheduleRequest) (reply, error) {
+func (a *schedulesAPI) createSchedule(_ *http.Request, q createScheduleRequest) (reply, error) {
 	rec, err := recipeBody{q.Recipe}.parse()
 	if err != nil {
 		return reply{}, err
 	}
-	job, err := s.opts.Scheduler.CreateFromRecipe(q.ID, q.Cron, rec)
+	job, err := a.scheduler.CreateFromRecipe(q.ID, q.Cron, rec)
 	if err != nil {
 		return reply{}, err
 	}
@@ -67,12 +77,12 @@ type updateScheduleRequest struct {
 	Cron string `json:"cron"`
 }
 
-func (s *Server) updateSchedule(r *http.Request, q updateScheduleRequest) (reply, error) {
+func (a *schedulesAPI) updateSchedule(r *http.Request, q updateScheduleRequest) (reply, error) {
 	id := r.PathValue("id")
-	if err := s.opts.Scheduler.Update(id, q.Cron); err != nil {
+	if err := a.scheduler.Update(id, q.Cron); err != nil {
 		return reply{}, err
 	}
-	job, err := s.opts.Scheduler.Get(id)
+	job, err := a.scheduler.Get(id)
 	if err != nil {
 		return reply{}, err
 	}
@@ -80,31 +90,37 @@ func (s *Server) updateSchedule(r *http.Request, q updateScheduleRequest) (reply
 }
 
 // deleteSchedule removes the job with its recipe copy and kept source.
-func (s *Server) deleteSchedule(r *http.Request) (reply, error) {
-	if err := s.opts.Scheduler.Delete(r.PathValue("id"), true); err != nil {
+func (a *schedulesAPI) deleteSchedule(r *http.Request) (reply, error) {
+	if err := a.scheduler.Delete(r.PathValue("id"), true); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusNoContent), nil
 }
 
-func (s *Server) pauseSchedule(r *http.Request) (reply, error) {
-	return noBody(http.StatusNoContent), s.opts.Scheduler.Pause(r.PathValue("id"))
+func (a *schedulesAPI) pauseSchedule(r *http.Request) (reply, error) {
+	return noBody(http.StatusNoContent), a.scheduler.Pause(r.PathValue("id"))
 }
 
-func (s *Server) unpauseSchedule(r *http.Request) (reply, error) {
-	return noBody(http.StatusNoContent), s.opts.Scheduler.Unpause(r.PathValue("id"))
+func (a *schedulesAPI) unpauseSchedule(r *http.Request) (reply, error) {
+	return noBody(http.StatusNoContent), a.scheduler.Unpause(r.PathValue("id"))
 }
 
-func (s *Server) runScheduleNow(r *http.Request) (reply, error) {
-	id, err := s.opts.Scheduler.RunNow(r.Context(), r.PathValue("id"))
+func (a *schedulesAPI) runScheduleNow(r *http.Request) (reply, error) {
+	id, err := a.scheduler.RunNow(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return reply{}, err
 	}
 	return ok(map[string]string{"session_id": id}), nil
 }
 
-func (s *Server) killSchedule(r *http.Request) (reply, error) {
-	return noBody(http.StatusOK), s.opts.Scheduler.Kill(r.PathValue("id"))
+func (a *schedulesAPI) killSchedule(r *http.Request) (reply, error) {
+	err := a.scheduler.Kill(r.PathValue("id"))
+	if errkind.Is(err, errkind.Conflict) {
+		// goosed answers a job that is not running with 400 on this
+		// route (its spec lists none).
+		return reply{}, withStatus(http.StatusBadRequest, err)
+	}
+	return noBody(http.StatusOK), err
 }
 
 type inspectJobResponse struct {
@@ -113,15 +129,15 @@ type inspectJobResponse struct {
 	RunningDurationSeconds *int64  `json:"runningDurationSeconds"`
 }
 
-func (s *Server) inspectSchedule(r *http.Request) (reply, error) {
-	info, err := s.opts.Scheduler.Inspect(r.PathValue("id"))
+func (a *schedulesAPI) inspectSchedule(r *http.Request) (reply, error) {
+	info, err := a.scheduler.Inspect(r.PathValue("id"))
 	if err != nil {
 		return reply{}, err
 	}
 	out := inspectJobResponse{}
 	if info != nil {
 		start := info.StartTime.UTC().Format(time.RFC3339)
-		secs := int64(s.opts.Clock().Sub(info.StartTime).Seconds())
+		secs := int64(a.clock().Sub(info.StartTime).Seconds())
 		out = inspectJobResponse{SessionID: &info.SessionID, ProcessStartTime: &start, RunningDurationSeconds: &secs}
 	}
 	return ok(out), nil
@@ -143,7 +159,7 @@ type sessionDisplayInfo struct {
 	AccumulatedOutputTokens *int    `json:"accumulatedOutputTokens"`
 }
 
-func (s *Server) scheduleSessions(r *http.Request) (reply, error) {
+func (a *schedulesAPI) scheduleSessions(r *http.Request) (reply, error) {
 	limit := 50
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -152,7 +168,7 @@ func (s *Server) scheduleSessions(r *http.Request) (reply, error) {
 		}
 		limit = n
 	}
-	sessions, err := schedule.Sessions(r.Context(), s.opts.Store, r.PathValue("id"), limit)
+	sessions, err := schedule.Sessions(r.Context(), a.store, r.PathValue("id"), limit)
 	if err != nil {
 		return reply{}, err
 	}

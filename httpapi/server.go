@@ -76,8 +76,7 @@ type Server struct {
 	cancel context.CancelFunc
 	turns  sync.WaitGroup
 
-	busMu sync.Mutex
-	buses map[string]*eventBus
+	buses *buses
 }
 
 // New returns a Server with every route mounted.
@@ -95,7 +94,7 @@ func New(opts Options) *Server {
 		opts.Version = "dev"
 	}
 	opts = withStores(opts)
-	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: map[string]*eventBus{}}
+	s := &Server{opts: opts, log: opts.Logger, mux: http.NewServeMux(), buses: newBuses()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, r := range s.routes() {
 		s.mux.Handle(r.method+" "+r.path, limitBody(r.limit, r.handler))
@@ -114,11 +113,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // waits for them to finish.
 func (s *Server) Close() error {
 	s.cancel()
-	s.busMu.Lock()
-	for _, b := range s.buses {
-		b.cancelAll()
-	}
-	s.busMu.Unlock()
+	s.buses.cancelAll()
 	s.turns.Wait()
 	return nil
 }
@@ -221,7 +216,3 @@ func withStores(opts Options) Options {
 	}
 	return opts
 }
-
-func (s *Server) customProviders() *registry.CustomStore { return s.opts.CustomProviders }
-
-func (s *Server) recipes() *recipe.Library { return s.opts.Recipes }

@@ -2,8 +2,16 @@ package httpapi
 
 import (
 	"context"
+	"errors"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/session/memory"
 )
 
 // The session routes work on a session the agent has not loaded (after
@@ -53,5 +61,37 @@ func TestSessionRoutesOnAnUnloadedSession(t *testing.T) {
 	}
 	if code, _ := e.call("GET", "/sessions/"+id, nil); code != 404 {
 		t.Fatalf("after delete: %d", code)
+	}
+}
+
+// importFails is a store whose imports fail in storage.
+type importFails struct{ *memory.Store }
+
+func (importFails) Import(context.Context, []byte) (session.Session, error) {
+	return session.Session{}, errors.New("disk I/O error")
+}
+
+// An import that fails in storage is 500, not the client's bad request;
+// input that is not an exported session is 400 with core's words.
+func TestImportStorageFailureIs500(t *testing.T) {
+	store := importFails{memory.New(time.Now)}
+	a := agent.New(agent.Options{Store: store, TempDir: t.TempDir()})
+	t.Cleanup(func() { _ = a.Close() })
+	s := New(Options{Agent: a, Store: store, SecretKey: testSecret})
+	t.Cleanup(func() { _ = s.Close() })
+	post := func(body string) (int, string) {
+		req := httptest.NewRequest("POST", "/sessions/import", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Secret-Key", testSecret)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		return w.Code, w.Body.String()
+	}
+	if code, body := post(`{"json":"{\"id\":\"x\",\"working_dir\":\"/tmp\",\"conversation\":[]}"}`); code != 500 || body != `{"message":"disk I/O error"}` {
+		t.Errorf("storage failure: %d %s", code, body)
+	}
+	e := newTestEnv(t, "auto")
+	if code, body := e.call("POST", "/sessions/import", map[string]any{"json": "{not json"}); code != 400 || !strings.HasPrefix(body, `{"message":"import session: session: invalid import: `) {
+		t.Errorf("bad input: %d %s", code, body)
 	}
 }

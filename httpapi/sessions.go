@@ -6,13 +6,38 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/session"
 )
+
+// sessionsAPI answers /sessions/*: stored sessions through the store
+// (read-only) and the agent (every change).
+type sessionsAPI struct {
+	agent *agent.Agent
+	store agent.SessionReader
+	cfg   *config.Config
+	// buses are dropped with their session.
+	buses *buses
+}
+
+func (a *sessionsAPI) routes() []route {
+	return []route{
+		{"GET", "/sessions", 0, noInput(a.listSessions), nil},
+		{"GET", "/sessions/search", 0, noInput(a.searchSessions), nil},
+		{"GET", "/sessions/insights", 0, noInput(a.sessionInsights), nil},
+		{"POST", "/sessions/import", ImportBodyLimit, withBody(a.importSession), nil},
+		{"GET", "/sessions/{session_id}", 0, noInput(a.getSession), nil},
+		{"DELETE", "/sessions/{session_id}", 0, noInput(a.deleteSession), nil},
+		{"GET", "/sessions/{session_id}/export", 0, noInput(a.exportSession), nil},
+		{"PUT", "/sessions/{session_id}/name", 0, withBody(a.renameSession), nil},
+		{"POST", "/sessions/{session_id}/fork", 0, withBody(a.forkSession), nil},
+		{"GET", "/sessions/{session_id}/extensions", 0, noInput(a.sessionExtensions), nil},
+		{"PUT", "/sessions/{session_id}/user_recipe_values", 0, withBody(a.userRecipeValues), nil},
+	}
+}
 
 // Session search limits (goosed's search_sessions).
 const (
@@ -22,11 +47,11 @@ const (
 
 // listSessions answers every user and scheduled session, newest first,
 // without conversations.
-func (s *Server) listSessions(r *http.Request) (reply, error) {
+func (a *sessionsAPI) listSessions(r *http.Request) (reply, error) {
 	sessions := []session.Session{}
 	opts := session.ListOptions{}
 	for {
-		page, err := s.opts.Store.List(r.Context(), opts)
+		page, err := a.store.List(r.Context(), opts)
 		if err != nil {
 			return reply{}, err
 		}
@@ -42,8 +67,8 @@ func (s *Server) listSessions(r *http.Request) (reply, error) {
 	return ok(map[string]any{"sessions": sessions}), nil
 }
 
-func (s *Server) getSession(r *http.Request) (reply, error) {
-	sess, err := s.opts.Store.Get(r.Context(), r.PathValue("session_id"), true)
+func (a *sessionsAPI) getSession(r *http.Request) (reply, error) {
+	sess, err := a.store.Get(r.Context(), r.PathValue("session_id"), true)
 	if err != nil {
 		return reply{}, err
 	}
@@ -52,13 +77,13 @@ func (s *Server) getSession(r *http.Request) (reply, error) {
 
 // deleteSession cancels the session's requests, drops its bus, then lets
 // the agent unload and delete it.
-func (s *Server) deleteSession(r *http.Request) (reply, error) {
+func (a *sessionsAPI) deleteSession(r *http.Request) (reply, error) {
 	id := r.PathValue("session_id")
-	if _, err := s.opts.Store.Get(r.Context(), id, false); err != nil {
+	if _, err := a.store.Get(r.Context(), id, false); err != nil {
 		return reply{}, err
 	}
-	s.dropBus(id)
-	if err := s.opts.Agent.Sessions().Delete(r.Context(), id); err != nil {
+	a.buses.drop(id)
+	if err := a.agent.Sessions().Delete(r.Context(), id); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -66,8 +91,8 @@ func (s *Server) deleteSession(r *http.Request) (reply, error) {
 
 // exportSession answers the session JSON (with conversation) as a JSON
 // string, as goosed's Json(String).
-func (s *Server) exportSession(r *http.Request) (reply, error) {
-	b, err := s.opts.Store.Export(r.Context(), r.PathValue("session_id"))
+func (a *sessionsAPI) exportSession(r *http.Request) (reply, error) {
+	b, err := a.store.Export(r.Context(), r.PathValue("session_id"))
 	if err != nil {
 		return reply{}, err
 	}
@@ -80,16 +105,16 @@ type importRequest struct {
 
 func (q importRequest) check() error { return required("json", q.JSON) }
 
-func (s *Server) importSession(r *http.Request, q importRequest) (reply, error) {
-	sess, err := s.opts.Agent.Sessions().Import(r.Context(), []byte(q.JSON))
+func (a *sessionsAPI) importSession(r *http.Request, q importRequest) (reply, error) {
+	sess, err := a.agent.Sessions().Import(r.Context(), []byte(q.JSON))
 	if err != nil {
-		return reply{}, badRequest("%w", err)
+		return reply{}, err
 	}
 	return ok(sess), nil
 }
 
-func (s *Server) sessionInsights(r *http.Request) (reply, error) {
-	ins, err := s.opts.Store.Insights(r.Context())
+func (a *sessionsAPI) sessionInsights(r *http.Request) (reply, error) {
+	ins, err := a.store.Insights(r.Context())
 	if err != nil {
 		return reply{}, err
 	}
@@ -98,7 +123,7 @@ func (s *Server) sessionInsights(r *http.Request) (reply, error) {
 
 // searchSessions is goosed's full-text search: limit 10 by default, at most
 // 50, optional RFC 3339 date bounds on updated_at.
-func (s *Server) searchSessions(r *http.Request) (reply, error) {
+func (a *sessionsAPI) searchSessions(r *http.Request) (reply, error) {
 	q := r.URL.Query()
 	query := q.Get("query")
 	if query == "" {
@@ -120,7 +145,7 @@ func (s *Server) searchSessions(r *http.Request) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	hits, err := s.opts.Store.Search(r.Context(), query, 0)
+	hits, err := a.store.Search(r.Context(), query, 0)
 	if err != nil {
 		return reply{}, err
 	}
@@ -160,11 +185,8 @@ func (q renameRequest) check() error {
 	return nil
 }
 
-func (s *Server) renameSession(r *http.Request, q renameRequest) (reply, error) {
-	if err := s.opts.Agent.Sessions().Rename(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
-		if errors.Is(err, agent.ErrInvalidSessionName) {
-			return reply{}, badRequest("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidSessionName.Error()+": "))
-		}
+func (a *sessionsAPI) renameSession(r *http.Request, q renameRequest) (reply, error) {
+	if err := a.agent.Sessions().Rename(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -178,7 +200,7 @@ type forkRequest struct {
 
 // forkSession optionally copies the session, then optionally drops the
 // messages created at or after timestamp → {sessionId}.
-func (s *Server) forkSession(r *http.Request, q forkRequest) (reply, error) {
+func (a *sessionsAPI) forkSession(r *http.Request, q forkRequest) (reply, error) {
 	if q.Truncate && q.Timestamp == nil {
 		return reply{}, badRequest("timestamp is required when truncate is true")
 	}
@@ -186,7 +208,7 @@ func (s *Server) forkSession(r *http.Request, q forkRequest) (reply, error) {
 	if q.Truncate {
 		opts.TruncateAt = q.Timestamp
 	}
-	target, err := s.opts.Agent.Sessions().Fork(r.Context(), r.PathValue("session_id"), opts)
+	target, err := a.agent.Sessions().Fork(r.Context(), r.PathValue("session_id"), opts)
 	if err != nil {
 		return reply{}, err
 	}
@@ -195,8 +217,8 @@ func (s *Server) forkSession(r *http.Request, q forkRequest) (reply, error) {
 
 // sessionExtensions answers the session's saved extensions, else the
 // enabled ones of config.yaml.
-func (s *Server) sessionExtensions(r *http.Request) (reply, error) {
-	sess, err := s.opts.Store.Get(r.Context(), r.PathValue("session_id"), false)
+func (a *sessionsAPI) sessionExtensions(r *http.Request) (reply, error) {
+	sess, err := a.store.Get(r.Context(), r.PathValue("session_id"), false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -209,8 +231,8 @@ func (s *Server) sessionExtensions(r *http.Request) (reply, error) {
 			return reply{}, fmt.Errorf("reading saved extensions: %w", err)
 		}
 		exts = append(exts, saved.Extensions...)
-	} else if s.opts.Config != nil {
-		exts = append(exts, enabledConfigExtensions(s.opts.Config)...)
+	} else if a.cfg != nil {
+		exts = append(exts, enabledConfigExtensions(a.cfg)...)
 	}
 	return ok(map[string]any{"extensions": exts}), nil
 }
@@ -228,14 +250,9 @@ func (q userRecipeValuesRequest) check() error {
 
 // userRecipeValues stores recipe parameter values and answers the recipe
 // rendered with them.
-func (s *Server) userRecipeValues(r *http.Request, q userRecipeValuesRequest) (reply, error) {
-	rendered, err := s.opts.Agent.Recipes().SetValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
-	switch {
-	case errors.Is(err, agent.ErrNoRecipe):
-		return reply{}, notFound("%s", strings.TrimPrefix(err.Error(), agent.ErrNoRecipe.Error()+": "))
-	case err != nil && !errors.Is(err, session.ErrNotFound):
-		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
-	case err != nil:
+func (a *sessionsAPI) userRecipeValues(r *http.Request, q userRecipeValuesRequest) (reply, error) {
+	rendered, err := a.agent.Recipes().SetValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
+	if err != nil {
 		return reply{}, err
 	}
 	return ok(map[string]any{"recipe": rendered}), nil

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,40 +11,57 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/diagnostics"
-	"github.com/goose-acp/goose-acp/core/session"
 )
+
+// statusAPI answers the health check, features, system info, the
+// diagnostics bundle and telemetry.
+type statusAPI struct {
+	version  string
+	cfg      *config.Config
+	store    agent.SessionReader
+	stateDir string
+	out      writer
+}
+
+func (a *statusAPI) routes() []route {
+	return []route{
+		{"GET", "/status", 0, nil, http.HandlerFunc(a.status)},
+		{"GET", "/features", 0, noInput(a.features), nil},
+		{"GET", "/system_info", 0, noInput(a.systemInfo), nil},
+		{"GET", "/diagnostics/{session_id}", 0, nil, http.HandlerFunc(a.diagnostics)},
+		{"POST", "/telemetry/event", 0, withBody(a.telemetryEvent), nil},
+	}
+}
 
 var okBody = []byte("ok")
 
 // status is the desktop's health check (polled every 100 ms at startup).
-func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+func (a *statusAPI) status(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Content-Type"] = []string{"text/plain; charset=utf-8"}
 	_, _ = w.Write(okBody)
 }
 
 // features are goosed's compile-time features; goose-acp has neither.
-func (s *Server) features(*http.Request) (reply, error) {
+func (a *statusAPI) features(*http.Request) (reply, error) {
 	return ok(map[string]any{"features": map[string]bool{"local-inference": false, "code-mode": false}}), nil
 }
 
-func (s *Server) systemInfo(*http.Request) (reply, error) { return ok(s.collectSystemInfo()), nil }
+func (a *statusAPI) systemInfo(*http.Request) (reply, error) { return ok(a.collectSystemInfo()), nil }
 
-func (s *Server) collectSystemInfo() diagnostics.SystemInfo {
-	return diagnostics.System(s.opts.Version, s.opts.Config)
+func (a *statusAPI) collectSystemInfo() diagnostics.SystemInfo {
+	return diagnostics.System(a.version, a.cfg)
 }
 
 // diagnostics answers a zip with the session, system info, config.yaml
 // and the newest log files, as goosed's bug-report bundle.
-func (s *Server) diagnostics(w http.ResponseWriter, r *http.Request) {
+func (a *statusAPI) diagnostics(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("session_id")
-	data, err := s.buildDiagnostics(r, id)
+	data, err := a.buildDiagnostics(r, id)
 	if err != nil {
-		status := http.StatusInternalServerError
-		if errors.Is(err, session.ErrNotFound) {
-			status = http.StatusNotFound // an unknown session is the client's mistake
-		}
-		s.writeError(w, r, errorf(status, "Failed to generate diagnostics: %w", err))
+		a.out.error(w, r, fmt.Errorf("Failed to generate diagnostics: %w", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
@@ -57,8 +73,8 @@ func (s *Server) diagnostics(w http.ResponseWriter, r *http.Request) {
 // maxDiagnosticLogs bounds how many log files go into the bundle.
 const maxDiagnosticLogs = 10
 
-func (s *Server) buildDiagnostics(r *http.Request, id string) ([]byte, error) {
-	export, err := s.opts.Store.Export(r.Context(), id)
+func (a *statusAPI) buildDiagnostics(r *http.Request, id string) ([]byte, error) {
+	export, err := a.store.Export(r.Context(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -75,19 +91,19 @@ func (s *Server) buildDiagnostics(r *http.Request, id string) ([]byte, error) {
 	if err := add("session.json", export); err != nil {
 		return nil, err
 	}
-	sys, _ := json.MarshalIndent(s.collectSystemInfo(), "", "  ")
+	sys, _ := json.MarshalIndent(a.collectSystemInfo(), "", "  ")
 	if err := add("system.txt", sys); err != nil {
 		return nil, err
 	}
-	if s.opts.Config != nil {
-		if b, err := os.ReadFile(s.opts.Config.Path()); err == nil {
+	if a.cfg != nil {
+		if b, err := os.ReadFile(a.cfg.Path()); err == nil {
 			if err := add("config.yaml", b); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, p := range newestLogs(filepath.Join(s.opts.StateDir, "logs"), maxDiagnosticLogs) {
-		if err := addFile(zw, p, filepath.Join(s.opts.StateDir, "logs")); err != nil {
+	for _, p := range newestLogs(filepath.Join(a.stateDir, "logs"), maxDiagnosticLogs) {
+		if err := addFile(zw, p, filepath.Join(a.stateDir, "logs")); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +159,7 @@ func newestLogs(dir string, n int) []string {
 }
 
 // telemetryEvent accepts and drops UI telemetry: goose-acp sends none.
-func (s *Server) telemetryEvent(_ *http.Request, body map[string]any) (reply, error) {
-	s.log.Debug("telemetry event dropped", "event", body["event_name"])
+func (a *statusAPI) telemetryEvent(_ *http.Request, body map[string]any) (reply, error) {
+	a.out.log.Debug("telemetry event dropped", "event", body["event_name"])
 	return noBody(http.StatusAccepted), nil
 }
