@@ -35,7 +35,6 @@ func receiverName(fd *ast.FuncDecl) string {
 // not grow past; an entry goes when its type is at MaxMethods or under.
 var splitting = map[string]int{
 	"acp.Server":        65,
-	"httpapi.Server":    118,
 	"core/agent.turn":   71,
 	"developer.service": 62,
 }
