@@ -171,6 +171,7 @@ func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
 		"developer": func(_ context.Context, env extension.Env) (extension.Server, error) {
 			opts := developer.Options{
 				Surface:      developer.Editor,
+				ReadTool:     c.FS.ReadTextFile, // goose offers read only to clients that read files
 				WorkingDir:   env.WorkingDir,
 				AllowedRoots: roots,
 				Logger:       env.Logger,

@@ -18,7 +18,7 @@ func developerTools(t *testing.T, surface developer.Surface) func(string) toolin
 	t.Helper()
 	mgr := extension.New(extension.Options{Builtins: map[string]extension.BuiltinFactory{
 		"developer": func(context.Context, extension.Env) (extension.Server, error) {
-			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, WorkingDir: t.TempDir()})), nil
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, ReadTool: true, WorkingDir: t.TempDir()})), nil
 		},
 	}})
 	defer mgr.Close()

@@ -18,7 +18,7 @@ import (
 // /proc/self/environ are refused by the path policy, and a hard link to
 // .env is refused like .env itself.
 func TestFileToolsRefuseNonRegularAndLinkedSecrets(t *testing.T) {
-	h := newHarness(t, Options{Surface: Editor})
+	h := newHarness(t, Options{Surface: Editor, ReadTool: true})
 	fifo := filepath.Join(h.dir, "pipe")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
@@ -57,7 +57,7 @@ func TestFileToolsRefuseNonRegularAndLinkedSecrets(t *testing.T) {
 
 // tree counts a FIFO as 0 lines instead of blocking on it.
 func TestTreeSkipsFIFOs(t *testing.T) {
-	h := newHarness(t, Options{Surface: Editor})
+	h := newHarness(t, Options{Surface: Editor, ReadTool: true})
 	if err := syscall.Mkfifo(filepath.Join(h.dir, "pipe"), 0o600); err != nil {
 		t.Skip(err)
 	}

@@ -1,7 +1,8 @@
 // Package developer owns goose's developer tools — shell, file viewing and
 // editing, code analysis, images and screen capture — and the MCP server that
-// serves them (classic surface for `goose-acp mcp developer`, editor surface
-// for the agent's in-process developer extension). It imports nothing of
+// serves them (classic surface for `goose-acp mcp developer`, editor and
+// analyze surfaces for the agent's in-process developer and analyze
+// extensions). It imports nothing of
 // ours but the leaves core/pathpolicy (the one path policy every way a path
 // gets in shares; see its doc.go for why a leaf rather than a hook) and
 // core/extension/inproc (tools as plain calls): file
@@ -80,8 +81,10 @@
 // processes carrying a shell's marker are reaped, since reaping others would
 // steal an os/exec Wait.
 //
-// The editor surface also has goose's web_fetch (webfetch.go: bounded reads,
-// large or binary bodies to a kept temp file). With GOOSE_DEVELOPER_MODE=
+// The editor surface is goose 1.54's developer extension (write, edit, shell,
+// tree, read_image, and read for clients that read files for it:
+// Options.ReadTool); the Analyze surface is goose 1.54's analyze extension.
+// With GOOSE_DEVELOPER_MODE=
 // python_session (read through Options.Config) it offers goose's single
 // `python` tool instead of the file and shell tools (python_*.go): one
 // interpreter per session and connection running python_driver.py (JSON

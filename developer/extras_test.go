@@ -39,7 +39,7 @@ func writePNG(t *testing.T, p string, w, h int) {
 }
 
 func TestAnalyzeToolBothSurfaces(t *testing.T) {
-	for _, surface := range []Surface{Classic, Editor} {
+	for _, surface := range []Surface{Classic, Analyze} {
 		h := newHarness(t, Options{Surface: surface})
 		os.WriteFile(filepath.Join(h.dir, "main.go"), []byte("package main\n\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n"), 0o644)
 		res := h.mustCall(t, "analyze", map[string]any{"path": "main.go"})

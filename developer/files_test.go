@@ -143,7 +143,7 @@ func TestTextEditorKeepsCRLFAndBOM(t *testing.T) {
 
 func TestEditorFileTools(t *testing.T) {
 	em := &recordingEmitter{}
-	h := newHarness(t, Options{Surface: Editor, Emitter: em})
+	h := newHarness(t, Options{Surface: Editor, ReadTool: true, Emitter: em})
 	res, _ := h.callMeta(t, "write", map[string]any{"path": "notes.txt", "content": "first line\nsecond\n"}, mcp.Meta{MetaToolCallID: "call-1"})
 	if texts(res)[0] != "Created notes.txt (2 lines)" || res.IsError {
 		t.Fatalf("write: %q", texts(res))
@@ -180,7 +180,7 @@ func TestEditorFileTools(t *testing.T) {
 }
 
 func TestTreeTool(t *testing.T) {
-	h := newHarness(t, Options{Surface: Editor})
+	h := newHarness(t, Options{Surface: Editor, ReadTool: true})
 	mk := func(p, content string) {
 		os.MkdirAll(filepath.Dir(filepath.Join(h.dir, p)), 0o755)
 		os.WriteFile(filepath.Join(h.dir, p), []byte(content), 0o644)
@@ -225,7 +225,7 @@ func (d *delegatedIO) WriteTextFile(_ context.Context, p, content string) error 
 
 func TestFileToolsUseInjectedFileIO(t *testing.T) {
 	io := &delegatedIO{files: map[string]string{}}
-	h := newHarness(t, Options{Surface: Editor, FileIO: io})
+	h := newHarness(t, Options{Surface: Editor, ReadTool: true, FileIO: io})
 	unsaved := filepath.Join(h.dir, "buffer.go")
 	io.files[unsaved] = "package main // unsaved\n"
 	res := h.mustCall(t, "read", map[string]any{"path": "buffer.go"})

@@ -34,15 +34,15 @@ func TestGooseIgnoreOnEveryFileTool(t *testing.T) {
 		{"write", func(p, _ string) map[string]any { return map[string]any{"path": p, "content": "x"} }},
 		{"edit", func(p, _ string) map[string]any { return map[string]any{"path": p, "before": "TOKEN", "after": "x"} }},
 		{"tree", func(_, d string) map[string]any { return map[string]any{"path": d} }},
-		{"analyze", func(p, _ string) map[string]any { return map[string]any{"path": p} }},
 		{"read_image", func(p, _ string) map[string]any { return map[string]any{"source": p} }},
 	}
+	analyzeCalls := []call{{"analyze", func(p, _ string) map[string]any { return map[string]any{"path": p} }}}
 	for _, surface := range []struct {
 		s     Surface
 		calls []call
-	}{{Classic, classic}, {Editor, editor}} {
+	}{{Classic, classic}, {Editor, editor}, {Analyze, analyzeCalls}} {
 		for _, c := range surface.calls {
-			h := newHarness(t, Options{Surface: surface.s})
+			h := newHarness(t, Options{Surface: surface.s, ReadTool: true})
 			os.WriteFile(filepath.Join(h.dir, ".gooseignore"), []byte("secret.txt\nprivate/\n"), 0o644)
 			secret := filepath.Join(h.dir, "secret.txt")
 			os.WriteFile(secret, []byte("TOKEN=1\n"), 0o600)

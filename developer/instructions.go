@@ -12,8 +12,11 @@ func (s *service) instructions() string {
 	if s.python {
 		return pythonInstructions
 	}
-	if s.opts.Surface == Editor {
-		return editorInstructions()
+	switch s.opts.Surface {
+	case Editor:
+		return editorInstructions(s.opts.ReadTool)
+	case Analyze:
+		return analyzeInstructions
 	}
 	shell := s.getenv("SHELL")
 	if shell == "" {
@@ -58,14 +61,37 @@ func (s *service) instructions() string {
 		"Always prefer ripgrep (rg -C 3) to grep.\n"
 }
 
-func editorInstructions() string {
+// editorInstructions is the developer extension's guidance, carrying what
+// goose 1.54's developer instructions ask (platform_extensions/developer/
+// mod.rs): few calls and a small context because turns cost the user
+// money, tree first, rg to search, read before editing, test and verify,
+// python3. With the read tool offered it recommends read over cat and sed,
+// as goose does for clients that read files for it.
+func editorInstructions(read bool) string {
+	search, gather := "prefer rg, which skips gitignored files", "cat or sed"
 	if runtime.GOOS == "windows" {
-		return "Use the developer extension to build software and operate a terminal. Make sure to use the tools *efficiently* - " +
-			"prefer the flow of using tree to understand the layout, then findstr or Select-String to locate code, then type or " +
-			"Get-Content (or read) to view files. Use write and edit to change files."
+		search, gather = "prefer findstr or Select-String through shell", "type or Get-Content"
 	}
-	return "Use the developer extension to build software and operate a terminal. Make sure to use the tools *efficiently* - " +
-		"prefer the flow of using tree to understand the layout, then prefer rg to search, then use read (or cat or sed) to view " +
-		"the relevant parts of files. Use write and edit to change files. When running Python scripts or commands, always use " +
-		"`python3` instead of `python`."
+	if read {
+		gather = "the read tool (line and limit for large files), which costs less than running " + gather + " in a shell"
+	}
+	out := "Use the developer extension to build software and operate a terminal.\n\n" +
+		"Use the tools *efficiently*: gather everything you need in as few calls as possible, then make the edits or run the commands. " +
+		"You are responsible for your context window: keep it small and avoid unnecessary turns, each of which costs the user money.\n\n" +
+		"When working on code, start with tree to see the layout of the codebase and the sizes of its files. " +
+		"To search, " + search + ". Then gather the context you need with " + gather + ", and always read a file before you edit it. " +
+		"Make changes with write and edit. Test and verify your work as appropriate.\n"
+	if runtime.GOOS != "windows" {
+		out += "\nRun Python scripts and commands with `python3`, never `python`.\n"
+	}
+	return out
 }
+
+// analyzeInstructions is the analyze extension's guidance, carrying goose
+// 1.54's (platform_extensions/analyze/mod.rs): the three modes, that it is
+// no file reader, and to delegate big analyses to a subagent.
+const analyzeInstructions = "Analyze reads code structure with tree-sitter. What it returns follows from what you pass:\n" +
+	"- a directory: an overview of its tree with function and class counts\n" +
+	"- a file: its parsed symbols (functions, classes, imports); it does not show the text, read that with shell cat\n" +
+	"- any path with focus: the call graph of that symbol, who calls it and what it calls\n\n" +
+	"On a large codebase, hand the analysis to a subagent and keep only its summary.\n"

@@ -81,15 +81,15 @@ func TestPythonModeToolsAndInfo(t *testing.T) {
 			t.Errorf("python tool: %+v", tool)
 		}
 	}
-	if strings.Join(names, ",") != "analyze,python" {
-		t.Fatalf("tools %v, want analyze and python", names)
+	if strings.Join(names, ",") != "python" {
+		t.Fatalf("tools %v, want python alone", names)
 	}
 	init := h.cs.InitializeResult()
 	if init.ServerInfo.Title != "Developer (Python session)" || init.Instructions != pythonInstructions {
 		t.Fatalf("server info %+v / instructions %q", init.ServerInfo, init.Instructions)
 	}
 	// "tools" (and an unset key) keep the normal tool surface.
-	if h := newHarness(t, Options{Surface: Editor, Config: func(string) (any, bool) { return "tools", true }}); len(mustList(t, h)) < 6 {
+	if h := newHarness(t, Options{Surface: Editor, Config: func(string) (any, bool) { return "tools", true }}); len(mustList(t, h)) < 5 {
 		t.Fatal("tools mode lost its tools")
 	}
 }

@@ -27,9 +27,13 @@ const (
 	// Classic is seed 000 §5: shell, text_editor, analyze, image_processor,
 	// list_windows, screen_capture. `goose-acp mcp developer` serves it.
 	Classic Surface = iota
-	// Editor is goose's platform surface: read, write, edit, shell, tree,
-	// analyze, read_image. The agent loads it in-process.
+	// Editor is goose 1.54's developer platform extension: write, edit,
+	// shell, tree, read_image, and read when Options.ReadTool is set. The
+	// agent loads it in-process.
 	Editor
+	// Analyze is goose 1.54's analyze platform extension: the one analyze
+	// tool (tree-sitter) with its own instructions.
+	Analyze
 )
 
 // Version is reported in the classic server's serverInfo.
@@ -64,6 +68,10 @@ type Options struct {
 	ShellTimeout time.Duration
 	// Stats receives shell counters and latency (nil → kept internally).
 	Stats *ShellStats
+	// ReadTool offers the editor surface's read tool. goose 1.54 offers it
+	// only to ACP clients that read files for it (fs.readTextFile); the
+	// others read with shell cat and sed.
+	ReadTool bool
 	// Config looks a goose setting up as goose does: the environment
 	// variable, else config.yaml (nil → Getenv only). The editor surface
 	// reads GOOSE_DEVELOPER_MODE (python_session: one `python` tool, see
@@ -155,8 +163,11 @@ func newServerWithService(opts Options) (*mcp.Server, *service) {
 // implementation is the server's name, title and version in initialize.
 func (s *service) implementation() *mcp.Implementation {
 	impl := &mcp.Implementation{Name: "goose-developer", Version: Version}
-	if s.opts.Surface == Editor {
+	switch s.opts.Surface {
+	case Editor:
 		impl = &mcp.Implementation{Name: "developer", Title: "Developer", Version: "1.0.0"}
+	case Analyze:
+		impl = &mcp.Implementation{Name: "analyze", Title: "Analyze", Version: "1.0.0"}
 	}
 	if s.python {
 		impl.Title = "Developer (Python session)"
@@ -165,9 +176,13 @@ func (s *service) implementation() *mcp.Implementation {
 }
 
 func (s *service) register(srv registrar) {
-	if s.opts.Surface == Editor {
+	switch s.opts.Surface {
+	case Editor:
 		s.registerEditor(srv)
-	} else {
+	case Analyze:
+		s.registerAnalyze(srv, Analyze)
+		return
+	default:
 		s.registerClassic(srv)
 	}
 	s.registerPrompts(srv)

@@ -167,8 +167,20 @@ func TestEditorSurfaceToolsAndAnnotations(t *testing.T) {
 			t.Fatalf("tree should be read-only: %+v", tl.Annotations)
 		}
 	}
-	if got := toolNames(t, h); got != "analyze,edit,read,read_image,shell,tree,web_fetch,write" {
+	// goose 1.54's developer: no read unless the client reads files for
+	// it, no web_fetch, analyze an extension of its own.
+	if got := toolNames(t, h); got != "edit,read_image,shell,tree,write" {
 		t.Fatalf("editor tools = %s", got)
+	}
+	if got := toolNames(t, newHarness(t, Options{Surface: Editor, ReadTool: true})); got != "edit,read,read_image,shell,tree,write" {
+		t.Fatalf("editor tools with read = %s", got)
+	}
+	a := newHarness(t, Options{Surface: Analyze})
+	if info := a.cs.InitializeResult(); info.ServerInfo.Name != "analyze" || info.ServerInfo.Title != "Analyze" || info.Instructions != analyzeInstructions {
+		t.Fatalf("analyze server: %+v %q", info.ServerInfo, info.Instructions)
+	}
+	if got := toolNames(t, a); got != "analyze" {
+		t.Fatalf("analyze tools = %s", got)
 	}
 }
 

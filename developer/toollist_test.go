@@ -13,7 +13,7 @@ import (
 // _meta, indented, in the server's (name) order.
 func toolsList(t *testing.T, surface Surface) []byte {
 	t.Helper()
-	return encodeToolsList(t, newHarness(t, Options{Surface: surface, Getenv: func(k string) string {
+	return encodeToolsList(t, newHarness(t, Options{Surface: surface, ReadTool: true, Getenv: func(k string) string {
 		if k == "SHELL" {
 			return "/bin/bash"
 		}
@@ -38,16 +38,17 @@ func encodeToolsList(t *testing.T, h *harness) []byte {
 	return out.Bytes()
 }
 
-// TestToolsListGolden pins both tool surfaces as a client sees them:
-// the classic one `goose-acp mcp developer` serves and the editor one the
-// agent loads in-process. Any change to a name, schema, description,
+// TestToolsListGolden pins the tool surfaces as a client sees them:
+// the classic one `goose-acp mcp developer` serves, the editor one (with
+// read, as an fs client gets it) and the analyze one the agent loads
+// in-process. Any change to a name, schema, description,
 // annotation or declared ToolMeta shows up here; regenerate with
 // `go test ./developer -run TestToolsListGolden -update` and review the diff.
 func TestToolsListGolden(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the editor shell description names the Windows shell; the goldens are the unix texts")
 	}
-	for name, surface := range map[string]Surface{"tools_classic.json": Classic, "tools_editor.json": Editor} {
+	for name, surface := range map[string]Surface{"tools_classic.json": Classic, "tools_editor.json": Editor, "tools_analyze.json": Analyze} {
 		t.Run(name, func(t *testing.T) {
 			golden(t, name, "\x00", string(toolsList(t, surface)))
 		})
@@ -58,7 +59,7 @@ func TestToolsListGolden(t *testing.T) {
 // ToolMeta under MetaKeyTool with a kind, and the argument names it
 // declares exist in its input schema.
 func TestEveryToolDeclaresItsMeta(t *testing.T) {
-	for _, surface := range []Surface{Classic, Editor} {
+	for _, surface := range []Surface{Classic, Editor, Analyze} {
 		var tools []struct {
 			Name        string `json:"name"`
 			InputSchema struct {

@@ -56,7 +56,6 @@ var toolMetas = map[string]ToolMeta{
 	"tree":            {Kind: KindRead, Path: "path"},
 	"analyze":         {Kind: KindSearch, Path: "path"},
 	"read_image":      {Kind: KindRead},
-	"web_fetch":       {Kind: KindFetch},
 	"python":          {Kind: KindExecute},
 	"image_processor": {Kind: KindEdit, Path: "path"},
 	"list_windows":    {Kind: KindOther},

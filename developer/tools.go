@@ -65,14 +65,15 @@ func (s *service) registerClassic(srv registrar) {
 
 func (s *service) registerEditor(srv registrar) {
 	if s.python {
-		// goose's developer offers only `python` in this mode; analyze is
-		// its own extension there, so it stays.
+		// goose's developer offers only `python` in this mode (analyze is
+		// an extension of its own).
 		s.registerPython(srv)
-		s.registerAnalyze(srv, Editor)
 		return
 	}
-	addTool(srv, &mcp.Tool{Name: "read", Description: readDescription, InputSchema: json.RawMessage(readSchema),
-		Annotations: annotations("Read", true, false, false, false)}, s.handler(s.readTool))
+	if s.opts.ReadTool {
+		addTool(srv, &mcp.Tool{Name: "read", Description: readDescription, InputSchema: json.RawMessage(readSchema),
+			Annotations: annotations("Read", true, false, false, false)}, s.handler(s.readTool))
+	}
 	addTool(srv, &mcp.Tool{Name: "write", Description: writeDescription, InputSchema: json.RawMessage(writeSchema),
 		Annotations: annotations("Write", false, true, false, false)}, s.handler(s.writeTool))
 	addTool(srv, &mcp.Tool{Name: "edit", Description: editDescription, InputSchema: json.RawMessage(editSchema),
@@ -81,8 +82,6 @@ func (s *service) registerEditor(srv registrar) {
 		OutputSchema: json.RawMessage(shellOutputSchema), Annotations: annotations("Shell", false, true, false, true)}, s.handler(s.shellEditor))
 	addTool(srv, &mcp.Tool{Name: "tree", Description: treeDescription, InputSchema: json.RawMessage(treeSchema),
 		Annotations: annotations("Tree", true, false, true, false)}, s.handler(s.treeTool))
-	s.registerWebFetch(srv)
-	s.registerAnalyze(srv, Editor)
 	s.registerImages(srv, Editor)
 }
 

@@ -16,6 +16,22 @@ const analyzeSchema = `{"type":"object","required":["path"],"properties":{
 "max_depth":{"type":"integer","format":"uint32","minimum":0,"default":3,"description":"0=unlimited (warning: fails on binary files)"},
 "force":{"type":"boolean","default":false,"description":"Allow large outputs without size warning"}}}`
 
+// analyzeExtensionDescription and analyzeExtensionSchema are the analyze
+// extension's tool as goose 1.54 offers it (platform_extensions/analyze):
+// a structure reader, not a file reader, taking a file or a directory.
+const analyzeExtensionDescription = "Analyze code structure by parsing it (tree-sitter); it does not return file contents — read those with shell cat. " +
+	"Three modes: 1) a directory gives its file tree with line, function and class counts, down to max_depth. " +
+	"2) a file gives its parsed symbols: functions, classes, imports. " +
+	"3) a file or directory with focus gives the call graph of that symbol (case-sensitive), scanning down to max_depth. " +
+	"Usual order: directory, then files, then symbols. Functions called more than 3 times are marked •N."
+
+const analyzeExtensionSchema = `{"type":"object","required":["path"],"properties":{
+"path":{"type":"string","description":"File or directory to analyze"},
+"focus":{"type":["string","null"],"default":null,"description":"Symbol to focus on (switches to call graph mode)"},
+"max_depth":{"type":"integer","format":"uint32","minimum":0,"default":3,"description":"How deep to walk directories (default 3, 0 = no limit); also bounds the focus scan"},
+"follow_depth":{"type":"integer","format":"uint32","minimum":0,"default":2,"description":"How far to follow the call graph (default 2, 0 = definitions only)"},
+"force":{"type":"boolean","default":false,"description":"Allow large outputs without size warning"}}}`
+
 type analyzeArgs struct {
 	Path        string  `json:"path"`
 	Focus       *string `json:"focus"`
@@ -26,7 +42,8 @@ type analyzeArgs struct {
 
 func (s *service) registerAnalyze(srv registrar, surface Surface) {
 	tool := &mcp.Tool{Name: "analyze", Description: analyze.ToolDescription, InputSchema: json.RawMessage(analyzeSchema)}
-	if surface == Editor {
+	if surface == Analyze {
+		tool.Description, tool.InputSchema = analyzeExtensionDescription, json.RawMessage(analyzeExtensionSchema)
 		tool.Annotations = annotations("Analyze", true, false, true, false)
 		addTool(srv, tool, s.handler(s.analyzeEditor))
 		return

@@ -4,10 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -146,46 +142,5 @@ func pythonGone(t *testing.T, pid int, what string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("python process %d outlived %s", pid, what)
 		}
-	}
-}
-
-// TestWebFetchOverACP: web_fetch is a developer tool of kind fetch; its
-// body reaches the model, and an unreachable host is goose's error text.
-func TestWebFetchOverACP(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fmt.Fprint(w, "hello from the web")
-	}))
-	defer web.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String() + "/"
-	ln.Close()
-	env := newAgentEnv(t,
-		toolCallTurn("w1", "web_fetch", map[string]string{"url": web.URL + "/page"}),
-		toolCallTurn("w2", "web_fetch", map[string]string{"url": dead}),
-		textTurn("fetched"),
-	)
-	c := startAgent(t, env)
-	c.initialize(acp.ClientCapabilities{})
-	sess := c.newSession(t.TempDir())
-	if r := c.prompt(sess.SessionID, "fetch it"); r.StopReason != "end_turn" {
-		t.Fatalf("stop %q\n%s", r.StopReason, c.stderr.String())
-	}
-	reqs := env.LLM.Requests()
-	if tools := viewRequest(t, reqs[0].Body).tools; !slices.Contains(tools, "web_fetch") || !slices.Contains(tools, "read_image") {
-		t.Fatalf("default developer tools: %v", tools)
-	}
-	results := viewRequest(t, reqs[2].Body).results
-	if len(results) != 2 || results[0] != "hello from the web" ||
-		!strings.HasPrefix(results[1], "Failed to fetch URL: error sending request for url ("+dead+"): ") {
-		t.Fatalf("tool results %q", results)
-	}
-	if k := c.toolKind(sess.SessionID, "w1"); k != "fetch" {
-		t.Errorf("web_fetch kind %q, want fetch", k)
-	}
-	if s := c.finalStatus(sess.SessionID, "w2"); s != "failed" {
-		t.Errorf("unreachable fetch status %q, want failed", s)
 	}
 }

@@ -225,12 +225,12 @@ func TestDelegatedEdit(t *testing.T) {
 }
 
 // TestLocalFallbackReadsDisk: without fs caps no fs/* call is made and the
-// developer tools use the local disk.
+// developer tools use the local disk (edit reads the file from it).
 func TestLocalFallbackReadsDisk(t *testing.T) {
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("disk-only-content-777\n"), 0o644)
 	env := newAgentEnv(t,
-		toolCallTurn("call_r", "read", map[string]string{"path": "notes.txt"}),
+		toolCallTurn("call_r", "edit", map[string]string{"path": "notes.txt", "before": "disk-only", "after": "edited"}),
 		textTurn("ok"),
 	)
 	c := startAgent(t, env)
@@ -238,11 +238,11 @@ func TestLocalFallbackReadsDisk(t *testing.T) {
 	c.initialize(acp.ClientCapabilities{})
 	sess := c.newSession(work)
 	c.prompt(sess.SessionID, "read")
-	if n := len(c.callsTo("fs/read_text_file")); n != 0 {
-		t.Errorf("fs/read_text_file called %d times without the capability", n)
+	if n := len(c.callsTo("fs/read_text_file")) + len(c.callsTo("fs/write_text_file")); n != 0 {
+		t.Errorf("fs/* called %d times without the capability", n)
 	}
-	if !llmSaw(env, "disk-only-content-777") {
-		t.Error("the model did not see the file from disk")
+	if b, _ := os.ReadFile(filepath.Join(work, "notes.txt")); string(b) != "edited-content-777\n" {
+		t.Errorf("notes.txt on disk = %q", b)
 	}
 }
 
@@ -284,7 +284,8 @@ func TestAdditionalDirectories(t *testing.T) {
 		textTurn("refused"),
 	)
 	c := startAgent(t, env)
-	c.initialize(acp.ClientCapabilities{})
+	(&editor{}).install(c)
+	c.initialize(fsCaps) // read is offered to clients that read files
 	var sess acp.NewSessionResponse
 	c.call("session/new", acp.NewSessionRequest{CWD: work, MCPServers: []acp.MCPServer{}, AdditionalDirectories: []string{extra}}, &sess)
 	c.prompt(sess.SessionID, "read in")

@@ -193,6 +193,7 @@ func TestPlanFromTodoTool(t *testing.T) {
 		toolCallTurn("call_todo", "todo__todo_write", map[string]string{"content": "- [x] read the code\n- [~] write tests\n- [ ] ship"}),
 		textTurn("planned"),
 	)
+	env.enableTodo(t)
 	c := startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
 	sess := c.newSession(env.Root)

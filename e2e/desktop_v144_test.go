@@ -236,10 +236,10 @@ func TestDesktopToolsCallWithoutExtensionName(t *testing.T) {
 	r := runDesktop(t, env, desktopScript{ClientVersion: "1.44.0", Steps: []desktopStep{
 		dcall("new", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}}),
 		dext("tools", "tools/list", map[string]any{"sessionId": "${new.sessionId}"}),
-		dext("call144", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "name": "todo__todo_write",
-			"arguments": map[string]any{"content": "- [ ] from Desktop 1.44"}}),
-		dext("call15x", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "extensionName": "todo", "name": "todo_write",
-			"arguments": map[string]any{"content": "- [ ] from Desktop 1.5x"}}),
+		dext("call144", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "name": "extensionmanager__search_available_extensions",
+			"arguments": map[string]any{}}),
+		dext("call15x", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "extensionName": "extensionmanager", "name": "search_available_extensions",
+			"arguments": map[string]any{}}),
 		dext("bad", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "name": "no_such_tool", "arguments": map[string]any{}}),
 	}})
 	for _, name := range []string{"call144", "call15x"} {

@@ -53,6 +53,7 @@ func TestEditorsTodoAsksNoPermission(t *testing.T) {
 		toolCallTurn("call_todo", todoWrite, map[string]string{"content": "- [ ] write the tests"}),
 		textTurn("planned"),
 	)
+	env.enableTodo(t)
 	c := startAgent(t, env)
 	c.answerPermissions("reject_once")
 	c.initializeAs(agentShellInitialize)

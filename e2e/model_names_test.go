@@ -1,3 +1,5 @@
+//go:build !windows
+
 package e2e
 
 import (
@@ -30,10 +32,40 @@ func TestDefaultToolNamesAreBare(t *testing.T) {
 			t.Errorf("tools lack %s: %v", want, tools)
 		}
 	}
+	// goose 1.54's default surface: read only for clients that read files,
+	// resource tools only with an extension serving resources, no todo, no
+	// web_fetch.
+	for _, not := range []string{"read", "extensionmanager__list_resources", "extensionmanager__read_resource", "todo__todo_write", "web_fetch"} {
+		if slices.Contains(tools, not) {
+			t.Errorf("tools offer %s: %v", not, tools)
+		}
+	}
+	if llmSaw(env, "Current tasks and notes") {
+		t.Error("the todo reminder reached the model with todo off")
+	}
 	for _, name := range tools {
 		if strings.HasPrefix(name, "developer__") || strings.HasPrefix(name, "summon__") || strings.HasPrefix(name, "skills__") {
 			t.Errorf("old prefixed name offered: %s", name)
 		}
+	}
+}
+
+// TestReadAndTodoFollowTheClientAndConfig: an editor that reads files for
+// the agent gets read; config.yaml turns todo on, with its per-turn note.
+func TestReadAndTodoFollowTheClientAndConfig(t *testing.T) {
+	env := newAgentEnv(t, textTurn("hi"))
+	env.enableTodo(t)
+	c := startAgent(t, env)
+	(&editor{}).install(c)
+	c.initialize(fsCaps)
+	sess := c.newSession(t.TempDir())
+	c.prompt(sess.SessionID, "hello")
+	tools := viewRequest(t, env.LLM.Requests()[0].Body).tools
+	if !slices.Contains(tools, "read") || !slices.Contains(tools, "todo__todo_write") {
+		t.Fatalf("tools = %v", tools)
+	}
+	if !llmSaw(env, "Current tasks and notes") {
+		t.Error("todo on, but its note did not reach the model")
 	}
 }
 

@@ -95,7 +95,7 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 		Providers:     rt.providers.create,
 		Config:        configReader{rt.cfg},
 		Permissions:   permission.FromConfig(rt.perms),
-		Builtins:      map[string]extension.BuiltinFactory{"developer": localDeveloper},
+		Builtins:      map[string]extension.BuiltinFactory{"developer": localDeveloper, "analyze": localAnalyze},
 		Logger:        rt.log,
 		DataDir:       rt.paths.Data,
 		ConfigDir:     rt.paths.Config,
@@ -128,6 +128,9 @@ func platformExtensions() []config.PlatformExtension {
 	out := []config.PlatformExtension{{
 		Name: "developer", DisplayName: "Developer",
 		Description: "Write and edit files, and execute shell commands", DefaultEnabled: true,
+	}, {
+		Name: "analyze", DisplayName: "Analyze",
+		Description: "Analyze code structure with tree-sitter: directory overviews, file details, symbol call graphs", DefaultEnabled: true,
 	}}
 	for _, k := range platform.Known() {
 		out = append(out, config.PlatformExtension{
@@ -148,6 +151,11 @@ func localDeveloper(_ context.Context, env extension.Env) (extension.Server, err
 type pluginConfig struct{ configReader }
 
 func (c pluginConfig) Set(key string, value any) error { return c.cfg.Set(key, value) }
+
+// localAnalyze is the analyze extension (tree-sitter) on local disk.
+func localAnalyze(_ context.Context, env extension.Env) (extension.Server, error) {
+	return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Analyze, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config})), nil
+}
 
 // configReader adapts config.Config to agent.ConfigReader.
 type configReader struct{ cfg *config.Config }

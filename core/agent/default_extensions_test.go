@@ -7,10 +7,11 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension"
 )
 
-// The developer tools are on by default, like goose's ACP server, unless
-// config.yaml mentions developer (a user who disabled it keeps it off).
+// The developer and analyze tools are on by default, like goose 1.54's,
+// unless config.yaml mentions them (a user who disabled one keeps it off);
+// todo is off by default since goose 1.54.
 func TestDeveloperIsADefaultExtensionUnlessConfigured(t *testing.T) {
-	builtins := map[string]extension.BuiltinFactory{"developer": nil}
+	builtins := map[string]extension.BuiltinFactory{"developer": nil, "analyze": nil}
 	names := func(cfgs []config.ExtensionConfig) map[string]config.ExtensionType {
 		out := map[string]config.ExtensionType{}
 		for _, c := range cfgs {
@@ -20,8 +21,8 @@ func TestDeveloperIsADefaultExtensionUnlessConfigured(t *testing.T) {
 	}
 	a := New(Options{Builtins: builtins, Config: mapConfig{}})
 	got := names(a.exts.configured())
-	if got["developer"] != config.ExtensionBuiltin || got["todo"] != config.ExtensionPlatform {
-		t.Fatalf("no config.yaml: extensions = %v, want builtin developer and platform todo", got)
+	if got["developer"] != config.ExtensionBuiltin || got["analyze"] != config.ExtensionBuiltin || got["extensionmanager"] != config.ExtensionPlatform || got["todo"] != "" {
+		t.Fatalf("no config.yaml: extensions = %v, want builtin developer and analyze, platform extensionmanager, no todo", got)
 	}
 
 	off := mapConfig{"extensions": map[string]any{

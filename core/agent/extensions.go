@@ -21,13 +21,15 @@ type enabledExtensions struct {
 	Extensions []config.ExtensionConfig `json:"extensions"`
 }
 
-// DefaultPlatformExtensions are enabled unless config.yaml disables them.
-var DefaultPlatformExtensions = []string{"todo", "extensionmanager"}
+// DefaultPlatformExtensions are enabled unless config.yaml disables them
+// (todo is off by default since goose 1.54).
+var DefaultPlatformExtensions = []string{"extensionmanager"}
 
 // DefaultBuiltinExtensions are enabled unless config.yaml mentions them, as
 // goose's ACP server defaults its builtins to ["developer"]: an editor
-// agent without file and shell tools is of little use.
-var DefaultBuiltinExtensions = []string{"developer"}
+// agent without file and shell tools is of little use. analyze is on by
+// default in goose 1.54, an extension of its own.
+var DefaultBuiltinExtensions = []string{"analyze", "developer"}
 
 // extensionConfigs reads the extensions a session starts with: config.yaml's
 // extensions map and the defaults it does not mention.

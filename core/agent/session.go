@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -244,11 +245,14 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 			return nil, nil, err
 		}
 	}
-	builtins := a.opts.Builtins
+	s.builtins = a.opts.Builtins
 	if opts.Builtins != nil {
-		builtins = opts.Builtins
+		s.builtins = maps.Clone(a.opts.Builtins)
+		if s.builtins == nil {
+			s.builtins = map[string]extension.BuiltinFactory{}
+		}
+		maps.Copy(s.builtins, opts.Builtins)
 	}
-	s.builtins = builtins
 	if opts.Recipe != nil && len(opts.Recipe.SubRecipes) > 0 {
 		dir := opts.Recipe.Dir
 		if dir == "" {
@@ -261,7 +265,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		s.checkpoints = checkpoint.New(checkpoint.Dir(a.opts.DataDir, id))
 	}
 	s.mgr = extension.New(extension.Options{
-		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: builtins, Platforms: a.platforms(s),
+		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: s.builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Config: a.opts.Config.Get, Logger: a.log, TempDir: a.opts.TempDir,
 		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(), Checkpoints: s.checkpoints, Shared: a.shared,
 	})

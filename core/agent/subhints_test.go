@@ -57,7 +57,7 @@ func newDevHarness(t *testing.T, cfg mapConfig, surface developer.Surface, steps
 	t.Helper()
 	return newHarnessWith(t, cfg, func(o *Options) {
 		o.Builtins["developer"] = func(ctx context.Context, env extension.Env) (extension.Server, error) {
-			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, WorkingDir: env.WorkingDir})), nil
+			return extension.Direct(developer.NewDirect(developer.Options{Surface: surface, ReadTool: true, WorkingDir: env.WorkingDir})), nil
 		}
 	}, steps...)
 }

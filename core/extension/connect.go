@@ -135,6 +135,7 @@ func (m *Manager) platformTransport(ctx context.Context, e *extension) (mcp.Tran
 		return nil, fmt.Errorf("platform extension %q has no server", e.cfg.Name)
 	}
 	e.moim = p.MOIM
+	e.offer = p.Offer
 	e.instructions = p.Instructions
 	if p.Close != nil {
 		e.closers = append(e.closers, p.Close)

@@ -24,6 +24,7 @@ type extension struct {
 	hasResources bool
 	hasPrompts   bool
 	moim         func(context.Context) string
+	offer        func(tool string) bool
 	closers      []func()
 	// conn is the shared connection this extension uses (nil when the
 	// manager owns the connection) and mgr the manager it belongs to.
@@ -33,6 +34,7 @@ type extension struct {
 	mu     sync.Mutex
 	key    string
 	tools  []Tool // nil: must be (re)listed
+	gen    int    // bumped by retag: a listing begun before is not kept
 	active []string
 }
 
@@ -46,6 +48,7 @@ func (e *extension) getKey() string {
 func (e *extension) retag() {
 	e.mu.Lock()
 	e.tools = nil
+	e.gen++
 	e.mu.Unlock()
 }
 
@@ -76,7 +79,7 @@ func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
 		e.mu.Unlock()
 		return out
 	}
-	key := e.key
+	key, gen := e.key, e.gen
 	e.mu.Unlock()
 	var tools []Tool
 	switch {
@@ -93,12 +96,12 @@ func (e *extension) listTools(ctx context.Context, log *slog.Logger) []Tool {
 			tools = append(tools, convertTool(e.cfg, key, t))
 		}
 	}
-	tools = slices.DeleteFunc(tools, func(t Tool) bool { return !e.allowed(t.Local) })
+	tools = slices.DeleteFunc(tools, func(t Tool) bool { return !e.allowed(t.Local) || e.offer != nil && !e.offer(t.Local) })
 	if tools == nil {
 		tools = []Tool{}
 	}
 	e.mu.Lock()
-	if e.key == key {
+	if e.key == key && e.gen == gen {
 		e.tools = tools
 	}
 	e.mu.Unlock()

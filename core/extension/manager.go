@@ -146,6 +146,10 @@ type Platform struct {
 	Instructions string
 	// MOIM, when set, contributes to the per-turn info message.
 	MOIM func(ctx context.Context) string
+	// Offer, when set, decides whether the session sees a tool of Server
+	// (by its name on the server); it is asked again whenever the
+	// session's set of extensions changes.
+	Offer func(tool string) bool
 	// Close, when set, runs when the extension is removed.
 	Close func()
 }
@@ -284,8 +288,32 @@ func (m *Manager) insert(e *extension, name, key string) bool {
 	}
 	m.exts[e.key] = e
 	m.order = append(m.order, e.key)
-	m.version.Add(1)
+	m.extensionsChanged()
 	return true
+}
+
+// extensionsChanged bumps Version and has the extensions that offer tools
+// depending on the others list them again. Callers hold m.mu.
+func (m *Manager) extensionsChanged() {
+	for _, e := range m.exts {
+		if e.offer != nil {
+			e.retag()
+		}
+	}
+	m.version.Add(1)
+}
+
+// HasResources reports whether some connected extension serves resources
+// (goose 1.54 offers its resource tools only then).
+func (m *Manager) HasResources() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, e := range m.exts {
+		if e.hasResources {
+			return true
+		}
+	}
+	return false
 }
 
 // AddAll connects every config concurrently and reports each outcome in
@@ -324,7 +352,7 @@ func (m *Manager) Remove(name string) error {
 	}
 	delete(m.exts, e.key)
 	m.order = slices.DeleteFunc(m.order, func(k string) bool { return k == e.key })
-	m.version.Add(1)
+	m.extensionsChanged()
 	m.mu.Unlock()
 	e.close()
 	return nil

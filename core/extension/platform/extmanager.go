@@ -25,7 +25,7 @@ Available tools:
 - list_resources: List resources from extensions
 - read_resource: Read specific resources from extensions
 
-Use search_available_extensions when you need to find what extensions are available.
+When a task needs tools you do not have, use search_available_extensions first to find an extension that has them.
 Use manage_extensions to enable or disable specific extensions by name.
 Use list_resources and read_resource to work with extension data and resources.
 `
@@ -54,7 +54,7 @@ var extensionManagerServer = newSharedServer(ExtensionManager, func(sh *sharedSe
 		return b.d.manageExtensions(b.env.Manager)(ctx, req)
 	}))
 	s.AddTool(&mcp.Tool{
-		Name:        "list_resources",
+		Name:        listResourcesTool,
 		Description: "List resources from an extension(s).\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool lists resources\nin the provided extension, and returns a list for the user to browse. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "List resources", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
@@ -63,7 +63,7 @@ var extensionManagerServer = newSharedServer(ExtensionManager, func(sh *sharedSe
 		return listResources(b.env.Manager)(ctx, req)
 	}))
 	s.AddTool(&mcp.Tool{
-		Name:        "read_resource",
+		Name:        readResourceTool,
 		Description: "Read a resource from an extension.\n\nResources allow extensions to share data that provide context to LLMs, such as\nfiles, database schemas, or application-specific information. This tool searches for the\nresource URI in the provided extension, and reads in the resource content. If no extension\nis provided, the tool will search all extensions for the resource.",
 		InputSchema: json.RawMessage(`{"type":"object","required":["uri"],"properties":{"uri":{"type":"string","description":"Resource URI"},"extension_name":{"type":"string","description":"Optional extension name"}}}`),
 		Annotations: &mcp.ToolAnnotations{Title: "Read a resource", ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)},
@@ -78,8 +78,19 @@ func (d Deps) extensionManager(ctx context.Context, env extension.Env) (extensio
 	if env.Manager == nil {
 		return extension.Platform{}, fmt.Errorf("extensionmanager needs the extension manager")
 	}
-	return extensionManagerServer.platform(&binding{d: d, env: env}), nil
+	p := extensionManagerServer.platform(&binding{d: d, env: env})
+	// goose 1.54 offers the resource tools only while some extension of
+	// the session serves resources.
+	p.Offer = func(tool string) bool {
+		return (tool != listResourcesTool && tool != readResourceTool) || env.Manager.HasResources()
+	}
+	return p, nil
 }
+
+const (
+	listResourcesTool = "list_resources"
+	readResourceTool  = "read_resource"
+)
 
 func (d Deps) catalog() []config.ExtensionConfig {
 	if d.Catalog == nil {

@@ -81,12 +81,12 @@ func Known() []config.ExtensionConfig {
 }
 
 // DefaultEnabled reports a platform extension's default (config.yaml's
-// migration writes it as the entry's enabled flag): goose 1.54's, except
-// that apps (on in goose) needs goose Desktop's windows and is off here,
-// and todo keeps the default it had before 1.54 (on).
+// migration writes it as the entry's enabled flag): goose 1.54's, todo off
+// among them, except that apps (on in goose) needs goose Desktop's windows
+// and is off here.
 func DefaultEnabled(name string) bool {
 	switch name {
-	case ChatRecall, Summarize, CodeExecution, Apps:
+	case Todo, ChatRecall, Summarize, CodeExecution, Apps:
 		return false
 	}
 	return true

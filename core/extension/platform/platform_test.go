@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
 	"github.com/goose-acp/goose-acp/core/config"
@@ -29,7 +30,7 @@ func setup(t *testing.T, getenv map[string]string) (*extension.Manager, session.
 		t.Fatal(err)
 	}
 	deps := Deps{Store: store, Clock: clock, Getenv: func(k string) string { return getenv[k] }}
-	m := extension.New(extension.Options{SessionID: sess.ID, Platforms: Defaults(deps)})
+	m := extension.New(extension.Options{SessionID: sess.ID, Platforms: Defaults(deps), Builtins: map[string]extension.BuiltinFactory{"res": resourceServer}})
 	t.Cleanup(func() { _ = m.Close() })
 	for _, name := range []string{Todo, ChatRecall} {
 		if err := m.Add(context.Background(), config.ExtensionConfig{Type: config.ExtensionPlatform, Name: name}); err != nil {
@@ -37,6 +38,15 @@ func setup(t *testing.T, getenv map[string]string) (*extension.Manager, session.
 		}
 	}
 	return m, store, sess.ID
+}
+
+// resourceServer is a builtin that serves one resource.
+func resourceServer(context.Context, extension.Env) (extension.Server, error) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "res", Version: "1"}, nil)
+	s.AddResource(&mcp.Resource{URI: "mem://note", Name: "note", MIMEType: "text/plain"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "mem://note", MIMEType: "text/plain", Text: "hello"}}}, nil
+	})
+	return extension.MCP(s), nil
 }
 
 func TestTodoWrite(t *testing.T) {

@@ -157,12 +157,12 @@ func TestUnavailableExtensionsSayWhy(t *testing.T) {
 			t.Errorf("%s = %+v %v", tool, res, err)
 		}
 	}
-	for _, name := range []string{Apps, CodeExecution, Summarize, ChatRecall} {
+	for _, name := range []string{Apps, CodeExecution, Summarize, ChatRecall, Todo} {
 		if DefaultEnabled(name) {
 			t.Errorf("%s must be off by default", name)
 		}
 	}
-	for _, name := range []string{Skills, Summon, Todo, ExtensionManager, Tom} {
+	for _, name := range []string{Skills, Summon, ExtensionManager, Tom} {
 		if !DefaultEnabled(name) {
 			t.Errorf("%s must be on by default", name)
 		}
