@@ -13,8 +13,15 @@ import (
 // message is later shown as a user_message_chunk with the id steer
 // answered.
 
-// sendActiveRun announces a turn's run id, or its end (runID "").
+// sendActiveRun announces a turn's run id, or its end (runID ""), to a
+// client that asked for goose's own notifications
+// (_meta.goose.customNotifications, as Goose Desktop does). Others never
+// get this title-less session_info_update: clients such as VS Code's ACP
+// Client read a session_info_update without a title as "title cleared".
 func (s *Server) sendActiveRun(ctx context.Context, sessionID, runID string) {
+	if !s.gooseCapability("customNotifications") {
+		return
+	}
 	var v any
 	if runID != "" {
 		v = runID

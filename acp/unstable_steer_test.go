@@ -46,6 +46,9 @@ func (m *heldModel) Stream(ctx context.Context, req provider.Request) iter.Seq2[
 func TestUnstableSteerReachesTheRunningTurn(t *testing.T) {
 	model := &heldModel{release: make(chan struct{})}
 	r := newDesktopRigWithModel(t, model)
+	// The run id comes only to a client that asked for goose's own
+	// notifications, as Desktop does.
+	r.callRaw(t, 1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{"_meta": map[string]any{"goose": map[string]any{"customNotifications": true}}}})
 	id := r.newSession(t)
 	if code, _, _ := r.callErr(t, unstable+"session/steer", map[string]any{"sessionId": id, "expectedRunId": "run_x",
 		"prompt": []any{map[string]any{"type": "text", "text": "late"}}}); code != -32602 {

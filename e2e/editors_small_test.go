@@ -226,3 +226,46 @@ func TestEditorsStdioStderrWarningsOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorsSessionInfoAlwaysHasInfo (issue 29 §2): a session_info_update
+// goes to an editor only with session info in it (a title); the running
+// turn's run id (_meta.goose.activeRunId, for steering) goes only to a
+// client that asked for goose's own notifications, as Goose Desktop does —
+// VS Code's ACP Client reads an update without a title as "title cleared".
+func TestEditorsSessionInfoAlwaysHasInfo(t *testing.T) {
+	for _, tc := range []struct {
+		name, initialize string
+		runIDs           bool
+	}{
+		{"zed", zedInitialize, false},
+		{"desktop", `{"protocolVersion":1,"clientCapabilities":{"_meta":{"goose":{"customNotifications":true}}},"clientInfo":{"name":"goose-desktop","version":"1.44.0"}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newAgentEnv(t, textTurn("one"), textTurn("two"))
+			c := startAgent(t, env)
+			c.initializeAs(tc.initialize)
+			sess := c.newSession(t.TempDir())
+			c.prompt(sess.SessionID, "first message")
+			c.prompt(sess.SessionID, "second message")
+			var titled, runs int
+			for _, u := range c.updatesOf(sess.SessionID) {
+				if u.SessionUpdate != acp.UpdateSessionInfo {
+					continue
+				}
+				if u.Title != nil {
+					titled++
+				} else if g, ok := u.Meta["goose"].(map[string]any); ok && g["activeRunId"] != nil || ok && len(g) == 1 {
+					runs++
+				} else {
+					t.Errorf("session_info_update with nothing in it: %s", jsonOf(u))
+				}
+			}
+			if titled != 1 {
+				t.Errorf("%d titled session_info_updates, want 1", titled)
+			}
+			if got := runs > 0; got != tc.runIDs {
+				t.Errorf("run-id updates sent: %d; want them only for a client with customNotifications (%v)", runs, tc.runIDs)
+			}
+		})
+	}
+}
