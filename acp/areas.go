@@ -49,9 +49,9 @@ func (a *areas) methods() map[string]RequestHandler {
 // part of the connection s: the loaded sessions, notify, sessionConn.
 func (a *areas) bind(o Options, s *Server) {
 	loaded, version := s.loaded, s.version
-	*a.options = optionsAPI{agent: o.Agent, loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
+	*a.options = optionsAPI{sessions: o.Agent.Sessions(), loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
 		defaultModel: o.DefaultModel, defaultMode: o.DefaultMode, notify: s.notify}
-	*a.sessions = sessionsAPI{agent: o.Agent, store: o.Store, loaded: loaded, options: a.options,
+	*a.sessions = sessionsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, loaded: loaded, options: a.options,
 		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, log: o.Logger}
 	st := o.Settings
 	if st.Config != nil {
@@ -62,13 +62,13 @@ func (a *areas) bind(o Options, s *Server) {
 	}
 	*a.recipes = recipesAPI{library: recipeLibrary(o), scheduler: o.Scheduler}
 	*a.schedules = schedulesAPI{scheduler: o.Scheduler, store: o.Store}
-	*a.sources = sourcesAPI{agent: o.Agent}
-	*a.menus = menusAPI{agent: o.Agent, store: o.Store, loaded: loaded}
-	*a.sessionTools = sessionToolsAPI{agent: o.Agent, loaded: loaded}
-	*a.sessionOps = sessionOpsAPI{agent: o.Agent, store: o.Store, loaded: loaded}
+	*a.sources = sourcesAPI{sources: o.Agent.Sources()}
+	*a.menus = menusAPI{agent: o.Agent, sources: o.Agent.Sources(), store: o.Store, loaded: loaded}
+	*a.sessionTools = sessionToolsAPI{sessions: o.Agent.Sessions(), extensions: o.Agent.Extensions(), loaded: loaded}
+	*a.sessionOps = sessionOpsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), store: o.Store, loaded: loaded}
 	*a.onboarding = onboardingAPI{settings: st, store: o.Store, version: version}
 	if o.Agent != nil {
-		a.onboarding.home = o.Agent.Sources().Store().Home
+		a.onboarding.home = a.sources.sources.Store().Home
 	}
 }
 

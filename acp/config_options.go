@@ -42,7 +42,7 @@ func contextSize(sess *session.Session) int {
 // agent has a mode or model for a session, GOOSE_MODE, GOOSE_PROVIDER and
 // GOOSE_MODEL are shown.
 type optionsAPI struct {
-	agent     *agent.Agent
+	sessions  agent.Sessions
 	loaded    *loadedSessions
 	providers func() []provider.Metadata
 	// defaultProvider, defaultModel and defaultMode are GOOSE_PROVIDER,
@@ -72,7 +72,7 @@ func (a *optionsAPI) setup(sessionID string) SessionSetupResponse {
 // currentMode is the agent's mode for the session, else GOOSE_MODE, else
 // auto.
 func (a *optionsAPI) currentMode(sessionID string) string {
-	if m, err := a.agent.Sessions().Mode(sessionID); err == nil && m != "" {
+	if m, err := a.sessions.Mode(sessionID); err == nil && m != "" {
 		return string(m)
 	}
 	if a.defaultMode != "" {
@@ -84,7 +84,7 @@ func (a *optionsAPI) currentMode(sessionID string) string {
 // currentProviderModel is the agent's provider and model for the
 // session, else GOOSE_PROVIDER / GOOSE_MODEL.
 func (a *optionsAPI) currentProviderModel(sessionID string) (string, string) {
-	p, cfg, _ := a.agent.Sessions().Model(sessionID)
+	p, cfg, _ := a.sessions.Model(sessionID)
 	m := cfg.ModelName
 	if p == "" {
 		p = a.defaultProvider
@@ -124,7 +124,7 @@ func (a *optionsAPI) optionsFor(sessionID string, activeModel string) []ConfigOp
 		modeOpt.Options = append(modeOpt.Options, ConfigOptionValue{Value: m.ID, Name: m.Name, Description: m.Description})
 	}
 	out := []ConfigOption{provOpt, modeOpt, modelOpt}
-	if effort, thinks, _ := a.agent.Sessions().ThinkingEffort(sessionID); thinks {
+	if effort, thinks, _ := a.sessions.ThinkingEffort(sessionID); thinks {
 		out = append(out, thinkingOption(effort))
 	}
 	return out
@@ -192,7 +192,7 @@ func (a *optionsAPI) applyMode(ctx context.Context, sessionID, mode string) erro
 	if !validMode(mode) {
 		return invalidParams("Invalid mode: %s", mode)
 	}
-	return a.agent.Sessions().SetMode(ctx, sessionID, mode)
+	return a.sessions.SetMode(ctx, sessionID, mode)
 }
 
 func (a *optionsAPI) setModel(ctx context.Context, req SetModelRequest) (struct{}, error) {
@@ -201,7 +201,7 @@ func (a *optionsAPI) setModel(ctx context.Context, req SetModelRequest) (struct{
 		return struct{}{}, err
 	}
 	prov, _ := a.currentProviderModel(as.id)
-	if err := a.agent.Sessions().SetModel(ctx, as.id, prov, req.ModelID); err != nil {
+	if err := a.sessions.SetModel(ctx, as.id, prov, req.ModelID); err != nil {
 		return struct{}{}, err
 	}
 	a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: a.options(as.id)})
@@ -232,14 +232,14 @@ func (a *optionsAPI) setConfigOption(ctx context.Context, req SetConfigOptionReq
 	case "mode":
 		err = a.applyMode(ctx, as.id, value)
 	case "model":
-		err = a.agent.Sessions().SetModel(ctx, as.id, prov, value)
+		err = a.sessions.SetModel(ctx, as.id, prov, value)
 	case "provider":
 		// Choosing the provider already in use keeps its model.
 		if value != prov {
-			err = a.agent.Sessions().SetModel(ctx, as.id, value, a.defaultModelFor(value))
+			err = a.sessions.SetModel(ctx, as.id, value, a.defaultModelFor(value))
 		}
 	case ThinkingEffortOption:
-		err = a.agent.Sessions().SetThinkingEffort(ctx, as.id, value)
+		err = a.sessions.SetThinkingEffort(ctx, as.id, value)
 	default:
 		return SetConfigOptionResponse{}, invalidParams("Unsupported config option: %s", req.ConfigID)
 	}

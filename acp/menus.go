@@ -16,9 +16,11 @@ import (
 // menusAPI answers the menus from the agent's commands and sources; a
 // session loaded on this connection gets the commands its editor sees.
 type menusAPI struct {
-	agent  *agent.Agent
-	store  agent.SessionReader
-	loaded *loadedSessions
+	// agent has the loaded sessions' slash commands.
+	agent   *agent.Agent
+	sources agent.Sources
+	store   agent.SessionReader
+	loaded  *loadedSessions
 }
 
 func (a *menusAPI) methods() map[string]RequestHandler {
@@ -94,7 +96,7 @@ func (a *menusAPI) slashCommands(ctx context.Context, req cwdOrSessionRequest) (
 		return slashCommandsResponse{AvailableCommands: out}, nil
 	}
 	out := slashCommandsResponse{AvailableCommands: []AvailableCommand{}}
-	for _, c := range a.agent.Sources().CommandsFor(id, cwd) {
+	for _, c := range a.sources.CommandsFor(id, cwd) {
 		ac := AvailableCommand{Name: c.Name, Description: c.Description, Meta: commandMeta(c)}
 		if c.Hint != "" {
 			ac.Input = &CommandInput{Hint: c.Hint}
@@ -123,7 +125,7 @@ func (a *menusAPI) agentMentions(ctx context.Context, req cwdOrSessionRequest) (
 		return nil, invalidParams("Either cwd or sessionId is required")
 	}
 	out := []agentMention{}
-	for _, src := range a.agent.Sources().SourcesFor(id, cwd) {
+	for _, src := range a.sources.SourcesFor(id, cwd) {
 		if src.Kind == platform.KindAgent && src.Content == "" {
 			continue
 		}

@@ -184,7 +184,7 @@ func (a *sessionsAPI) askRecipeValues(ctx context.Context, id string, mr *metaRe
 	if err != nil {
 		return nil, false, invalidParams("recipe: %v", err)
 	}
-	results, err = a.agent.Recipes().Apply(ctx, id, rendered, values, opts)
+	results, err = a.recipes.Apply(ctx, id, rendered, values, opts)
 	if err != nil {
 		return nil, false, fmt.Errorf("Failed to create session: %w", err)
 	}
@@ -196,7 +196,7 @@ func (a *sessionsAPI) askRecipeValues(ctx context.Context, id string, mr *metaRe
 func (a *sessionsAPI) recipeAfterStart(ctx context.Context, sess *session.Session, mr *metaRecipe, opts agent.StartOptions, started []extensionResult) ([]extensionResult, error) {
 	results, applied, err := a.askRecipeValues(ctx, sess.ID, mr, opts)
 	if err != nil {
-		if derr := a.agent.Sessions().Delete(context.WithoutCancel(ctx), sess.ID); derr != nil {
+		if derr := a.sessions.Delete(context.WithoutCancel(ctx), sess.ID); derr != nil {
 			a.log.Warn("deleting the session of a failed recipe start", "session", sess.ID, "error", derr)
 		}
 		return nil, err

@@ -22,9 +22,11 @@ import (
 // prompt. Archive and a working-dir change reach this connection's loaded
 // copy too.
 type sessionOpsAPI struct {
-	agent  *agent.Agent
-	store  agent.SessionReader
-	loaded *loadedSessions
+	// agent knows which turn a session runs.
+	agent    *agent.Agent
+	sessions agent.Sessions
+	store    agent.SessionReader
+	loaded   *loadedSessions
 }
 
 func (a *sessionOpsAPI) methods() map[string]RequestHandler {
@@ -130,7 +132,7 @@ func (a *sessionOpsAPI) rename(ctx context.Context, req renameRequest) (struct{}
 	if err != nil {
 		return struct{}{}, err
 	}
-	if err := a.agent.Sessions().Rename(ctx, id, strings.TrimSpace(req.Title)); err != nil {
+	if err := a.sessions.Rename(ctx, id, strings.TrimSpace(req.Title)); err != nil {
 		return struct{}{}, storeErr(err, id)
 	}
 	return struct{}{}, nil
@@ -144,7 +146,7 @@ func (a *sessionOpsAPI) archive(ctx context.Context, req unstableSessionID) (str
 		return struct{}{}, err
 	}
 	a.loaded.drop(id)
-	return struct{}{}, storeErr(a.agent.Sessions().Archive(ctx, id), id)
+	return struct{}{}, storeErr(a.sessions.Archive(ctx, id), id)
 }
 
 func (a *sessionOpsAPI) unarchive(ctx context.Context, req unstableSessionID) (struct{}, error) {
@@ -152,7 +154,7 @@ func (a *sessionOpsAPI) unarchive(ctx context.Context, req unstableSessionID) (s
 	if err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, storeErr(a.agent.Sessions().Unarchive(ctx, id), id)
+	return struct{}{}, storeErr(a.sessions.Unarchive(ctx, id), id)
 }
 
 type projectUpdateRequest struct {
@@ -169,7 +171,7 @@ func (a *sessionOpsAPI) setProject(ctx context.Context, req projectUpdateRequest
 	if req.ProjectID != nil {
 		project = strings.TrimSpace(*req.ProjectID)
 	}
-	return struct{}{}, storeErr(a.agent.Sessions().SetProject(ctx, id, project), id)
+	return struct{}{}, storeErr(a.sessions.SetProject(ctx, id, project), id)
 }
 
 // updateWorkingDir moves a session, loaded here or only stored, to an
@@ -186,7 +188,7 @@ func (a *sessionOpsAPI) updateWorkingDir(ctx context.Context, req workingDirRequ
 	if !filepath.IsAbs(dir) {
 		return struct{}{}, invalidParams("cwd must be an absolute path: %q", dir)
 	}
-	if err := a.agent.Sessions().UpdateWorkingDir(ctx, id, dir); err != nil {
+	if err := a.sessions.UpdateWorkingDir(ctx, id, dir); err != nil {
 		return struct{}{}, workingDirErr(err, id)
 	}
 	if as, err := a.loaded.lookup(id); err == nil {
@@ -212,7 +214,7 @@ func (a *sessionOpsAPI) truncate(ctx context.Context, req truncateRequest) (stru
 	if req.TruncateFrom == nil {
 		return struct{}{}, invalidParams("truncateFrom is required")
 	}
-	_, err = a.agent.Sessions().Fork(ctx, id, agent.ForkOptions{TruncateAt: req.TruncateFrom})
+	_, err = a.sessions.Fork(ctx, id, agent.ForkOptions{TruncateAt: req.TruncateFrom})
 	return struct{}{}, storeErr(err, id)
 }
 
@@ -270,7 +272,7 @@ func (a *sessionOpsAPI) importSession(ctx context.Context, req unstableImportReq
 	default:
 		return importResponse{}, invalidParams("unknown import source %q (auto, json or nostr)", req.Source)
 	}
-	sess, err := a.agent.Sessions().Import(ctx, []byte(req.Input))
+	sess, err := a.sessions.Import(ctx, []byte(req.Input))
 	if err != nil {
 		return importResponse{}, fmt.Errorf("could not import session: %w", err)
 	}
@@ -316,7 +318,7 @@ func (a *sessionOpsAPI) setSystemPrompt(ctx context.Context, req systemPromptReq
 	if req.Mode != "" && req.Mode != "set" && req.Mode != "append" {
 		return struct{}{}, invalidParams("mode must be set or append")
 	}
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
@@ -324,7 +326,7 @@ func (a *sessionOpsAPI) setSystemPrompt(ctx context.Context, req systemPromptReq
 	if req.Key != nil {
 		key = *req.Key
 	}
-	return struct{}{}, a.agent.Sessions().SetSystemPrompt(id, req.Mode, key, req.Text)
+	return struct{}{}, a.sessions.SetSystemPrompt(id, req.Mode, key, req.Text)
 }
 
 type workingDirRequest struct {
@@ -341,7 +343,7 @@ func (a *sessionOpsAPI) updateLoadedWorkingDir(ctx context.Context, req workingD
 	if dir == "" {
 		return struct{}{}, invalidParams("working directory cannot be empty")
 	}
-	if err := a.agent.Sessions().UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
+	if err := a.sessions.UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
 		return struct{}{}, workingDirErr(err, req.SessionID)
 	}
 	as.mu.Lock()
@@ -376,7 +378,7 @@ type importRequest struct {
 }
 
 func (a *sessionOpsAPI) importJSON(ctx context.Context, req importRequest) (any, error) {
-	sess, err := a.agent.Sessions().Import(ctx, []byte(req.Data))
+	sess, err := a.sessions.Import(ctx, []byte(req.Data))
 	if err != nil {
 		return nil, fmt.Errorf("could not import session: %w", err)
 	}

@@ -21,8 +21,9 @@ import (
 // sessions loaded on this connection only; the _goose/unstable ones load a
 // stored session's extensions first.
 type sessionToolsAPI struct {
-	agent  *agent.Agent
-	loaded *loadedSessions
+	sessions   agent.Sessions
+	extensions agent.Extensions
+	loaded     *loadedSessions
 }
 
 func (a *sessionToolsAPI) methods() map[string]RequestHandler {
@@ -34,7 +35,7 @@ func (a *sessionToolsAPI) methods() map[string]RequestHandler {
 		"_goose/resource/read":          typed(a.readLoadedResource),
 		p + "session/extensions/add":    typed(a.addExtension),
 		p + "session/extensions/remove": typed(a.removeExtension),
-		p + "session/extensions/list":   typed(a.extensions),
+		p + "session/extensions/list":   typed(a.listExtensions),
 		p + "tools/list":                typed(a.tools),
 		p + "tools/permissions/set":     typed(a.setPermissions),
 		p + "tools/call":                typed(a.call),
@@ -49,12 +50,12 @@ var appsFeature = unavailable.Feature{Name: "MCP Apps",
 
 // ensureLoaded makes sure a stored session has live extensions, as
 // goose's get_session_agent does, and returns its trimmed id.
-func ensureLoaded(ctx context.Context, ag *agent.Agent, id string) (string, error) {
+func ensureLoaded(ctx context.Context, sessions agent.Sessions, id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return "", invalidParams("sessionId cannot be empty")
 	}
-	if err := ag.Sessions().EnsureLoaded(ctx, id); err != nil {
+	if err := sessions.EnsureLoaded(ctx, id); err != nil {
 		return "", storeErr(err, id)
 	}
 	return id, nil
@@ -75,11 +76,11 @@ func (a *sessionToolsAPI) addExtension(ctx context.Context, req sessionExtAddReq
 	if len(env) > 0 {
 		cfg.Envs, cfg.EnvKeys = env, req.Extension.EnvKeys
 	}
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.Extensions().Add(ctx, id, cfg)
+	return struct{}{}, a.extensions.Add(ctx, id, cfg)
 }
 
 // sessionExtRemoveRequest names the extension by extensionKey (Desktop
@@ -91,7 +92,7 @@ type sessionExtRemoveRequest struct {
 }
 
 func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRemoveRequest) (struct{}, error) {
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return struct{}{}, err
 	}
@@ -102,7 +103,7 @@ func (a *sessionToolsAPI) removeExtension(ctx context.Context, req sessionExtRem
 	if key == "" {
 		return struct{}{}, invalidParams("extensionKey (or name) is required")
 	}
-	return struct{}{}, badName(a.agent.Extensions().Remove(ctx, id, key))
+	return struct{}{}, badName(a.extensions.Remove(ctx, id, key))
 }
 
 // sessionExtEntry is one session/extensions/list item in the one shape
@@ -134,14 +135,14 @@ type sessionExtListResponse struct {
 	Extensions []sessionExtEntry `json:"extensions"`
 }
 
-// extensions lists the session's extensions that have a wire
+// listExtensions lists the session's extensions that have a wire
 // form (frontend and inline-Python ones have none in goose either).
-func (a *sessionToolsAPI) extensions(ctx context.Context, req unstableSessionID) (sessionExtListResponse, error) {
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+func (a *sessionToolsAPI) listExtensions(ctx context.Context, req unstableSessionID) (sessionExtListResponse, error) {
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
-	infos, err := a.agent.Extensions().List(id)
+	infos, err := a.extensions.List(id)
 	if err != nil {
 		return sessionExtListResponse{}, err
 	}
@@ -172,7 +173,7 @@ type toolsListResponse struct {
 }
 
 func (a *sessionToolsAPI) tools(ctx context.Context, req toolsListRequest) (toolsListResponse, error) {
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return toolsListResponse{}, err
 	}
@@ -180,7 +181,7 @@ func (a *sessionToolsAPI) tools(ctx context.Context, req toolsListRequest) (tool
 	if req.ExtensionName != nil {
 		ext = *req.ExtensionName
 	}
-	tools, err := a.agent.Extensions().ListTools(ctx, id, ext)
+	tools, err := a.extensions.ListTools(ctx, id, ext)
 	if err != nil {
 		return toolsListResponse{}, err
 	}
@@ -220,7 +221,7 @@ func (a *sessionToolsAPI) setPermissions(_ context.Context, req toolPermissionsR
 		}
 	}
 	for _, e := range req.ToolPermissions {
-		if err := a.agent.Extensions().SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
+		if err := a.extensions.SetToolPermission(e.ToolName, permission.Level(e.Permission)); err != nil {
 			return struct{}{}, err
 		}
 	}
@@ -248,11 +249,11 @@ func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCa
 			return toolCallResponse{}, invalidParams("tool arguments must be an object")
 		}
 	}
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return toolCallResponse{}, err
 	}
-	res, err := a.agent.Extensions().CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
+	res, err := a.extensions.CallAppTool(ctx, id, req.ExtensionName, req.Name, args)
 	switch k := errkind.Of(err); {
 	case err != nil && (k == errkind.NotFound || k == errkind.Conflict):
 		// No such tool, or not now (the session is not in auto mode).
@@ -275,11 +276,11 @@ func (a *sessionToolsAPI) call(ctx context.Context, req toolCallRequest) (toolCa
 }
 
 func (a *sessionToolsAPI) readResource(ctx context.Context, req resourceReadRequest) (any, error) {
-	id, err := ensureLoaded(ctx, a.agent, req.SessionID)
+	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.agent.Extensions().ReadResource(ctx, id, req.ExtensionName, req.URI)
+	res, err := a.extensions.ReadResource(ctx, id, req.ExtensionName, req.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +309,7 @@ func (a *sessionToolsAPI) addLoadedExtension(ctx context.Context, req extensionA
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.Extensions().Add(ctx, req.SessionID, cfg)
+	return struct{}{}, a.extensions.Add(ctx, req.SessionID, cfg)
 }
 
 type extensionRemoveRequest struct {
@@ -320,14 +321,14 @@ func (a *sessionToolsAPI) removeLoadedExtension(ctx context.Context, req extensi
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, a.agent.Extensions().Remove(ctx, req.SessionID, req.Name)
+	return struct{}{}, a.extensions.Remove(ctx, req.SessionID, req.Name)
 }
 
 func (a *sessionToolsAPI) loadedTools(ctx context.Context, req SessionIDRequest) (any, error) {
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return nil, err
 	}
-	tools, err := a.agent.Extensions().Tools(ctx, req.SessionID, "")
+	tools, err := a.extensions.Tools(ctx, req.SessionID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +345,7 @@ func (a *sessionToolsAPI) readLoadedResource(ctx context.Context, req resourceRe
 	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return nil, err
 	}
-	res, err := a.agent.Extensions().ReadResource(ctx, req.SessionID, req.ExtensionName, req.URI)
+	res, err := a.extensions.ReadResource(ctx, req.SessionID, req.ExtensionName, req.URI)
 	if err != nil {
 		return nil, err
 	}

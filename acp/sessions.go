@@ -23,10 +23,13 @@ const ListPageSize = 50
 // close, delete, fork) through the agent; conn is what a session needs of
 // this connection (the editor's tools, its updates).
 type sessionsAPI struct {
-	agent   *agent.Agent
-	store   agent.SessionReader
-	loaded  *loadedSessions
-	options *optionsAPI
+	// agent starts and resumes sessions.
+	agent    *agent.Agent
+	sessions agent.Sessions
+	recipes  agent.Recipes
+	store    agent.SessionReader
+	loaded   *loadedSessions
+	options  *optionsAPI
 	// library holds the saved recipes session/new's _meta.recipeId names.
 	library *recipe.Library
 	// builtins are Options.Builtins.
@@ -203,7 +206,7 @@ func (a *sessionsAPI) closeSession(_ context.Context, req SessionIDRequest) (str
 
 func (a *sessionsAPI) deleteSession(ctx context.Context, req SessionIDRequest) (struct{}, error) {
 	a.loaded.drop(req.SessionID)
-	if err := a.agent.Sessions().Delete(ctx, req.SessionID); err != nil {
+	if err := a.sessions.Delete(ctx, req.SessionID); err != nil {
 		return struct{}{}, storeErr(err, req.SessionID)
 	}
 	return struct{}{}, nil
@@ -221,7 +224,7 @@ func (a *sessionsAPI) fork(ctx context.Context, req LoadSessionRequest) (any, er
 		before := int64(f)
 		opts.TruncateAt = &before
 	}
-	forked, err := a.agent.Sessions().Fork(ctx, req.SessionID, opts)
+	forked, err := a.sessions.Fork(ctx, req.SessionID, opts)
 	if err != nil {
 		return nil, storeErr(err, req.SessionID)
 	}

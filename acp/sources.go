@@ -17,7 +17,7 @@ import (
 // sourcesAPI answers the sources methods: the agent's source store and
 // its discovery of skills, recipes and agents.
 type sourcesAPI struct {
-	agent *agent.Agent
+	sources agent.Sources
 }
 
 func (a *sourcesAPI) methods() map[string]RequestHandler {
@@ -55,7 +55,7 @@ func (a *sourcesAPI) list(_ context.Context, req sourcesListRequest) (sourcesRes
 	if req.Type != nil {
 		kinds = []string{*req.Type}
 	}
-	store := a.agent.Sources().Store()
+	store := a.sources.Store()
 	out := sourcesResponse{Sources: []sources.Entry{}}
 	for _, kind := range kinds {
 		switch kind {
@@ -65,7 +65,7 @@ func (a *sourcesAPI) list(_ context.Context, req sourcesListRequest) (sourcesRes
 			out.Sources = append(out.Sources, store.ListProjects()...)
 		case sources.TypeBuiltinSkill:
 		case sources.TypeRecipe, sources.TypeSubrecipe, sources.TypeAgent:
-			for _, src := range a.agent.Sources().SourcesFor("", dir) {
+			for _, src := range a.sources.SourcesFor("", dir) {
 				if src.Kind == kind {
 					out.Sources = append(out.Sources, sources.Entry{Type: kind, Name: src.Name, Description: src.Description,
 						Content: src.Content, Path: src.Path, Global: dir == "" || !pathWithin(src.Path, dir),
@@ -83,7 +83,7 @@ func (a *sourcesAPI) skillEntries(store sources.Store, dir string, withProjects 
 	seen := map[string]bool{}
 	var out []sources.Entry
 	add := func(wd string) {
-		for _, sk := range a.agent.Sources().SkillsFor(wd) {
+		for _, sk := range a.sources.SkillsFor(wd) {
 			if !seen[sk.Dir] {
 				seen[sk.Dir] = true
 				out = append(out, sources.SkillEntry(sk))
@@ -158,7 +158,7 @@ type sourceResponse struct {
 }
 
 func (a *sourcesAPI) create(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
-	store := a.agent.Sources().Store()
+	store := a.sources.Store()
 	props, err := req.props()
 	if err != nil {
 		return sourceResponse{}, err
@@ -180,7 +180,7 @@ func (a *sourcesAPI) create(_ context.Context, req sourceWriteRequest) (sourceRe
 }
 
 func (a *sourcesAPI) update(_ context.Context, req sourceWriteRequest) (sourceResponse, error) {
-	store := a.agent.Sources().Store()
+	store := a.sources.Store()
 	props, err := req.props()
 	if err != nil {
 		return sourceResponse{}, err
@@ -198,7 +198,7 @@ func (a *sourcesAPI) update(_ context.Context, req sourceWriteRequest) (sourceRe
 }
 
 func (a *sourcesAPI) delete(_ context.Context, req sourceWriteRequest) (struct{}, error) {
-	store := a.agent.Sources().Store()
+	store := a.sources.Store()
 	switch req.Type {
 	case sources.TypeSkill:
 		return struct{}{}, store.DeleteSkill(req.Path)
@@ -209,7 +209,7 @@ func (a *sourcesAPI) delete(_ context.Context, req sourceWriteRequest) (struct{}
 }
 
 func (a *sourcesAPI) export(_ context.Context, req sourceWriteRequest) (map[string]string, error) {
-	data, name, err := a.agent.Sources().Store().Export(req.Type, req.Path)
+	data, name, err := a.sources.Store().Export(req.Type, req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ type sourceImportRequest struct {
 }
 
 func (a *sourcesAPI) importSource(_ context.Context, req sourceImportRequest) (sourcesResponse, error) {
-	store := a.agent.Sources().Store()
+	store := a.sources.Store()
 	base, err := req.Target.skillsBase(store)
 	if err != nil {
 		return sourcesResponse{}, err

@@ -40,10 +40,10 @@ func (a *agentAPI) agentUpdateProvider(r *http.Request, q updateProviderRequest)
 	if modelName == "" {
 		return reply{}, textError(http.StatusBadRequest, "No model specified")
 	}
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, textError(http.StatusFailedDependency, "Failed to get session agent: %s", err)
 	}
-	if err := a.agent.Sessions().SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
+	if err := a.sessions.SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Failed to create provider: %s", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -65,7 +65,7 @@ func (a *agentAPI) agentUpdateSession(r *http.Request, q updateSessionRequest) (
 	if _, err := permission.ParseMode(mode); err != nil {
 		return reply{}, textError(http.StatusBadRequest, "Invalid goose_mode: %s", mode)
 	}
-	err := a.agent.Sessions().SetMode(r.Context(), q.SessionID, mode)
+	err := a.sessions.SetMode(r.Context(), q.SessionID, mode)
 	switch {
 	case errkind.Is(err, errkind.NotFound):
 		return reply{}, textError(http.StatusBadRequest, "Session not found: %s", q.SessionID)
@@ -84,7 +84,7 @@ func (a *agentAPI) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		return noBody(http.StatusOK), nil
@@ -108,7 +108,7 @@ func (q updateWorkingDirRequest) check() error {
 // loaded or not.
 func (a *agentAPI) agentUpdateWorkingDir(r *http.Request, q updateWorkingDirRequest) (reply, error) {
 	dir := strings.TrimSpace(q.WorkingDir)
-	err := a.agent.Sessions().UpdateWorkingDir(r.Context(), q.SessionID, dir)
+	err := a.sessions.UpdateWorkingDir(r.Context(), q.SessionID, dir)
 	if errkind.Is(err, errkind.Invalid) || (err != nil && dir == "") {
 		return reply{}, badRequest("Directory does not exist: %s", q.WorkingDir)
 	}
@@ -128,7 +128,7 @@ func (q callToolRequest) check() error { return required("session_id", q.Session
 
 // agentCallTool runs a tool directly (MCP Apps) → rmcp CallToolResult.
 func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	if !a.hasTool(r, q.SessionID, q.Name) {
@@ -137,7 +137,7 @@ func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, err
 	if q.Arguments == nil {
 		q.Arguments = map[string]any{}
 	}
-	res, err := a.agent.Extensions().CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
+	res, err := a.extensions.CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
@@ -148,7 +148,7 @@ func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, err
 }
 
 func (a *agentAPI) hasTool(r *http.Request, id, name string) bool {
-	tools, err := a.agent.Extensions().Tools(r.Context(), id, "")
+	tools, err := a.extensions.Tools(r.Context(), id, "")
 	if err != nil {
 		return false
 	}
@@ -179,10 +179,10 @@ type readResourceResponse struct {
 
 // agentReadResource reads the first text content of an MCP resource.
 func (a *agentAPI) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	res, err := a.agent.Extensions().ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
+	res, err := a.extensions.ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)
 	if err != nil {
 		return reply{}, notFound("Failed to read resource: %w", err)
 	}

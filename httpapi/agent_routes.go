@@ -19,12 +19,15 @@ import (
 // restart, stop, provider, mode, working dir, extensions, tools,
 // resources) through the agent.
 type agentAPI struct {
-	agent     *agent.Agent
-	store     agent.SessionReader
-	cfg       *config.Config
-	perms     *config.Permissions
-	providers *providersAPI
-	library   *recipe.Library
+	// agent starts, resumes and closes sessions.
+	agent      *agent.Agent
+	sessions   agent.Sessions
+	extensions agent.Extensions
+	store      agent.SessionReader
+	cfg        *config.Config
+	perms      *config.Permissions
+	providers  *providersAPI
+	library    *recipe.Library
 	// buses: stopping a session's agent cancels its requests.
 	buses *buses
 }
@@ -146,7 +149,7 @@ func (a *agentAPI) agentResume(r *http.Request, q resumeAgentRequest) (reply, er
 		return reply{}, notFound("Session not found: %s", q.SessionID)
 	}
 	var results []extension.Result
-	if *q.LoadModelAndExtensions && !a.agent.Sessions().IsLoaded(q.SessionID) {
+	if *q.LoadModelAndExtensions && !a.sessions.IsLoaded(q.SessionID) {
 		_, res, err := a.agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
 		if err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err)
@@ -174,7 +177,7 @@ func (a *agentAPI) agentRestart(r *http.Request, q sessionIDRequest) (reply, err
 
 // reload is the agent's ReloadSession with goosed's statuses.
 func (a *agentAPI) reload(ctx context.Context, id string) ([]extension.Result, error) {
-	results, err := a.agent.Sessions().Reload(ctx, id)
+	results, err := a.sessions.Reload(ctx, id)
 	switch errkind.Of(err) {
 	case errkind.NotFound:
 		return nil, err
@@ -213,10 +216,10 @@ func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 	if id == "" {
 		return reply{}, badRequest("Failed to deserialize query string: missing field `session_id`")
 	}
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), id); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	tools, err := a.agent.Extensions().Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
+	tools, err := a.extensions.Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
 	if err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
@@ -260,10 +263,10 @@ func (q addExtensionRequest) check() error {
 }
 
 func (a *agentAPI) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := a.agent.Extensions().Add(r.Context(), q.SessionID, *q.Config); err != nil {
+	if err := a.extensions.Add(r.Context(), q.SessionID, *q.Config); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to add extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil
@@ -279,10 +282,10 @@ func (q removeExtensionRequest) check() error {
 }
 
 func (a *agentAPI) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
-	if err := a.agent.Sessions().EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if err := a.agent.Extensions().Remove(r.Context(), q.SessionID, q.Name); err != nil {
+	if err := a.extensions.Remove(r.Context(), q.SessionID, q.Name); err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to remove extension: %w", err)
 	}
 	return noBody(http.StatusOK), nil

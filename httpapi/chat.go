@@ -19,9 +19,11 @@ import (
 // turn) and the session event buses (POST /sessions/{id}/reply, GET
 // /sessions/{id}/events, cancel), and tool confirmations.
 type chatAPI struct {
-	agent *agent.Agent
-	store agent.SessionReader
-	buses *buses
+	// agent runs the turns.
+	agent    *agent.Agent
+	sessions agent.Sessions
+	store    agent.SessionReader
+	buses    *buses
 	// ctx ends with the server; turns counts the turns running under it.
 	ctx   context.Context
 	turns *sync.WaitGroup
@@ -102,7 +104,7 @@ func (a *chatAPI) sessionReply(r *http.Request, q sessionReplyRequest) (reply, e
 	}
 	answer := ok(map[string]string{"request_id": q.RequestID})
 	if hasElicitationResponse(*q.UserMessage) {
-		if err := a.agent.Sessions().EnsureLoaded(r.Context(), id); err != nil {
+		if err := a.sessions.EnsureLoaded(r.Context(), id); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		if _, err := a.agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
@@ -130,12 +132,12 @@ func (a *chatAPI) runBusTurn(ctx context.Context, b *eventBus, id, requestID str
 	b.turn.Lock()
 	defer b.turn.Unlock()
 	publish := func(ev wireEvent) { b.publish(requestID, ev) }
-	if err := a.agent.Sessions().EnsureLoaded(ctx, id); err != nil {
+	if err := a.sessions.EnsureLoaded(ctx, id); err != nil {
 		publish(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
 	if override != nil {
-		if err := a.agent.Sessions().ReplaceConversation(ctx, id, *override); err != nil {
+		if err := a.sessions.ReplaceConversation(ctx, id, *override); err != nil {
 			a.out.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}

@@ -100,7 +100,7 @@ func (a *chatAPI) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse
 // cannot start sends only an Error; otherwise Finish always ends it.
 func (a *chatAPI) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
 	id := q.SessionID
-	if err := a.agent.Sessions().EnsureLoaded(ctx, id); err != nil {
+	if err := a.sessions.EnsureLoaded(ctx, id); err != nil {
 		send(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}
@@ -109,7 +109,7 @@ func (a *chatAPI) runLegacyTurn(ctx context.Context, q chatRequest, send func(wi
 		return
 	}
 	if q.OverrideConversation != nil {
-		if err := a.agent.Sessions().ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
+		if err := a.sessions.ReplaceConversation(ctx, id, *q.OverrideConversation); err != nil {
 			a.out.log.Warn("replacing conversation", "session", id, "error", err)
 		}
 	}

@@ -26,7 +26,7 @@ type createRecipeResponse struct {
 // as goosed answers when it has no agent for it); a request author
 // replaces the one taken from $USER.
 func (a *recipesAPI) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {
-	rec, err := a.agent.Recipes().Create(r.Context(), req.SessionID)
+	rec, err := a.recipes.Create(r.Context(), req.SessionID)
 	if err != nil {
 		status := http.StatusInternalServerError
 		if k := errkind.Of(err); k == errkind.NotReady || k == errkind.AuthRequired {

@@ -20,7 +20,7 @@ type recipesAPI struct {
 	scheduler *schedule.Scheduler
 	// hasConfig: slash commands live in config.yaml.
 	hasConfig bool
-	agent     *agent.Agent
+	recipes   agent.Recipes
 	log       *slog.Logger
 }
 

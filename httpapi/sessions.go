@@ -16,9 +16,10 @@ import (
 // sessionsAPI answers /sessions/*: stored sessions through the store
 // (read-only) and the agent (every change).
 type sessionsAPI struct {
-	agent *agent.Agent
-	store agent.SessionReader
-	cfg   *config.Config
+	sessions agent.Sessions
+	recipes  agent.Recipes
+	store    agent.SessionReader
+	cfg      *config.Config
 	// buses are dropped with their session.
 	buses *buses
 }
@@ -83,7 +84,7 @@ func (a *sessionsAPI) deleteSession(r *http.Request) (reply, error) {
 		return reply{}, err
 	}
 	a.buses.drop(id)
-	if err := a.agent.Sessions().Delete(r.Context(), id); err != nil {
+	if err := a.sessions.Delete(r.Context(), id); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -106,7 +107,7 @@ type importRequest struct {
 func (q importRequest) check() error { return required("json", q.JSON) }
 
 func (a *sessionsAPI) importSession(r *http.Request, q importRequest) (reply, error) {
-	sess, err := a.agent.Sessions().Import(r.Context(), []byte(q.JSON))
+	sess, err := a.sessions.Import(r.Context(), []byte(q.JSON))
 	if err != nil {
 		return reply{}, err
 	}
@@ -186,7 +187,7 @@ func (q renameRequest) check() error {
 }
 
 func (a *sessionsAPI) renameSession(r *http.Request, q renameRequest) (reply, error) {
-	if err := a.agent.Sessions().Rename(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
+	if err := a.sessions.Rename(r.Context(), r.PathValue("session_id"), *q.Name); err != nil {
 		return reply{}, err
 	}
 	return noBody(http.StatusOK), nil
@@ -208,7 +209,7 @@ func (a *sessionsAPI) forkSession(r *http.Request, q forkRequest) (reply, error)
 	if q.Truncate {
 		opts.TruncateAt = q.Timestamp
 	}
-	target, err := a.agent.Sessions().Fork(r.Context(), r.PathValue("session_id"), opts)
+	target, err := a.sessions.Fork(r.Context(), r.PathValue("session_id"), opts)
 	if err != nil {
 		return reply{}, err
 	}
@@ -251,7 +252,7 @@ func (q userRecipeValuesRequest) check() error {
 // userRecipeValues stores recipe parameter values and answers the recipe
 // rendered with them.
 func (a *sessionsAPI) userRecipeValues(r *http.Request, q userRecipeValuesRequest) (reply, error) {
-	rendered, err := a.agent.Recipes().SetValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
+	rendered, err := a.recipes.SetValues(r.Context(), r.PathValue("session_id"), q.UserRecipeValues)
 	if err != nil {
 		return reply{}, err
 	}
