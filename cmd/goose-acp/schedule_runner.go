@@ -156,6 +156,13 @@ func (h *headlessRun) run(ctx context.Context) (runResult, error) {
 			fmt.Fprintf(h.diag, "Failed to start extension %s: %s\n", l.Name, l.Error)
 		}
 	}
+	// Project plugins waiting for consent, SessionStart banners and
+	// failed SessionStart hooks, on stderr.
+	if notes, err := h.agent.StartNotices(ctx, sess.ID); err == nil {
+		for _, n := range notes {
+			fmt.Fprintln(h.diag, n.Text())
+		}
+	}
 	if h.onSession != nil {
 		h.onSession(sess.ID)
 	}
