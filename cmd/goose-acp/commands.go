@@ -19,5 +19,6 @@ func commands() map[string]command {
 		"serve":     runServe,
 		"run":       runHeadless,
 		"configure": runConfigure,
+		"plugin":    runPlugin,
 	}
 }

@@ -24,6 +24,7 @@ Usage:
                                      Goose Desktop 1.4x–1.54's backend: ACP over WebSocket at /acp (GOOSE_SERVER__SECRET_KEY)
   goose-acp mcp developer            the developer tools as an MCP server on stdio
   goose-acp run (-t TEXT | --recipe FILE [--params k=v ...])   run one prompt or recipe headlessly
+  goose-acp plugin (install URL|PATH | update NAME | list | remove NAME | enable NAME | disable NAME)
   goose-acp deeplink parse [--from SOURCE] [--allowlist FILE|URL] URL
   goose-acp recipe (encode FILE|- | decode LINK|CONFIG)
 
