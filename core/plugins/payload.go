@@ -71,10 +71,10 @@ func (p Payload) target() string {
 }
 
 // claudePayload is the payload of a Claude Code hook: goose's fields with
-// Claude's beside them, and the tool named as Claude names it.
+// Claude's after them, and tool_name as Claude names the tool (goose's
+// name stays in matcher_context).
 type claudePayload struct {
 	Payload
-	ToolName       string          `json:"tool_name,omitempty"`
 	HookEventName  Event           `json:"hook_event_name"`
 	CWD            string          `json:"cwd"`
 	Prompt         string          `json:"prompt,omitempty"`
@@ -86,7 +86,7 @@ type claudePayload struct {
 func (p Payload) claude(cwd string) claudePayload {
 	c := claudePayload{Payload: p, HookEventName: p.Event, CWD: cwd, ToolUseID: p.ToolCallID, ToolResponse: p.ToolResponse}
 	if p.ToolName != "" {
-		c.ToolName = claudeToolName(p.ToolName, p.ToolInput)
+		c.Payload.ToolName = claudeToolName(p.ToolName, p.ToolInput)
 	}
 	if p.Event == UserPromptSubmit {
 		c.Prompt = p.Message
