@@ -22,7 +22,7 @@ func repoWithPlugin(t *testing.T) (work, root string) {
 			"SessionStart":     {"", recordTo("start.log")},
 			"UserPromptSubmit": {"", recordTo("prompt.log")},
 		}),
-		".mcp.json": `{"mcpServers":{"db":{"command":"sh","args":["-c","touch ${PLUGIN_ROOT}/server-started; exit 1"]}}}`,
+		".mcp.json":                  `{"mcpServers":{"db":{"command":"sh","args":["-c","touch ${PLUGIN_ROOT}/server-started; exit 1"]}}}`,
 		"skills/repo-guide/SKILL.md": "---\nname: repo-guide\ndescription: How this repository is laid out\n---\nRead ARCHITECTURE.md first.\n",
 	})
 	writePlugin(t, filepath.Join(work, ".config", "goose"), map[string]string{
@@ -106,7 +106,9 @@ func TestProjectPluginWaitsForConsent(t *testing.T) {
 	c = startAgent(t, env)
 	c.initialize(acp.ClientCapabilities{})
 	elsewhere := c.newSession(other)
-	c.waitFor("notice line", func() bool { return strings.Contains(c.agentText(elsewhere.SessionID), "Project plugin `repo-tools` in `"+other+"`") })
+	c.waitFor("notice line", func() bool {
+		return strings.Contains(c.agentText(elsewhere.SessionID), "Project plugin `repo-tools` in `"+other+"`")
+	})
 	if resp := c.prompt(elsewhere.SessionID, "hi"); resp.StopReason != "end_turn" {
 		t.Fatalf("stop %q", resp.StopReason)
 	}
