@@ -11,32 +11,37 @@ import (
 // hook that blocked — reaches clients that opted in to notices as
 // notices, and others as a line of the agent's message.
 
-// startNotices sends the notices of a session's start (agent.StartNotices
-// waits for its SessionStart hooks).
-func (s *Server) startNotices(ctx context.Context, sessionID string) {
+// agentNotices sends them for a Server.
+type agentNotices struct{ s *Server }
+
+// start sends the notices of a session's start (agent.StartNotices waits
+// for its SessionStart hooks).
+func (n agentNotices) start(ctx context.Context, sessionID string) {
+	s := n.s
 	notes, err := s.opts.Agent.StartNotices(ctx, sessionID)
 	if err != nil {
 		s.log.Debug("no start notices", "session", sessionID, "err", err)
 		return
 	}
-	for _, n := range notes {
-		s.userNotice(ctx, sessionID, n.Severity, n.Title, n.Detail, n.Text())
+	for _, note := range notes {
+		n.send(ctx, sessionID, note.Severity, note.Title, note.Detail, note.Text())
 	}
 }
 
-// inlineNotices sends a turn's inline system notifications (goose's
+// inline sends a turn's inline system notifications (goose's
 // InlineMessage: a Stop hook that blocked, a hook that failed).
-func (s *Server) inlineNotices(ctx context.Context, sessionID string, m conversation.Message) {
+func (n agentNotices) inline(ctx context.Context, sessionID string, m conversation.Message) {
 	for _, c := range m.Content {
-		if n := c.SystemNotification; n != nil && n.NotificationType == conversation.NotificationInline {
-			s.userNotice(ctx, sessionID, NoticeWarning, n.Msg, "", n.Msg)
+		if sn := c.SystemNotification; sn != nil && sn.NotificationType == conversation.NotificationInline {
+			n.send(ctx, sessionID, NoticeWarning, sn.Msg, "", sn.Msg)
 		}
 	}
 }
 
-// userNotice is a notice, or for a client without notices a line of the
+// send is a notice, or for a client without notices a line of the
 // agent's message.
-func (s *Server) userNotice(ctx context.Context, sessionID, severity, title, detail, line string) {
+func (n agentNotices) send(ctx context.Context, sessionID, severity, title, detail, line string) {
+	s := n.s
 	if s.wantsNotices() {
 		s.sendNotice(ctx, sessionID, severity, title, detail)
 		return

@@ -175,7 +175,7 @@ func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
 
 func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
 	s.trackCompaction(context.WithoutCancel(ctx), as, m)
-	s.inlineNotices(context.WithoutCancel(ctx), as.id, m)
+	agentNotices{s}.inline(context.WithoutCancel(ctx), as.id, m)
 	for _, c := range m.Content {
 		if c.ActionRequired == nil {
 			continue

@@ -31,7 +31,7 @@ func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.S
 	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
 	s.extensionNotices(ctx, as.id, results)
-	s.startNotices(ctx, as.id)
+	agentNotices{s}.start(ctx, as.id)
 	s.sendUsage(ctx, as, sess)
 }
 
