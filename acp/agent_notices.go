@@ -3,7 +3,7 @@ package acp
 import (
 	"context"
 
-	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/agent"
 )
 
 // What core tells the user beside the conversation — project plugins
@@ -28,14 +28,9 @@ func (n agentNotices) start(ctx context.Context, sessionID string) {
 	}
 }
 
-// inline sends a turn's inline system notifications (goose's
-// InlineMessage: a Stop hook that blocked, a hook that failed).
-func (n agentNotices) inline(ctx context.Context, sessionID string, m conversation.Message) {
-	for _, c := range m.Content {
-		if sn := c.SystemNotification; sn != nil && sn.NotificationType == conversation.NotificationInline {
-			n.send(ctx, sessionID, NoticeWarning, sn.Msg, "", sn.Msg)
-		}
-	}
+// event sends a turn's NoticeEvent.
+func (n agentNotices) event(ctx context.Context, sessionID string, e agent.NoticeEvent) {
+	n.send(ctx, sessionID, e.Severity, e.Title, e.Detail, e.Text())
 }
 
 // send is a notice, or for a client without notices a line of the

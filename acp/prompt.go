@@ -152,6 +152,8 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.areas.options.optionsFor(as.id, e.Model)})
 	case agent.TitleEvent:
 		s.sendTitle(live, as.id, e.Title)
+	case agent.NoticeEvent:
+		agentNotices{s}.event(live, as.id, e)
 	case agent.ProgressEvent:
 		// A thought, not a message: the note is no part of the answer.
 		s.notify(live, as.id, chunk(UpdateAgentThoughtChunk, "", textBlock(e.Text+"\n")))
@@ -175,7 +177,6 @@ func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
 
 func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
 	s.trackCompaction(context.WithoutCancel(ctx), as, m)
-	agentNotices{s}.inline(context.WithoutCancel(ctx), as.id, m)
 	for _, c := range m.Content {
 		if c.ActionRequired == nil {
 			continue

@@ -60,6 +60,9 @@ func (t *tokens) translate(ctx context.Context, ev agent.Event) (wireEvent, bool
 	switch e := ev.(type) {
 	case agent.MessageEvent:
 		return messageEvent(e.Message, t.state), true
+	case agent.NoticeEvent:
+		// goosed shows it as goose does: an inline system notification.
+		return messageEvent(e.Message, t.state), true
 	case agent.NotificationEvent:
 		return notificationEvent(e), true
 	case agent.HistoryReplacedEvent:

@@ -40,6 +40,10 @@ func (p *replyPrinter) run() *runOutput {
 }
 
 func (p *replyPrinter) handle(ev agent.Event) {
+	if e, ok := ev.(agent.NoticeEvent); ok {
+		// goose's form: an inline system notification message.
+		ev = agent.MessageEvent{Message: e.Message}
+	}
 	ro := p.run()
 	if ro != nil && ro.format != formatText {
 		ro.event(ev)

@@ -16,6 +16,10 @@ import (
 // commands, the tool events around each advertised tool's call, Stop when
 // the model ends its turn. A session without hooks skips all of it.
 
+// hookPoints are a turn's hook points (a type of their own, so the turn
+// keeps the loop's methods).
+type hookPoints struct{ t *turn }
+
 // Texts goose shows about Stop hooks.
 const (
 	StopHookContextFormat      = "Stop hook `%s` blocked ending this turn:\n\n%s\n\nAddress this policy hook denial before trying to stop again."
@@ -25,27 +29,35 @@ const (
 	DefaultStopHookBlockCap = 8
 )
 
-func (t *turn) hooks() *plugins.Hooks { return t.s.plugins.hooks }
+func (hp hookPoints) hooks() *plugins.Hooks { return hp.t.s.plugins.hooks }
 
 // payload is a hook payload for this turn's session.
-func (t *turn) payload(ev plugins.Event) plugins.Payload {
+func (hp hookPoints) payload(ev plugins.Event) plugins.Payload {
+	t := hp.t
 	return plugins.Payload{Event: ev, SessionID: t.s.id, WorkingDir: t.wd}
 }
 
 // inlineNote shows the user a line that is not part of the conversation
 // (goose's inline system notification).
-func (t *turn) inlineNote(text string) conversation.Message {
+func (hp hookPoints) inlineNote(text string) conversation.Message {
+	t := hp.t
 	m := conversation.NewMessage(conversation.RoleAssistant, t.a.now().Unix()).WithID(t.a.msgID()).
 		With(conversation.SystemNotification(conversation.NotificationInline, text))
 	m.Metadata = conversation.Metadata{UserVisible: true, AgentVisible: false}
 	return m
 }
 
+// notice is a NoticeEvent with goose's inline form of the note.
+func (hp hookPoints) notice(n Notice) NoticeEvent {
+	return NoticeEvent{Notice: n, Message: hp.inlineNote(n.Text())}
+}
+
 // hookFailures tells the user about hooks that failed open. From a tool
 // call's goroutine the note is queued for the turn's goroutine.
-func (t *turn) hookFailures(fs []plugins.Failure, queued bool) {
-	for _, f := range fs {
-		ev := MessageEvent{Message: t.inlineNote(fmt.Sprintf(HookFailedFormat+": %s", f.Plugin, f.Event, f.Reason))}
+func (hp hookPoints) hookFailures(fs []plugins.Failure, queued bool) {
+	t := hp.t
+	for _, n := range failureNotices(fs) {
+		ev := hp.notice(n)
 		if queued {
 			t.post(ev)
 		} else {
@@ -58,7 +70,8 @@ func (t *turn) hookFailures(fs []plugins.Failure, queued bool) {
 // session's SessionStart hooks, then runs UserPromptSubmit with the
 // message's text (slash commands included, as goose). Context a Claude
 // Code hook returns reaches the model after the message.
-func (t *turn) promptHooks(msg conversation.Message) (context []string) {
+func (hp hookPoints) promptHooks(msg conversation.Message) (context []string) {
+	t := hp.t
 	sp := t.s.plugins
 	if sp.hooks.Empty() {
 		return nil
@@ -75,14 +88,15 @@ func (t *turn) promptHooks(msg conversation.Message) (context []string) {
 	if text == "" || !sp.hooks.Has(plugins.UserPromptSubmit) {
 		return context
 	}
-	out := sp.hooks.Emit(t.ctx, plugins.UserPromptSubmit, t.payload(plugins.UserPromptSubmit).WithMessage(text))
-	t.hookFailures(out.Failures, false)
+	out := sp.hooks.Emit(t.ctx, plugins.UserPromptSubmit, hp.payload(plugins.UserPromptSubmit).WithMessage(text))
+	hp.hookFailures(out.Failures, false)
 	return append(context, out.Context...)
 }
 
 // hookContext is context hooks gave the model: an agent-only user
 // message.
-func (t *turn) hookContext(texts []string) []conversation.Message {
+func (hp hookPoints) hookContext(texts []string) []conversation.Message {
+	t := hp.t
 	if len(texts) == 0 {
 		return nil
 	}
@@ -92,21 +106,22 @@ func (t *turn) hookContext(texts []string) []conversation.Message {
 }
 
 // steerHooks runs UserPromptSubmit for input steered into the turn.
-func (t *turn) steerHooks(m conversation.Message) {
-	h := t.hooks()
+func (hp hookPoints) steerHooks(m conversation.Message) {
+	t := hp.t
+	h := hp.hooks()
 	if text := m.AsText(); text != "" && h.Has(plugins.UserPromptSubmit) {
-		out := h.Emit(t.ctx, plugins.UserPromptSubmit, t.payload(plugins.UserPromptSubmit).WithMessage(text))
-		t.hookFailures(out.Failures, false)
+		out := h.Emit(t.ctx, plugins.UserPromptSubmit, hp.payload(plugins.UserPromptSubmit).WithMessage(text))
+		hp.hookFailures(out.Failures, false)
 	}
 }
 
 // dispatch runs one approved call; the tools the turn advertises go
 // through their hooks.
 func (t *turn) dispatch(ctx context.Context, c permission.Call) toolResult {
-	if _, advertised := t.toolIndex[c.Name]; !advertised || t.hooks().Empty() {
+	if _, advertised := t.toolIndex[c.Name]; !advertised || (hookPoints{t}).hooks().Empty() {
 		return t.call(ctx, c)
 	}
-	return t.hookedCall(ctx, c)
+	return (hookPoints{t}).hookedCall(ctx, c)
 }
 
 // toolCategory is goose's categorize_tool: the name's last "__" segment.
@@ -140,14 +155,15 @@ func stringArg(args map[string]any, keys ...string) string {
 // decision, BeforeShellExecution / BeforeReadFile precede the call,
 // PostToolUse or PostToolUseFailure follow it, and AfterShellExecution /
 // AfterFileEdit follow a success.
-func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
-	h := t.hooks()
-	tool := t.payload(plugins.PreToolUse).ForTool(c.Name, c.Args)
+func (hp hookPoints) hookedCall(ctx context.Context, c permission.Call) toolResult {
+	t := hp.t
+	h := hp.hooks()
+	tool := hp.payload(plugins.PreToolUse).ForTool(c.Name, c.Args)
 	tool.ToolCallID = c.ID
 	var out plugins.Outcome
 	if h.Has(plugins.PreToolUse) {
 		out = h.Decide(ctx, plugins.PreToolUse, tool)
-		t.hookFailures(out.Failures, true)
+		hp.hookFailures(out.Failures, true)
 	}
 	if h.Has(plugins.PreToolUseResult) {
 		r := tool
@@ -157,7 +173,7 @@ func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
 		if out.Denied {
 			r.Decision, r.BlockedBy, r.Reason = "deny", out.Plugin, out.Reason
 		}
-		t.hookFailures(h.Emit(ctx, plugins.PreToolUseResult, r).Failures, true)
+		hp.hookFailures(h.Emit(ctx, plugins.PreToolUseResult, r).Failures, true)
 	}
 	if out.Denied {
 		return conversation.Err[conversation.CallToolResult](out.DenialText())
@@ -168,11 +184,11 @@ func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
 	switch target := ""; category {
 	case "shell":
 		if target = stringArg(c.Args, "command"); target != "" {
-			t.emitTool(ctx, plugins.BeforeShellExecution, extended.WithMatcher(target))
+			hp.emitTool(ctx, plugins.BeforeShellExecution, extended.WithMatcher(target))
 		}
 	case "read":
 		if target = stringArg(c.Args, "path", "file", "file_path"); target != "" {
-			t.emitTool(ctx, plugins.BeforeReadFile, extended.WithMatcher(target))
+			hp.emitTool(ctx, plugins.BeforeReadFile, extended.WithMatcher(target))
 		}
 	}
 	res := t.call(ctx, c)
@@ -190,7 +206,7 @@ func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
 	}
 	if h.Has(post.Event) {
 		emitted := h.Emit(ctx, post.Event, post)
-		t.hookFailures(emitted.Failures, true)
+		hp.hookFailures(emitted.Failures, true)
 		if len(emitted.Context) > 0 && res.IsOK() {
 			v := *res.Value
 			v.Content = append(append([]conversation.ToolContent(nil), v.Content...), conversation.TextBlock(strings.Join(emitted.Context, "\n\n")))
@@ -203,24 +219,24 @@ func (t *turn) hookedCall(ctx context.Context, c permission.Call) toolResult {
 	switch category {
 	case "shell":
 		if target := stringArg(c.Args, "command"); target != "" {
-			t.emitTool(ctx, plugins.AfterShellExecution, extended.WithMatcher(target))
+			hp.emitTool(ctx, plugins.AfterShellExecution, extended.WithMatcher(target))
 		}
 	case "write":
 		if target := stringArg(c.Args, "path", "file", "file_path"); target != "" {
-			t.emitTool(ctx, plugins.AfterFileEdit, extended.WithMatcher(target))
+			hp.emitTool(ctx, plugins.AfterFileEdit, extended.WithMatcher(target))
 		}
 	}
 	return res
 }
 
 // emitTool runs a non-blocking tool event from a call's goroutine.
-func (t *turn) emitTool(ctx context.Context, ev plugins.Event, p plugins.Payload) {
-	h := t.hooks()
+func (hp hookPoints) emitTool(ctx context.Context, ev plugins.Event, p plugins.Payload) {
+	h := hp.hooks()
 	if !h.Has(ev) {
 		return
 	}
 	p.Event = ev
-	t.hookFailures(h.Emit(ctx, ev, p).Failures, true)
+	hp.hookFailures(h.Emit(ctx, ev, p).Failures, true)
 }
 
 // stopHook gives Stop hooks the last word on ending the turn the model
@@ -228,29 +244,35 @@ func (t *turn) emitTool(ctx context.Context, ev plugins.Event, p plugins.Payload
 // goose's agent-only context message, shows the notification and reports
 // that the model must run again, until GOOSE_STOP_HOOK_BLOCK_CAP
 // consecutive denials end the turn with goose's warning.
-func (t *turn) stopHook(last string) (again bool, err error) {
-	h := t.hooks()
+func (hp hookPoints) stopHook(last string) (again bool, err error) {
+	t := hp.t
+	h := hp.hooks()
 	if !h.Has(plugins.Stop) || t.ctx.Err() != nil {
 		return false, nil
 	}
-	p := t.payload(plugins.Stop)
+	p := hp.payload(plugins.Stop)
 	p.LastAssistantMessage = last
 	p.StopHookActive = t.stopBlocks > 0
 	out := h.Decide(t.ctx, plugins.Stop, p)
-	t.hookFailures(out.Failures, false)
+	hp.hookFailures(out.Failures, false)
 	if !out.Denied || t.ctx.Err() != nil {
 		return false, nil
 	}
 	t.stopBlocks++
 	if limit := t.a.cfg.int("GOOSE_STOP_HOOK_BLOCK_CAP", DefaultStopHookBlockCap); t.stopBlocks > limit {
-		return false, t.persistAndEmit(t.inlineNote(fmt.Sprintf(StopHookCapFormat, out.Plugin, limit)))
+		ev := hp.notice(Notice{Severity: "warning", Plugin: out.Plugin, Title: fmt.Sprintf(StopHookCapFormat, out.Plugin, limit)})
+		if err := t.persist(ev.Message); err != nil {
+			return false, err
+		}
+		t.emit(ev)
+		return false, nil
 	}
 	nudge := t.userText(fmt.Sprintf(StopHookContextFormat, out.Plugin, out.Reason))
 	nudge.Metadata = conversation.Metadata{UserVisible: false, AgentVisible: true}
 	if err := t.persist(nudge); err != nil {
 		return false, err
 	}
-	t.emit(MessageEvent{Message: t.inlineNote(fmt.Sprintf(StopHookNotificationFormat, out.Plugin))})
+	t.emit(hp.notice(Notice{Severity: "warning", Plugin: out.Plugin, Title: fmt.Sprintf(StopHookNotificationFormat, out.Plugin)}))
 	return true, nil
 }
 

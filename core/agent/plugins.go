@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -22,13 +24,29 @@ type Notice struct {
 	Plugin string
 }
 
-// Text is the notice as one paragraph (a message line, a stderr line).
+// Text is the notice as one paragraph (a message line, a stderr line): a
+// detail that is a sentence of its own follows a period, a lowercase
+// reason a colon.
 func (n Notice) Text() string {
-	if n.Detail == "" {
+	switch {
+	case n.Detail == "":
 		return n.Title
+	case unicode.IsUpper([]rune(n.Detail)[0]):
+		return n.Title + ". " + n.Detail
 	}
-	return n.Title + ". " + n.Detail
+	return n.Title + ": " + n.Detail
 }
+
+// NoticeEvent tells the user something during a turn that is not part of
+// the conversation: a hook that failed, a Stop hook that blocked. Message
+// is goose's form of it (an inline system notification, user-visible
+// only) for faces that show goose's messages (goosed, run).
+type NoticeEvent struct {
+	Notice
+	Message conversation.Message
+}
+
+func (NoticeEvent) isEvent() {}
 
 // sessionPlugins are a loaded session's plugins: those found for its
 // working dir, the hooks of the active ones, and its SessionStart.

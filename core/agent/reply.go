@@ -103,7 +103,7 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 			return Outcome{StopReason: Cancelled}, nil
 		}
 	}
-	hookContext := t.hookContext(t.promptHooks(msg))
+	hookContext := (hookPoints{t}).hookContext((hookPoints{t}).promptHooks(msg))
 	handled, input, out, err := t.command(msg)
 	if handled || err != nil {
 		return out, err
@@ -223,7 +223,7 @@ func (t *turn) loop() (Outcome, error) {
 			} else if steered {
 				continue
 			}
-			if again, err := t.stopHook(visibleText(reply)); err != nil {
+			if again, err := (hookPoints{t}).stopHook(visibleText(reply)); err != nil {
 				return Outcome{}, err
 			} else if again {
 				turns-- // goose does not count a Stop hook's re-prompt
@@ -252,7 +252,7 @@ func (t *turn) finish(out string) (Outcome, bool, error) {
 	if err := t.persistAndEmit(t.assistantText(out)); err != nil {
 		return Outcome{}, false, err
 	}
-	if again, err := t.stopHook(out); err != nil || again {
+	if again, err := (hookPoints{t}).stopHook(out); err != nil || again {
 		return Outcome{}, again, err
 	}
 	res, again := t.endOrRetry()

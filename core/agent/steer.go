@@ -105,7 +105,7 @@ func (a *Agent) Steer(sessionID, expectedRunID string, content []conversation.Co
 func (t *turn) takeSteered() (bool, error) {
 	msgs := t.s.steer.take()
 	for _, m := range msgs {
-		t.steerHooks(m)
+		(hookPoints{t}).steerHooks(m)
 		if err := t.persist(m); err != nil {
 			return false, err
 		}
