@@ -90,12 +90,13 @@ func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolic
 }
 
 // linkOptions are how a session's links are attached: through the
-// editor's fs/read_text_file when it offers one, fetching http(s) links
+// editor's fs/read_text_file when it offers one (a file it does not
+// manage, -32002 from Zed, is read from disk), fetching http(s) links
 // only when the user allowed it (attach.FetchLinksKey).
 func (s *Server) linkOptions(as *acpSession) attach.Options {
 	var o attach.Options
 	if s.clientCaps().FS.ReadTextFile {
-		o.Editor = &fileIO{peer: s.peer, sessionID: as.id, canRead: true}
+		o.Editor = &fileIO{peer: s.peer, sessionID: as.id, canRead: true, local: linkDisk{}}
 	}
 	if s.opts.Agent != nil {
 		o.FetchHTTP = s.opts.Agent.FetchLinks()
@@ -108,4 +109,18 @@ func (as *acpSession) setRoots(roots []string) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.roots = roots
+}
+
+// linkDisk reads a linked file from disk when the editor does not manage
+// it, bounded as attach bounds its own reads (one byte over the limit, so
+// attach sees that it was cut).
+type linkDisk struct{}
+
+func (linkDisk) ReadTextFile(ctx context.Context, path string, _, _ int) (string, error) {
+	text, _, err := pathpolicy.ReadText(ctx, path, attach.MaxLinkedFileBytes+1)
+	return text, err
+}
+
+func (linkDisk) WriteTextFile(context.Context, string, string) error {
+	return fmt.Errorf("links are only read")
 }

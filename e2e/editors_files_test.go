@@ -118,3 +118,31 @@ func TestEditorsMissingFileThroughEditor(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorsLinkOutsideWorktreeReadFromDisk (issue 25 §6): Zed answers
+// -32002 for a file outside its worktrees; a resource_link to such a file
+// (the user attached it, so it is allowed) is read from disk, under both
+// spellings of the same file.
+func TestEditorsLinkOutsideWorktreeReadFromDisk(t *testing.T) {
+	work, outside := t.TempDir(), t.TempDir()
+	x := filepath.Join(outside, "notes.txt")
+	os.WriteFile(x, []byte("outside-worktree-61\n"), 0o644)
+	env := newAgentEnv(t, textTurn("ok"))
+	c := startAgent(t, env)
+	c.on("fs/read_text_file", func(json.RawMessage) (any, error) {
+		return nil, &jsonrpc2.Error{Code: acp.CodeResourceNotFound, Message: "Resource not found"}
+	})
+	c.initializeAs(zedInitialize)
+	sess := c.newSession(work)
+	climb := work + "/../" + filepath.Base(outside) + "/notes.txt"
+	c.promptBlocks(sess.SessionID, acp.ContentBlock{Type: "text", Text: "see"},
+		acp.ContentBlock{Type: "resource_link", Name: "notes.txt", URI: "file://" + x},
+		acp.ContentBlock{Type: "resource_link", Name: "climb", URI: "file://" + climb})
+	reqs := env.LLM.Requests()
+	if len(reqs) != 1 || strings.Count(string(reqs[0].Body), "outside-worktree-61") != 2 || strings.Contains(string(reqs[0].Body), "was not attached") {
+		t.Errorf("both spellings must be attached from disk: %s", reqs[0].Body)
+	}
+	if n := len(c.callsTo("fs/read_text_file")); n != 2 {
+		t.Errorf("the editor was asked %d times, want 2 (each link once)", n)
+	}
+}

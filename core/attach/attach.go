@@ -2,9 +2,12 @@ package attach
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -51,7 +54,7 @@ func Attach(ctx context.Context, pol *pathpolicy.Policy, name, uri string, o Opt
 	if !ok {
 		return other(ctx, name, uri, o)
 	}
-	abs, err := pol.Resolve(path)
+	abs, err := pol.Attachable(path)
 	if err != nil {
 		return noteResult(name, uri, err)
 	}
@@ -86,7 +89,7 @@ func Embedded(pol *pathpolicy.Policy, name, uri string) (note string, ok bool) {
 	if !isFile {
 		return "", true
 	}
-	if _, err := pol.Resolve(path); err != nil {
+	if _, err := pol.Attachable(path); err != nil {
 		if name == "" {
 			name = filepath.Base(path)
 		}
@@ -121,13 +124,24 @@ func filePath(uri string) (string, bool) {
 	return filepath.FromSlash(p), true
 }
 
+// errNotExist is a linked file that neither the disk nor the editor has.
+var errNotExist = errors.New("the file does not exist")
+
 // read reads through the editor when given (its answer is already in
 // memory, so it can only be cut), else from disk bounded before reading.
+// A file missing on disk is read through the editor too (it may be an
+// unsaved new buffer), but an empty or failed answer for it means it does
+// not exist (Zed answers "" for a missing file in its project).
 func read(ctx context.Context, path string, editor Reader) (string, bool, error) {
 	if editor == nil {
 		return pathpolicy.ReadText(ctx, path, MaxLinkedFileBytes)
 	}
+	_, statErr := os.Stat(path)
+	missing := errors.Is(statErr, fs.ErrNotExist)
 	text, err := editor.ReadTextFile(ctx, path, 0, 0)
+	if missing && (err != nil || text == "") {
+		return "", false, errNotExist
+	}
 	if err != nil {
 		return "", false, err
 	}

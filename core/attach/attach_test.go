@@ -31,7 +31,8 @@ func TestRefusedLinksBecomeVisibleNotes(t *testing.T) {
 		fileURI(filepath.Join(wd, ".env")): "[.env](" + fileURI(filepath.Join(wd, ".env")) + ") was not attached: Access to '" + filepath.Join(wd, ".env") + "' is restricted by .gooseignore",
 		"file:///proc/self/environ":        "[environ](file:///proc/self/environ) was not attached: Access to '/proc/self/environ' is refused: /proc is a pseudo-filesystem, never read or written",
 		"file:///dev/zero":                 "[zero](file:///dev/zero) was not attached: Access to '/dev/zero' is refused: /dev is a pseudo-filesystem, never read or written",
-		fileURI(wd + "/../../etc/passwd"):  "was not attached: Path '" + wd + "/../../etc/passwd' resolves outside the working directory",
+		// A ".." spelling of an ignored file is the same refusal.
+		fileURI(wd + "/sub/../.env"): "was not attached: Access to '" + filepath.Join(wd, ".env") + "' is restricted by .gooseignore",
 	}
 	for uri, want := range cases {
 		name := filepath.Base(uri)
@@ -47,6 +48,49 @@ func TestRefusedLinksBecomeVisibleNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksJudgedByWhereTheyLead (issue 25 §6): the user attached the
+// file, so it may lie outside the working dir and the roots; one file
+// spelled absolutely, with "..", or through a symlink gets one answer; a
+// symlink into /proc is refused like /proc itself.
+func TestLinksJudgedByWhereTheyLead(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("unix paths")
+	}
+	wd, outside, extra := t.TempDir(), t.TempDir(), t.TempDir()
+	x := filepath.Join(outside, "x.txt")
+	os.WriteFile(x, []byte("outside-7\n"), 0o644)
+	os.Symlink(x, filepath.Join(wd, "link.txt"))
+	os.Symlink("/proc/self/environ", filepath.Join(wd, "env-link"))
+	for _, roots := range [][]string{nil, {extra}} {
+		pol := pathpolicy.New(pathpolicy.Options{WorkingDir: wd, Roots: roots, ConfigDir: t.TempDir()})
+		for _, spelling := range []string{x, wd + "/../" + filepath.Base(outside) + "/x.txt", filepath.Join(wd, "link.txt")} {
+			if got := Link(context.Background(), pol, "x", fileURI(spelling), nil); !strings.Contains(got, "outside-7") {
+				t.Errorf("roots %v: %s = %q, want the file attached", roots, spelling, got)
+			}
+		}
+		got := Link(context.Background(), pol, "env", fileURI(filepath.Join(wd, "env-link")), nil)
+		if !strings.Contains(got, "was not attached: Access to '"+filepath.Join(wd, "env-link")+"' is refused: /proc is a pseudo-filesystem") {
+			t.Errorf("symlink into /proc = %q", got)
+		}
+	}
+}
+
+// TestMissingLinkThroughEditor: a linked file missing on disk for which the
+// editor answers "" (Zed, for a missing file in its project) is "does not
+// exist", not an empty attachment.
+func TestMissingLinkThroughEditor(t *testing.T) {
+	wd := t.TempDir()
+	pol := pathpolicy.New(pathpolicy.Options{WorkingDir: wd, ConfigDir: t.TempDir()})
+	gone := fileURI(filepath.Join(wd, "gone.md"))
+	if got := Link(context.Background(), pol, "gone.md", gone, emptyEditor{}); got != "[gone.md]("+gone+") was not attached: the file does not exist" {
+		t.Errorf("missing link through an editor answering \"\" = %q", got)
+	}
+}
+
+type emptyEditor struct{}
+
+func (emptyEditor) ReadTextFile(context.Context, string, int, int) (string, error) { return "", nil }
 
 func TestLinkReadsBoundedAndFormatsLikeGoose(t *testing.T) {
 	wd := t.TempDir()

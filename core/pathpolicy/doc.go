@@ -28,6 +28,10 @@
 //     it cannot be proven harmless. On Windows os.FileInfo has no link
 //     count, so this check is not made there.
 //
+// A file the user attached to a prompt (Attachable) is judged by the path
+// it resolves to and may lie outside the roots — the user chose it — but
+// the pseudo-filesystems and .gooseignore apply to it as to every path.
+//
 // Reads are bounded before they happen: OpenRegular refuses devices,
 // FIFOs, sockets and directories (stat, then a non-blocking open, then
 // fstat of the opened descriptor, so a swap between stat and open is

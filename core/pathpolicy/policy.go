@@ -99,6 +99,31 @@ func (p *Policy) Resolve(raw string) (string, error) {
 	return abs, p.Check(abs, raw)
 }
 
+// Attachable is the rule for a file the user attached to a prompt (a
+// resource_link, an embedded resource's file:// URI). The user chose the
+// file, so it may lie outside the working dir and the roots; it is judged
+// by the path it resolves to, so "cwd/../x", "/abs/x" and a symlink to x
+// get one answer. The pseudo-filesystems and .gooseignore (the path as
+// written and as resolved, and hard links to ignored files) stay refused
+// under every spelling. It returns the clean absolute path.
+func (p *Policy) Attachable(raw string) (string, error) {
+	if raw == "" {
+		return "", refuse(ErrOutsideRoots, "Path cannot be empty")
+	}
+	abs := raw
+	if !filepath.IsAbs(raw) {
+		abs = filepath.Join(p.wd, raw)
+	}
+	abs = filepath.Clean(abs)
+	if err := pseudo(abs, raw); err != nil {
+		return "", err
+	}
+	if err := pseudo(resolved(abs), raw); err != nil {
+		return "", err
+	}
+	return abs, p.CheckIgnored(abs, raw)
+}
+
 // CheckClimb refuses a relative path, or one that climbs with "..", when
 // it lands outside every root (raw as given, abs cleaned).
 func (p *Policy) CheckClimb(raw, abs string) error {
