@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
 // Goose's own session notifications (_goose/unstable/session/update),
@@ -105,4 +106,22 @@ func (s *Server) gooseStatus(ctx context.Context, sessionID, kind, message strin
 	u := gooseStatusUpdate{SessionUpdate: "status_message"}
 	u.Status.Type, u.Status.Message = kind, message
 	s.gooseNotify(ctx, sessionID, u)
+}
+
+// gooseSessionUsage sends a session's stored usage as goose does right
+// after session/new and session/load, so Desktop's token meter is filled
+// before the first reply (and after a reconnect).
+func (s *Server) gooseSessionUsage(ctx context.Context, sess *session.Session) {
+	if !s.gooseCapability("customNotifications") {
+		return
+	}
+	n := func(p *int) int {
+		if p == nil || *p < 0 {
+			return 0
+		}
+		return *p
+	}
+	s.gooseNotify(ctx, sess.ID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: n(sess.TotalTokens),
+		ContextLimit: contextSize(sess), AccumulatedInputTokens: n(sess.AccumulatedInputTokens),
+		AccumulatedOutputTokens: n(sess.AccumulatedOutputTokens), AccumulatedCost: sess.AccumulatedCost})
 }

@@ -231,3 +231,23 @@ func djson(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// framesAfter are the inbound notifications that arrived after the named
+// step was sent.
+func (r *desktopRun) framesAfter(name string) []desktopFrame {
+	r.t.Helper()
+	for _, s := range r.Steps {
+		if s["as"] == name {
+			after, _ := s["afterSeq"].(float64)
+			var out []desktopFrame
+			for _, f := range r.Inbound {
+				if float64(f.Seq) > after {
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+	}
+	r.t.Fatalf("no step %q", name)
+	return nil
+}

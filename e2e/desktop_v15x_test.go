@@ -3,6 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // What Goose Desktop 1.5x reads beyond the schema (issue "Goose Desktop
@@ -297,5 +299,46 @@ func TestDesktopToolCardIdentity(t *testing.T) {
 	g, _ := meta["goose"].(map[string]any)
 	if got := djson(t, g["toolCall"]); got != `{"extensionName":"developer","toolName":"shell"}` {
 		t.Errorf("_meta.goose.toolCall = %s", got)
+	}
+}
+
+// The token meter (chatSessionStore.ts) reads only goose's usage_update:
+// after session/new and after session/load (a reopened chat, a reconnect)
+// it shows the session's stored usage before any new reply.
+func TestDesktopUsageAfterNewAndLoad(t *testing.T) {
+	env := newAgentEnv(t, providertest.Turn{Text: []string{"hello"}, Usage: &providertest.Usage{Input: 1200, Output: 30}})
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop"}}),
+		dwait("${s.sessionId}", "usage_update", true, 1),
+		dcall("p", "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": "hi"}}}),
+		dreconnect(),
+		dcall("load", "session/load", map[string]any{"sessionId": "${s.sessionId}", "cwd": work, "mcpServers": []any{}}),
+		dwait("${s.sessionId}", "usage_update", true, 3),
+	}})
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	r.decode("s", &s)
+	custom := updatesOfKind(r.updates(s.SessionID, true), "usage_update")
+	if len(custom) < 3 {
+		t.Fatalf("goose usage_update frames: %d", len(custom))
+	}
+	if first := custom[0]; first["used"] != float64(0) || first["contextLimit"] != float64(128000) {
+		t.Errorf("after session/new: %s", djson(t, first))
+	}
+	var afterLoad map[string]any
+	for _, f := range r.framesAfter("load") {
+		var p struct {
+			Update map[string]any `json:"update"`
+		}
+		if f.Method == "_goose/unstable/session/update" && json.Unmarshal(f.Params, &p) == nil && p.Update["sessionUpdate"] == "usage_update" {
+			afterLoad = p.Update
+		}
+	}
+	if afterLoad == nil || afterLoad["used"].(float64) <= 0 || afterLoad["accumulatedInputTokens"].(float64) <= 0 ||
+		afterLoad["accumulatedOutputTokens"].(float64) <= 0 {
+		t.Errorf("after session/load: %s", djson(t, afterLoad))
 	}
 }
