@@ -33,7 +33,6 @@ func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.S
 	s.extensionNotices(ctx, as.id, results)
 	agentNotices{s}.start(ctx, as.id)
 	s.sendUsage(ctx, as, sess)
-	s.gooseSessionUsage(ctx, sess)
 }
 
 // replay sends the user-visible history as buffered frames, flushed once

@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
@@ -340,5 +343,78 @@ func TestDesktopUsageAfterNewAndLoad(t *testing.T) {
 	if afterLoad == nil || afterLoad["used"].(float64) <= 0 || afterLoad["accumulatedInputTokens"].(float64) <= 0 ||
 		afterLoad["accumulatedOutputTokens"].(float64) <= 0 {
 		t.Errorf("after session/load: %s", djson(t, afterLoad))
+	}
+}
+
+// bundled-extensions.ts writes computercontroller, memory, tutorial and
+// autovisualiser into config.yaml (disabled). goose-acp ships none of
+// them: enabling one is refused up front with a clear -32050 and
+// config.yaml is left as it was; a session never fails on one (a config
+// that enables one, written by goose itself, starts without it).
+func TestDesktopBuiltinsGooseACPDoesNotShip(t *testing.T) {
+	env := newAgentEnv(t)
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	env.writeConfig(t, "extensions:\n  tutorial:\n    enabled: true\n    type: builtin\n    name: tutorial\n    bundled: true\n")
+	memory := map[string]any{"type": "builtin", "name": "memory", "description": "Teach goose your preferences", "display_name": "Memory", "timeout": 300, "bundled": true}
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dext("sync", "config/extensions/add", map[string]any{"extension": memory, "enabled": false}),
+		dext("enable", "config/extensions/set-enabled", map[string]any{"configKey": "memory", "enabled": true}),
+		dext("addEnabled", "config/extensions/add", map[string]any{"extension": map[string]any{"type": "builtin", "name": "computercontroller"}, "enabled": true}),
+		dext("list", "config/extensions/list", map[string]any{}),
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop"}}),
+		dext("sessionExts", "session/extensions/list", map[string]any{"sessionId": "${s.sessionId}"}),
+		dext("sessionAdd", "session/extensions/add", map[string]any{"sessionId": "${s.sessionId}", "extension": memory}),
+		dcall("chosen", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop", "enabledExtensions": []any{memory}}}),
+		dcall("sessions", "session/list", map[string]any{"_meta": map[string]any{"goose": map[string]any{"archiveState": "all"}}}),
+	}})
+	r.ok("sync")
+	want := `"The memory extension is not available in goose-acp: goose-acp does not ship goose's memory extension; keep notes in a hints file such as .goosehints, which every session reads"`
+	for _, name := range []string{"enable", "sessionAdd", "chosen"} {
+		if e := r.fail(name); e.Code != -32050 || e.Message != "The memory extension is not available in goose-acp: goose-acp does not ship goose's memory extension; keep notes in a hints file such as .goosehints, which every session reads" {
+			t.Errorf("%s: %+v, want -32050 %s", name, e, want)
+		}
+	}
+	if e := r.fail("addEnabled"); e.Code != -32050 || !strings.Contains(e.Message, "computercontroller") {
+		t.Errorf("add enabled computercontroller: %+v", e)
+	}
+	var list struct {
+		Extensions []struct {
+			Enabled   bool           `json:"enabled"`
+			Extension map[string]any `json:"extension"`
+		} `json:"extensions"`
+	}
+	r.decode("list", &list)
+	for _, e := range list.Extensions {
+		switch e.Extension["name"] {
+		case "memory":
+			if e.Enabled {
+				t.Errorf("memory enabled in config after a refused enable")
+			}
+		case "computercontroller":
+			t.Errorf("a refused add was written: %v", e)
+		}
+	}
+	cfg, err := os.ReadFile(filepath.Join(env.Root, "config", "config.yaml"))
+	if err != nil || strings.Contains(string(cfg), "computercontroller") || !strings.Contains(string(cfg), "memory") {
+		t.Errorf("config.yaml:\n%s", cfg)
+	}
+	var exts struct {
+		Extensions []struct {
+			ExtensionKey string `json:"extensionKey"`
+		} `json:"extensions"`
+	}
+	r.decode("sessionExts", &exts)
+	for _, e := range exts.Extensions {
+		if e.ExtensionKey == "tutorial" || e.ExtensionKey == "memory" {
+			t.Errorf("session has %s", e.ExtensionKey)
+		}
+	}
+	var sessions struct {
+		Sessions []map[string]any `json:"sessions"`
+	}
+	r.decode("sessions", &sessions)
+	if len(sessions.Sessions) != 1 {
+		t.Errorf("a refused session/new left a session: %d sessions", len(sessions.Sessions))
 	}
 }

@@ -90,6 +90,9 @@ func (svc Extensions) Todo(ctx context.Context, sessionID string) (string, error
 // Add connects an extension to a loaded session and persists
 // the session's extension list.
 func (svc Extensions) Add(ctx context.Context, sessionID string, cfg config.ExtensionConfig) error {
+	if err := config.CheckAvailable(cfg); err != nil {
+		return err
+	}
 	s, err := svc.a.readySession(ctx, sessionID)
 	if err != nil {
 		return err

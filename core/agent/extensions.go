@@ -41,8 +41,20 @@ type extensionConfigs struct {
 
 // configured reads config.yaml's extensions map: entries with
 // enabled: true, sorted by key.
+// An enabled extension goose-acp cannot run (one of goose's builtins it
+// does not ship, enabled by goose itself) is left out with a warning:
+// sessions start without it rather than fail on it.
 func (x extensionConfigs) configured() []config.ExtensionConfig {
-	return x.read(true)
+	all := x.read(true)
+	out := all[:0:0]
+	for _, c := range all {
+		if err := config.CheckAvailable(c); err != nil {
+			x.log.Warn("configured extension skipped", "extension", c.Name, "reason", err)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // catalog lists every configured extension, enabled or not, and

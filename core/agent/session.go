@@ -174,6 +174,13 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 		// goose's default title; not user-set, so naming replaces it.
 		name = DefaultSessionName
 	}
+	// An extension goose-acp cannot run is refused before the session
+	// exists, never as a failure inside it.
+	for _, cfg := range opts.Extensions {
+		if err := config.CheckAvailable(cfg); err != nil {
+			return nil, nil, err
+		}
+	}
 	sess, err := a.opts.Store.Create(ctx, session.NewSession{WorkingDir: opts.WorkingDir, Name: name, SessionType: typ})
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)

@@ -15,6 +15,9 @@ func (c *Config) SetExtensionEnabled(key string, enabled bool) error {
 		return err
 	}
 	entry.Enabled = enabled
+	if err := checkEnabling(entry); err != nil {
+		return err
+	}
 	node, err := valueNode(entry)
 	if err != nil {
 		return fmt.Errorf("config: extension %s: %w", key, err)

@@ -111,6 +111,9 @@ func (c *Config) SetExtension(entry ExtensionEntry) error {
 	if key == "" {
 		return fmt.Errorf("config: extension name %q gives an empty key", entry.Config.Name)
 	}
+	if err := checkEnabling(entry); err != nil {
+		return err
+	}
 	node, err := valueNode(entry)
 	if err != nil {
 		return fmt.Errorf("config: extension %s: %w", key, err)

@@ -54,6 +54,16 @@ var (
 	ProviderOAuth = Feature{"Provider sign-in (OAuth)", "goose-acp has no browser or device-code " +
 		"sign-in flow; configure the provider's API key instead"}
 
+	// goose's bundled builtin extensions goose-acp does not ship (Goose
+	// Desktop writes them into config.yaml, disabled).
+	ComputerController = Feature{"The computercontroller extension", "goose-acp does not ship goose's " +
+		"computer controller (web scraping, automation scripts, document tools); the developer extension's shell covers scripts"}
+	Memory = Feature{"The memory extension", "goose-acp does not ship goose's memory extension; " +
+		"keep notes in a hints file such as .goosehints, which every session reads"}
+	Tutorial = Feature{"The tutorial extension", "goose-acp does not ship goose's tutorials"}
+	AutoVisualiser = Feature{"The autovisualiser extension", "goose-acp does not ship goose's chart " +
+		"and diagram renderer"}
+
 	// goosed routes (httpapi.Unavailable).
 	Tunnel       = Feature{"Remote-access tunnel", "goose-acp does not include goose's tunnel service"}
 	ChatGateways = Feature{"Chat gateways", "goose-acp does not include goose's chat gateway service"}
@@ -65,3 +75,18 @@ var (
 	Containers   = Feature{"Containers", "goose-acp runs extensions on the host, not in containers"}
 	HTTPSampling = Feature{"MCP sampling over HTTP", "goose-acp answers an extension's sampling request inside the session's turn"}
 )
+
+// builtins are goose's builtin extensions goose-acp does not ship, by name.
+var builtins = map[string]Feature{
+	"computercontroller": ComputerController,
+	"memory":             Memory,
+	"tutorial":           Tutorial,
+	"autovisualiser":     AutoVisualiser,
+}
+
+// Builtin reports whether name is one of goose's builtin extensions
+// goose-acp does not ship, and which.
+func Builtin(name string) (Feature, bool) {
+	f, ok := builtins[name]
+	return f, ok
+}
