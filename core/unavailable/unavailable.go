@@ -60,7 +60,7 @@ var (
 		"computer controller (web scraping, automation scripts, document tools); the developer extension's shell covers scripts"}
 	Memory = Feature{"The memory extension", "goose-acp does not ship goose's memory extension; " +
 		"keep notes in a hints file such as .goosehints, which every session reads"}
-	Tutorial = Feature{"The tutorial extension", "goose-acp does not ship goose's tutorials"}
+	Tutorial       = Feature{"The tutorial extension", "goose-acp does not ship goose's tutorials"}
 	AutoVisualiser = Feature{"The autovisualiser extension", "goose-acp does not ship goose's chart " +
 		"and diagram renderer"}
 
