@@ -20,10 +20,11 @@ func (a *Agent) platforms(s *sessionState) map[string]extension.PlatformFactory 
 // deps are what the platform extensions get from the agent.
 func (a *Agent) deps(s *sessionState) platform.Deps {
 	return platform.Deps{
-		Store:   a.opts.Store,
-		Clock:   a.opts.Clock,
-		Getenv:  a.opts.Getenv,
-		Catalog: a.exts.catalog,
+		Store:       a.opts.Store,
+		SessionType: s.typ,
+		Clock:       a.opts.Clock,
+		Getenv:      a.opts.Getenv,
+		Catalog:     a.exts.catalog,
 		OnChange: func() {
 			_ = a.saveSessionState(a.bgCtx, s)
 		},

@@ -88,6 +88,7 @@ type StartOptions struct {
 type sessionState struct {
 	a   *Agent
 	id  string
+	typ session.Type // as stored; never changes
 	mgr *extension.Manager
 	// connect is the extensions' connect (connect.go).
 	connect *connecting
@@ -233,7 +234,7 @@ func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions)
 func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOptions, cfgs []config.ExtensionConfig, resume bool) (*session.Session, []extension.Result, error) {
 	id := sess.ID
 	var err error
-	s := &sessionState{a: a, id: id, connect: newConnecting(), workingDir: sess.WorkingDir, recipe: opts.Recipe,
+	s := &sessionState{a: a, id: id, typ: sess.SessionType, connect: newConnecting(), workingDir: sess.WorkingDir, recipe: opts.Recipe,
 		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
 	if s.repetition.Max <= 0 {
 		s.repetition.Max = a.cfg.int("GOOSE_MAX_TOOL_REPETITIONS", 0)

@@ -16,9 +16,12 @@ import (
 
 // Deps are what the platform extensions need from the agent.
 type Deps struct {
-	Store  session.Store
-	Clock  func() time.Time
-	Getenv func(string) string
+	Store session.Store
+	// SessionType is the session's type when the agent knows it (summon
+	// offers no delegate to a subagent); empty: looked up in Store.
+	SessionType session.Type
+	Clock       func() time.Time
+	Getenv      func(string) string
 	// Catalog lists the extensions a user could enable (config.yaml).
 	Catalog func() []config.ExtensionConfig
 	// OnChange runs after manage_extensions changed the session's

@@ -167,7 +167,13 @@ func buildSummon(sh *sharedServer, withDelegate bool) *inproc.Server {
 func (d Deps) summon(ctx context.Context, env extension.Env) (extension.Platform, error) {
 	b := &binding{d: d, env: env}
 	sh := summonServer
-	if sess, err := d.Store.Get(ctx, env.SessionID, false); err == nil && sess.SessionType == session.TypeSubAgent {
+	typ := d.SessionType
+	if typ == "" {
+		if sess, err := d.Store.Get(ctx, env.SessionID, false); err == nil {
+			typ = sess.SessionType
+		}
+	}
+	if typ == session.TypeSubAgent {
 		sh = summonSubagentServer
 	}
 	p := sh.platform(b)

@@ -168,3 +168,27 @@ func TestUnavailableExtensionsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// The agent hands summon the session's type (Deps.SessionType): it is
+// used as given, with no store lookup at each session's start.
+func TestSummonUsesTheSessionTypeItIsGiven(t *testing.T) {
+	ctx := context.Background()
+	store := memory.New(nil)
+	sess, err := store.Create(ctx, session.NewSession{WorkingDir: t.TempDir(), SessionType: session.TypeUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := extension.New(extension.Options{SessionID: sess.ID, WorkingDir: sess.WorkingDir,
+		Platforms: Defaults(Deps{Store: store, SessionType: session.TypeSubAgent})})
+	defer m.Close()
+	if err := m.Add(ctx, config.ExtensionConfig{Type: config.ExtensionPlatform, Name: Summon}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range m.Tools(ctx) {
+		names = append(names, tool.Name)
+	}
+	if strings.Join(names, ",") != "load" {
+		t.Errorf("tools = %v, want only load (a subagent's)", names)
+	}
+}
