@@ -32,21 +32,22 @@ type sessionOpsAPI struct {
 func (a *sessionOpsAPI) methods() map[string]RequestHandler {
 	const p = "_goose/unstable/session/"
 	return map[string]RequestHandler{
-		"_goose/working_dir/update": typed(a.updateLoadedWorkingDir),
-		"_goose/session/get":        typed(a.get),
-		"_goose/session/export":     typed(a.exportJSON),
-		"_goose/session/import":     typed(a.importJSON),
-		p + "info":                  typed(a.info),
-		p + "rename":                typed(a.rename),
-		p + "archive":               typed(a.archive),
-		p + "unarchive":             typed(a.unarchive),
-		p + "project/update":        typed(a.setProject),
-		p + "working-dir/update":    typed(a.updateWorkingDir),
-		p + "conversation/truncate": typed(a.truncate),
-		p + "export":                typed(a.export),
-		p + "import":                typed(a.importSession),
-		p + "cost/aggregate":        typed(a.costs),
-		p + "system-prompt/set":     typed(a.setSystemPrompt),
+		"_goose/working_dir/update":      typed(a.updateLoadedWorkingDir),
+		"_goose/session/get":             typed(a.get),
+		"_goose/session/export":          typed(a.exportJSON),
+		"_goose/session/import":          typed(a.importJSON),
+		p + "info":                       typed(a.info),
+		p + "rename":                     typed(a.rename),
+		p + "archive":                    typed(a.archive),
+		p + "unarchive":                  typed(a.unarchive),
+		p + "project/update":             typed(a.setProject),
+		p + "working-dir/update":         typed(a.updateWorkingDir),
+		p + "conversation/truncate":      typed(a.truncate),
+		p + "export":                     typed(a.export),
+		p + "import":                     typed(a.importSession),
+		p + "cost/aggregate":             typed(a.costs),
+		p + "system-prompt/set":          typed(a.setSystemPrompt),
+		"_goose/unstable/context/report": typed(a.contextReport),
 	}
 }
 

@@ -418,3 +418,86 @@ func TestDesktopBuiltinsGooseACPDoesNotShip(t *testing.T) {
 		t.Errorf("a refused session/new left a session: %d sessions", len(sessions.Sessions))
 	}
 }
+
+// acp/contextReport.ts: the context breakdown dialog reads
+// _goose/unstable/context/report (goose's ContextReportResponse).
+func TestDesktopContextReport(t *testing.T) {
+	env := newAgentEnv(t, providertest.Turn{Text: []string{"Sure."}, Usage: &providertest.Usage{Input: 900, Output: 5}})
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	if err := os.WriteFile(filepath.Join(work, ".goosehints"), []byte("Always answer in haiku."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop"}}),
+		dcall("p", "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": "Describe the repo."}}}),
+		dext("report", "context/report", map[string]any{"sessionId": "${s.sessionId}", "unrolledAgentLoop": true}),
+		dext("missing", "context/report", map[string]any{"sessionId": "nope"}),
+	}})
+	var rep struct {
+		Model struct {
+			Provider     string `json:"provider"`
+			ModelName    string `json:"modelName"`
+			ContextLimit int    `json:"contextLimit"`
+		} `json:"model"`
+		Estimated int  `json:"estimatedTotalTokens"`
+		Wire      int  `json:"wireTotalTokens"`
+		Live      *int `json:"liveTotalTokens"`
+		Segments  []struct {
+			Category       string  `json:"category"`
+			Label          string  `json:"label"`
+			Source         *string `json:"source"`
+			TokenCount     int     `json:"tokenCount"`
+			ContentPreview *string `json:"contentPreview"`
+			Parts          []struct {
+				Label      string `json:"label"`
+				TokenCount int    `json:"tokenCount"`
+			} `json:"parts"`
+		} `json:"segments"`
+	}
+	r.decode("report", &rep)
+	if rep.Model.Provider != "openai" || rep.Model.ModelName != "gpt-4o" || rep.Model.ContextLimit != 128000 {
+		t.Errorf("model %+v", rep.Model)
+	}
+	if rep.Live == nil || *rep.Live != 905 || rep.Wire <= 0 {
+		t.Errorf("live %v wire %d", rep.Live, rep.Wire)
+	}
+	sum := 0
+	seen := map[string]bool{}
+	for _, s := range rep.Segments {
+		sum += s.TokenCount
+		seen[s.Category+"/"+s.Label] = true
+		switch {
+		case s.Category == "system_prompt" && s.Label == "Base system prompt":
+			if s.Source == nil || *s.Source != "prompts/system.md" || s.TokenCount == 0 {
+				t.Errorf("base segment %+v", s)
+			}
+		case s.Category == "additional_instructions" && s.Label == "hints":
+			if s.ContentPreview == nil || !strings.Contains(*s.ContentPreview, "Always answer in haiku.") {
+				t.Errorf("hints segment %+v", s)
+			}
+		case s.Category == "tool_definitions" && s.Label == "developer":
+			names := map[string]bool{}
+			parts := 0
+			for _, p := range s.Parts {
+				names[p.Label] = true
+				parts += p.TokenCount
+			}
+			if !names["shell"] || parts != s.TokenCount {
+				t.Errorf("developer tools segment %+v", s)
+			}
+		}
+	}
+	for _, want := range []string{"system_prompt/Base system prompt", "additional_instructions/hints", "tool_definitions/developer",
+		"messages/User messages", "messages/Assistant messages"} {
+		if !seen[want] {
+			t.Errorf("no %s segment", want)
+		}
+	}
+	if sum != rep.Estimated || rep.Estimated < rep.Wire {
+		t.Errorf("segments sum %d, estimated %d, wire %d", sum, rep.Estimated, rep.Wire)
+	}
+	if e := r.fail("missing"); e.Code != -32002 {
+		t.Errorf("unknown session: %+v", e)
+	}
+}
