@@ -36,11 +36,11 @@ func (n agentNotices) event(ctx context.Context, sessionID string, e agent.Notic
 // send is a notice, or for a client without notices a line of the
 // agent's message.
 func (n agentNotices) send(ctx context.Context, sessionID, severity, title, detail, line string) {
-	s := n.s
-	if s.wantsNotices() {
-		s.sendNotice(ctx, sessionID, severity, title, detail)
+	notes := n.s.notes
+	if notes.wantsNotices() {
+		notes.sendNotice(ctx, sessionID, severity, title, detail)
 		return
 	}
-	s.gooseStatus(ctx, sessionID, "notice", title)
-	s.notify(ctx, sessionID, chunk(UpdateAgentMessageChunk, "", textBlock("\n"+line+"\n\n")))
+	notes.gooseStatus(ctx, sessionID, "notice", title)
+	notes.notify(ctx, sessionID, chunk(UpdateAgentMessageChunk, "", textBlock("\n"+line+"\n\n")))
 }

@@ -72,6 +72,14 @@ func (a *areas) bind(o Options, s *Server) {
 	}
 }
 
+// bind gives the areas their services once the options are complete, and
+// makes the connection's notifier.
+func (s *Server) bind() {
+	s.notes = &notifier{caps: s.clientCaps, notify: s.notify, log: s.log,
+		send: func(ctx context.Context, method string, params any) error { return s.peer.Notify(ctx, method, params) }}
+	s.areas.bind(s.opts, s)
+}
+
 // gated makes every handler of table answer check's error, when it has
 // one, instead of running: an area whose service this server was built
 // without (no config, no scheduler).

@@ -20,8 +20,8 @@ func appendNote(notes []string, note string) []string {
 func (s *Server) tellNotes(ctx context.Context, as *acpSession, notes []string) {
 	live := context.WithoutCancel(ctx)
 	for _, n := range notes {
-		if s.wantsNotices() {
-			s.sendNotice(live, as.id, NoticeWarning, LinkNoticeTitle, n)
+		if s.notes.wantsNotices() {
+			s.notes.sendNotice(live, as.id, NoticeWarning, LinkNoticeTitle, n)
 			continue
 		}
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateAgentMessageChunk, Content: &ContentBlock{Type: "text", Text: n + "\n\n"}})

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"log/slog"
+
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -35,12 +37,31 @@ const (
 	CompactionFailed     = "failed"
 )
 
-func (s *Server) wantsNotices() bool {
-	return s.clientCaps().Session != nil && isObject(s.clientCaps().Session.Notices)
+// notifier sends what a client opted in to beside the standard updates:
+// notices and compaction_update (clientCapabilities.session), usage_update,
+// and goose's own session notifications (unstable_session_notify.go) for
+// clients whose initialize set _meta.goose.customNotifications.
+type notifier struct {
+	caps   func() ClientCapabilities
+	notify func(ctx context.Context, sessionID string, u SessionUpdate)
+	// send sends any other notification to the client.
+	send func(ctx context.Context, method string, params any) error
+	log  *slog.Logger
+	// compactions maps an *acpSession to the id of the compaction its
+	// turn is running, from the compaction's start to its end (at the
+	// latest, the end of the turn).
+	compactions sync.Map
+	seq         atomic.Uint64
 }
 
-func (s *Server) wantsCompaction() bool {
-	return s.clientCaps().Session != nil && isObject(s.clientCaps().Session.Compaction)
+func (n *notifier) wantsNotices() bool {
+	c := n.caps()
+	return c.Session != nil && isObject(c.Session.Notices)
+}
+
+func (n *notifier) wantsCompaction() bool {
+	c := n.caps()
+	return c.Session != nil && isObject(c.Session.Compaction)
 }
 
 func isObject(raw *json.RawMessage) bool {
@@ -49,52 +70,44 @@ func isObject(raw *json.RawMessage) bool {
 
 // sendNotice tells a client that opted in about a recoverable problem
 // (an extension that did not start); others only get the log line.
-func (s *Server) sendNotice(ctx context.Context, sessionID, severity, title, description string) {
-	s.gooseStatus(ctx, sessionID, "notice", title)
-	if !s.wantsNotices() {
+func (n *notifier) sendNotice(ctx context.Context, sessionID, severity, title, description string) {
+	n.gooseStatus(ctx, sessionID, "notice", title)
+	if !n.wantsNotices() {
 		return
 	}
 	u := SessionUpdate{SessionUpdate: UpdateNotice, Severity: severity, Title: &title}
 	if description != "" {
 		u.Description = &description
 	}
-	s.notify(ctx, sessionID, u)
+	n.notify(ctx, sessionID, u)
 }
 
 // retryNotices makes a turn's provider retries a warning notice.
-func (s *Server) retryNotices(ctx context.Context, as *acpSession) context.Context {
-	if !s.wantsNotices() && !s.gooseCapability("customNotifications") {
+func (n *notifier) retryNotices(ctx context.Context, as *acpSession) context.Context {
+	if !n.wantsNotices() && !n.custom() {
 		return ctx
 	}
-	return provider.WithRetryObserver(ctx, func(n provider.RetryNotice) {
-		title := fmt.Sprintf("%s is rate limited; retrying in %s (attempt %d of %d)", n.Provider, n.Delay.Round(time.Second), n.Attempt, n.Max)
-		s.sendNotice(context.WithoutCancel(ctx), as.id, NoticeWarning, title, n.Err.Error())
+	return provider.WithRetryObserver(ctx, func(r provider.RetryNotice) {
+		title := fmt.Sprintf("%s is rate limited; retrying in %s (attempt %d of %d)", r.Provider, r.Delay.Round(time.Second), r.Attempt, r.Max)
+		n.sendNotice(context.WithoutCancel(ctx), as.id, NoticeWarning, title, r.Err.Error())
 	})
 }
 
 // extensionNotices sends a warning notice per extension that failed to
 // start.
-func (s *Server) extensionNotices(ctx context.Context, sessionID string, results []extensionResult) {
+func (n *notifier) extensionNotices(ctx context.Context, sessionID string, results []extensionResult) {
 	for _, r := range results {
 		if !r.Success {
-			s.sendNotice(ctx, sessionID, NoticeWarning, fmt.Sprintf("Extension %s failed to start", r.Name), r.Error)
+			n.sendNotice(ctx, sessionID, NoticeWarning, fmt.Sprintf("Extension %s failed to start", r.Name), r.Error)
 		}
 	}
 }
 
-// runningCompactions maps an *acpSession to the id of the compaction its
-// turn is running; an entry lives only from the compaction's start to its
-// end (at the latest, the end of the turn).
-var (
-	runningCompactions sync.Map
-	compactionSeq      atomic.Uint64
-)
-
 // trackCompaction starts a compaction_update when goose announces it is
 // compacting (its "goose is compacting the conversation..." thinking
 // notification), for clients that opted in.
-func (s *Server) trackCompaction(ctx context.Context, as *acpSession, m conversation.Message) {
-	if !s.wantsCompaction() {
+func (n *notifier) trackCompaction(ctx context.Context, as *acpSession, m conversation.Message) {
+	if !n.wantsCompaction() {
 		return
 	}
 	for _, c := range m.Content {
@@ -102,19 +115,19 @@ func (s *Server) trackCompaction(ctx context.Context, as *acpSession, m conversa
 		if sn == nil || sn.NotificationType != conversation.NotificationThinking || sn.Msg != agent.CompactionThinkingText {
 			continue
 		}
-		id := fmt.Sprintf("compaction-%d", compactionSeq.Add(1))
-		runningCompactions.Store(as, id)
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCompaction, CompactionID: id, Status: CompactionInProgress})
+		id := fmt.Sprintf("compaction-%d", n.seq.Add(1))
+		n.compactions.Store(as, id)
+		n.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateCompaction, CompactionID: id, Status: CompactionInProgress})
 	}
 }
 
 // endCompaction closes the running compaction: completed when the history
 // was replaced, failed when the turn ended without it.
-func (s *Server) endCompaction(ctx context.Context, as *acpSession, status string) {
-	v, ok := runningCompactions.LoadAndDelete(as)
+func (n *notifier) endCompaction(ctx context.Context, as *acpSession, status string) {
+	v, ok := n.compactions.LoadAndDelete(as)
 	if !ok {
 		return
 	}
 	id := v.(string)
-	s.notify(context.WithoutCancel(ctx), as.id, SessionUpdate{SessionUpdate: UpdateCompaction, CompactionID: id, Status: status})
+	n.notify(context.WithoutCancel(ctx), as.id, SessionUpdate{SessionUpdate: UpdateCompaction, CompactionID: id, Status: status})
 }

@@ -15,7 +15,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	turnCtx, cancel := context.WithCancel(s.retryNotices(ctx, as))
+	turnCtx, cancel := context.WithCancel(s.notes.retryNotices(ctx, as))
 	defer cancel()
 	tc := as.beginTurn(cancel)
 	as.term.begin()
@@ -38,7 +38,7 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 		s.sendActiveRun(context.WithoutCancel(ctx), as.id, "")
 	}
 	s.releaseHeld(ctx, as, "")
-	s.endCompaction(ctx, as, CompactionFailed)
+	s.notes.endCompaction(ctx, as, CompactionFailed)
 	authErr := gate.settle(s, out, err)
 	if errors.Is(err, agent.ErrSessionBusy) {
 		as.endTurn(tc)
@@ -116,7 +116,7 @@ func (s *Server) finish(ctx context.Context, as *acpSession, reason string) Prom
 	if err != nil {
 		return resp
 	}
-	s.sendUsage(context.WithoutCancel(ctx), as, &sess)
+	s.notes.sendUsage(context.WithoutCancel(ctx), as, &sess)
 	if sess.TotalTokens != nil {
 		resp.Usage = &Usage{TotalTokens: *sess.TotalTokens, InputTokens: deref(sess.InputTokens), OutputTokens: deref(sess.OutputTokens)}
 	}
@@ -145,8 +145,8 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 		s.delegateProgress(ctx, as, e)
 		s.sendToolNotification(live, as, e)
 	case agent.UsageEvent:
-		s.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
-		s.gooseUsage(live, as.id, e)
+		s.notes.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
+		s.notes.gooseUsage(live, as.id, e)
 	case agent.ModelChangeEvent:
 		// A lead/worker switch: the model answering now is the event's.
 		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.areas.options.optionsFor(as.id, e.Model)})
@@ -162,7 +162,7 @@ func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event
 	case agent.SteerEvent:
 		s.sendSteered(live, as.id, e.Message)
 	case agent.HistoryReplacedEvent:
-		s.endCompaction(live, as, CompactionCompleted)
+		s.notes.endCompaction(live, as, CompactionCompleted)
 	}
 }
 
@@ -176,7 +176,7 @@ func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
 }
 
 func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
-	s.trackCompaction(context.WithoutCancel(ctx), as, m)
+	s.notes.trackCompaction(context.WithoutCancel(ctx), as, m)
 	for _, c := range m.Content {
 		if c.ActionRequired == nil {
 			continue

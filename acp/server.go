@@ -99,6 +99,9 @@ type Server struct {
 	loaded *loadedSessions
 	// areas answer the methods beside sessions and prompts (areas.go).
 	areas *areas
+	// notes sends the updates a client opted in to (notices.go); set by
+	// bind, with the areas.
+	notes *notifier
 }
 
 // Serve speaks ACP over newline-delimited JSON-RPC on in/out (stdio) until
@@ -170,7 +173,7 @@ func (s *Server) open(ctx context.Context) {
 		}
 	}
 	s.loaded.agent = s.opts.Agent
-	s.areas.bind(s.opts, s)
+	s.bind()
 	if s.openErr == nil && s.opts.SubscribeTitles != nil {
 		unsubscribe := s.opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })
 		context.AfterFunc(ctx, unsubscribe)

@@ -30,9 +30,9 @@ func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.S
 		}
 	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
-	s.extensionNotices(ctx, as.id, results)
+	s.notes.extensionNotices(ctx, as.id, results)
 	agentNotices{s}.start(ctx, as.id)
-	s.sendUsage(ctx, as, sess)
+	s.notes.sendUsage(ctx, as, sess)
 }
 
 // replay sends the user-visible history as buffered frames, flushed once

@@ -18,11 +18,16 @@ import (
 const GooseSessionUpdateMethod = "_goose/unstable/session/update"
 
 // gooseCapability reads a boolean of the client's _meta.goose.
-func (s *Server) gooseCapability(name string) bool {
-	goose, _ := s.clientCaps().Meta["goose"].(map[string]any)
+func (s *Server) gooseCapability(name string) bool { return gooseCapability(s.clientCaps(), name) }
+
+func gooseCapability(c ClientCapabilities, name string) bool {
+	goose, _ := c.Meta["goose"].(map[string]any)
 	on, _ := goose[name].(bool)
 	return on
 }
+
+// custom: the client takes goose's own session notifications.
+func (n *notifier) custom() bool { return gooseCapability(n.caps(), "customNotifications") }
 
 type gooseSessionNotification struct {
 	SessionID string `json:"sessionId"`
@@ -54,8 +59,8 @@ type messageUsageData struct {
 }
 
 // gooseUsage sends one provider call's usage as Desktop reads it.
-func (s *Server) gooseUsage(ctx context.Context, sessionID string, e agent.UsageEvent) {
-	if !s.gooseCapability("customNotifications") {
+func (n *notifier) gooseUsage(ctx context.Context, sessionID string, e agent.UsageEvent) {
+	if !n.custom() {
 		return
 	}
 	deref := func(p *int) int {
@@ -64,7 +69,7 @@ func (s *Server) gooseUsage(ctx context.Context, sessionID string, e agent.Usage
 		}
 		return *p
 	}
-	s.gooseNotify(ctx, sessionID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: max(e.TotalTokens, 0),
+	n.gooseNotify(ctx, sessionID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: max(e.TotalTokens, 0),
 		ContextLimit: max(e.ContextLimit, 0), AccumulatedInputTokens: deref(e.Accumulated.AccumulatedInput),
 		AccumulatedOutputTokens: deref(e.Accumulated.AccumulatedOutput)})
 	mu := gooseMessageUsage{SessionUpdate: "message_usage", Usage: messageUsageData{InputTokens: e.Usage.Usage.InputTokens,
@@ -81,12 +86,12 @@ func (s *Server) gooseUsage(ctx context.Context, sessionID string, e agent.Usage
 		ms := e.TimeToFirstToken.Milliseconds()
 		mu.Usage.TimeToFirstTokenMs = &ms
 	}
-	s.gooseNotify(ctx, sessionID, mu)
+	n.gooseNotify(ctx, sessionID, mu)
 }
 
-func (s *Server) gooseNotify(ctx context.Context, sessionID string, update any) {
-	if err := s.peer.Notify(ctx, GooseSessionUpdateMethod, gooseSessionNotification{SessionID: sessionID, Update: update}); err != nil {
-		s.log.Debug("goose session update not sent", "session", sessionID, "err", err)
+func (n *notifier) gooseNotify(ctx context.Context, sessionID string, update any) {
+	if err := n.send(ctx, GooseSessionUpdateMethod, gooseSessionNotification{SessionID: sessionID, Update: update}); err != nil {
+		n.log.Debug("goose session update not sent", "session", sessionID, "err", err)
 	}
 }
 
@@ -99,13 +104,13 @@ type gooseStatusUpdate struct {
 }
 
 // gooseStatus sends a status_message ("notice" or "progress").
-func (s *Server) gooseStatus(ctx context.Context, sessionID, kind, message string) {
-	if !s.gooseCapability("customNotifications") || message == "" {
+func (n *notifier) gooseStatus(ctx context.Context, sessionID, kind, message string) {
+	if !n.custom() || message == "" {
 		return
 	}
 	u := gooseStatusUpdate{SessionUpdate: "status_message"}
 	u.Status.Type, u.Status.Message = kind, message
-	s.gooseNotify(ctx, sessionID, u)
+	n.gooseNotify(ctx, sessionID, u)
 }
 
 // gooseSessionUsage sends a session's stored usage as goose does right

@@ -53,7 +53,7 @@ func (u *usageState) next(f usageFrame) (usageFrame, bool) {
 // sendUsageFrame sends a usage_update unless it repeats the last one.
 // goose keeps accumulated cost in USD (its pricing tables are in USD);
 // cost is sent only when the session has one.
-func (s *Server) sendUsageFrame(ctx context.Context, as *acpSession, f usageFrame) {
+func (n *notifier) sendUsageFrame(ctx context.Context, as *acpSession, f usageFrame) {
 	f, changed := as.usage.next(f)
 	if !changed {
 		return
@@ -63,12 +63,12 @@ func (s *Server) sendUsageFrame(ctx context.Context, as *acpSession, f usageFram
 	if f.hasCost {
 		u.Cost = &Cost{Amount: f.cost, Currency: "USD"}
 	}
-	s.notify(ctx, as.id, u)
+	n.notify(ctx, as.id, u)
 }
 
 // sendUsage sends the session's stored usage: its context use, the
 // model's context size and its accumulated cost when known.
-func (s *Server) sendUsage(ctx context.Context, as *acpSession, sess *session.Session) {
+func (n *notifier) sendUsage(ctx context.Context, as *acpSession, sess *session.Session) {
 	f := usageFrame{size: contextSize(sess)}
 	if sess.TotalTokens != nil {
 		f.used = *sess.TotalTokens
@@ -76,5 +76,5 @@ func (s *Server) sendUsage(ctx context.Context, as *acpSession, sess *session.Se
 	if sess.AccumulatedCost != nil {
 		f.cost, f.hasCost = *sess.AccumulatedCost, true
 	}
-	s.sendUsageFrame(ctx, as, f)
+	n.sendUsageFrame(ctx, as, f)
 }

@@ -14,14 +14,15 @@ import (
 func TestUsageFrames(t *testing.T) {
 	fl := &frameLog{}
 	s := &Server{frames: fl, log: slog.New(slog.DiscardHandler)}
+	n := &notifier{caps: s.clientCaps, notify: s.notify, log: s.log}
 	as := &acpSession{id: "s1"}
 	ctx := context.Background()
 	total, cost := 1200, 0.0425
 	sess := &session.Session{TotalTokens: &total, AccumulatedCost: &cost}
-	s.sendUsage(ctx, as, sess) // setup
+	n.sendUsage(ctx, as, sess) // setup
 	as.usage.reset()
-	s.sendUsageFrame(ctx, as, usageFrame{used: 1500, size: 128000})
-	s.sendUsage(ctx, as, &session.Session{TotalTokens: ptrInt(1500), AccumulatedCost: &cost}) // same as the last: not sent
+	n.sendUsageFrame(ctx, as, usageFrame{used: 1500, size: 128000})
+	n.sendUsage(ctx, as, &session.Session{TotalTokens: ptrInt(1500), AccumulatedCost: &cost}) // same as the last: not sent
 	want := []string{
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"usage_update","used":1200,"size":128000,"cost":{"amount":0.0425,"currency":"USD"}}}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"usage_update","used":1500,"size":128000,"cost":{"amount":0.0425,"currency":"USD"}}}}`,
