@@ -37,7 +37,9 @@ type sessionsAPI struct {
 	// extensionsFirst is Options.ExtensionsFirst.
 	extensionsFirst bool
 	conn            sessionConn
-	log             *slog.Logger
+	// notes sends goose's usage_update after new and load.
+	notes *notifier
+	log   *slog.Logger
 }
 
 // sessionConn is what the sessions area needs of its connection (the
@@ -49,7 +51,6 @@ type sessionConn interface {
 	track(sess *session.Session) *acpSession
 	replay(as *acpSession, conv []conversation.Message)
 	afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult)
-	gooseSessionUsage(ctx context.Context, sess *session.Session)
 	requireProvider() error
 	gooseCapability(name string) bool
 	call(ctx context.Context, method string, params, result any) error
@@ -120,7 +121,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions,
 		Meta: sessionResultMeta(sess, results)}
 	// Before the answer, as goose: a first turn's usage comes after it.
-	a.conn.gooseSessionUsage(ctx, sess)
+	a.notes.gooseSessionUsage(ctx, sess)
 	return followUp{resp, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 
@@ -166,7 +167,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	if replay {
 		a.conn.replay(as, stored.Conversation)
 	}
-	a.conn.gooseSessionUsage(ctx, sess)
+	a.notes.gooseSessionUsage(ctx, sess)
 	setup := a.options.setup(sess.ID)
 	stored.WorkingDir = sess.WorkingDir
 	setup.Meta = sessionResultMeta(&stored, results)

@@ -116,17 +116,17 @@ func (n *notifier) gooseStatus(ctx context.Context, sessionID, kind, message str
 // gooseSessionUsage sends a session's stored usage as goose does right
 // after session/new and session/load, so Desktop's token meter is filled
 // before the first reply (and after a reconnect).
-func (s *Server) gooseSessionUsage(ctx context.Context, sess *session.Session) {
-	if !s.gooseCapability("customNotifications") {
+func (n *notifier) gooseSessionUsage(ctx context.Context, sess *session.Session) {
+	if !n.custom() {
 		return
 	}
-	n := func(p *int) int {
+	deref := func(p *int) int {
 		if p == nil || *p < 0 {
 			return 0
 		}
 		return *p
 	}
-	s.gooseNotify(ctx, sess.ID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: n(sess.TotalTokens),
-		ContextLimit: contextSize(sess), AccumulatedInputTokens: n(sess.AccumulatedInputTokens),
-		AccumulatedOutputTokens: n(sess.AccumulatedOutputTokens), AccumulatedCost: sess.AccumulatedCost})
+	n.gooseNotify(ctx, sess.ID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: deref(sess.TotalTokens),
+		ContextLimit: contextSize(sess), AccumulatedInputTokens: deref(sess.AccumulatedInputTokens),
+		AccumulatedOutputTokens: deref(sess.AccumulatedOutputTokens), AccumulatedCost: sess.AccumulatedCost})
 }
