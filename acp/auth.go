@@ -83,6 +83,7 @@ func (s *Server) authenticate(_ context.Context, req AuthenticateRequest) (struc
 	if req.MethodID != AuthMethodAgent && req.MethodID != AuthMethodTerminal {
 		return struct{}{}, invalidParams("unknown auth method %q (offered: %s, %s)", req.MethodID, AuthMethodAgent, AuthMethodTerminal)
 	}
+	s.loggedOut.Store(false)
 	return struct{}{}, s.requireProvider()
 }
 
@@ -90,6 +91,9 @@ func (s *Server) authenticate(_ context.Context, req AuthenticateRequest) (struc
 // usable; a key in the agent's environment counts, so such editors never
 // need authenticate.
 func (s *Server) requireProvider() error {
+	if s.loggedOut.Load() {
+		return errkind.Errorf(errkind.AuthRequired, "signed out of this connection (auth/logout); sign in again with auth/login")
+	}
 	if s.auth.Status == nil {
 		return nil
 	}

@@ -11,6 +11,12 @@ import (
 )
 
 func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse, error) {
+	return s.runPrompt(ctx, req, "")
+}
+
+// runPrompt runs one prompt's turn; messageID, when set, is the id the
+// user message is stored with (v2 answers with it before the turn).
+func (s *Server) runPrompt(ctx context.Context, req PromptRequest, messageID string) (PromptResponse, error) {
 	as, err := s.lookup(req.SessionID)
 	if err != nil {
 		return PromptResponse{}, err
@@ -26,6 +32,9 @@ func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse,
 	if err != nil {
 		as.endTurn(tc)
 		return PromptResponse{}, err
+	}
+	if messageID != "" {
+		msg = msg.WithID(messageID)
 	}
 	ran := false // a run started: its end is announced (unstable_steer.go)
 	gate := newAuthGate(func(ev agent.Event) {

@@ -94,6 +94,16 @@ type Server struct {
 	// caps is the first initialize's client capabilities; atomic because a
 	// client may send session/new before initialize has been answered.
 	caps atomic.Pointer[ClientCapabilities]
+	// proto is the negotiated protocol version (0 before initialize: v1);
+	// loggedOut is set by v2's auth/logout until auth/login.
+	proto     atomic.Int32
+	loggedOut atomic.Bool
+	// v2turns order each session's v2 prompts (v2_prompt.go); v2wg counts
+	// the v2 turns running.
+	v2mu    sync.Mutex
+	v2turns map[string]*v2Turns
+	v2terms map[string]*v2Terminals
+	v2wg    sync.WaitGroup
 
 	// loaded are the sessions this connection has open.
 	loaded *loadedSessions
@@ -125,14 +135,19 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 		Requests: s.requestTable(), Notifications: s.notificationTable(), Ordered: orderedMethods,
 		ErrorOf: toRPCError, Logger: s.log, Grace: shutdownGrace,
 		// When the editor closes stdin, running turns are cancelled, but
-		// every request already read still gets its answer.
-		OnEOF: s.cancelAllTurns,
+		// every request already read still gets its answer (and a v2
+		// turn its idle state).
+		OnEOF: func() {
+			s.cancelAllTurns()
+			waitTimeout(&s.v2wg, shutdownGrace)
+		},
 	})
 	s.openCtx = ctx
-	s.peer, s.frames = rpcPeer{conn}, conn
+	s.peer, s.frames = versionedPeer{s, rpcPeer{conn}}, conn
 	s.startOpen()
 	err := conn.Run(ctx)
 	cancel()
+	s.v2wg.Wait()
 	// The caller closes what Open built, so Open must have finished.
 	s.openOnce.Do(func() { close(s.ready) })
 	<-s.ready
@@ -217,13 +232,16 @@ func (s *Server) requestTable() map[string]RequestHandler {
 		s.areas = newAreas()
 	}
 	maps.Copy(table, s.areas.methods())
+	s.versioned(table, s.v2Methods(table))
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
 	maps.Copy(table, unstableUnavailableMethods())
 	// The handshake needs nothing Open builds.
-	table["initialize"] = typed(s.initialize)
-	table["authenticate"] = typed(s.authenticate)
+	handshake := map[string]RequestHandler{"authenticate": typed(s.authenticate)}
+	s.versioned(handshake, s.v2Handshake())
+	maps.Copy(table, handshake)
+	table["initialize"] = s.initialize
 	return table
 }
 
@@ -234,6 +252,9 @@ func (s *Server) notificationTable() map[string]NotificationHandler {
 			if err := json.Unmarshal(p, &req); err != nil {
 				s.log.Warn("bad session/cancel", "err", err)
 				return
+			}
+			if s.isV2() {
+				s.turnsOf(req.SessionID).cancelHeld()
 			}
 			s.cancelTurn(req.SessionID)
 		},
@@ -254,7 +275,8 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 	}
 }
 
-func (s *Server) initialize(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
+// initializeV1 answers a v1 client (v2.go negotiates).
+func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
 	defer s.startOpen() // the editor's next request is likely a session's
 	caps := req.ClientCapabilities
 	s.caps.CompareAndSwap(nil, &caps)
@@ -312,6 +334,14 @@ func (s *Server) notify(ctx context.Context, sessionID string, u SessionUpdate) 
 // connection's one writer: a handler's updates precede its response, and
 // a long session/load replay is written in 64 KiB batches (flush false).
 func (s *Server) sendUpdate(sessionID string, u SessionUpdate, flush bool) {
+	if s.isV2() {
+		// The one unflushed writer is a replay: its tool calls are not
+		// running.
+		for _, m := range v2Frames(u, flush, s.terminalsOf(sessionID)) {
+			s.sendV2(sessionID, m, flush)
+		}
+		return
+	}
 	frame, err := updateFrame(sessionID, u)
 	if err == nil {
 		err = s.frames.WriteFrame(frame, flush)
@@ -351,5 +381,17 @@ const shutdownGrace = 5 * time.Second
 func (s *Server) cancelAllTurns() {
 	for _, id := range s.loaded.ids() {
 		s.cancelTurn(id)
+	}
+}
+
+// waitTimeout waits for wg, at most d.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
 	}
 }

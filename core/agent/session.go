@@ -126,6 +126,8 @@ type sessionState struct {
 	prompt sessionPrompt
 	// steer is the running turn's run id and steered input (steer.go).
 	steer steerQueue
+	// calls are the running tool calls, for CancelToolCall (callcancel.go).
+	calls runningCalls
 
 	// checkpoints are the file states /rewind restores (rewind.go).
 	checkpoints *checkpoint.Book

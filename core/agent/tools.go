@@ -141,7 +141,11 @@ func (t *turn) runParallel(calls []permission.Call, results map[string]toolResul
 	done := make(chan callDone, len(calls))
 	for _, c := range calls {
 		t.s.repetition.Record(c)
-		go func() { done <- callDone{c, t.dispatch(t.ctx, c)} }()
+		ctx, end := t.s.calls.start(t.ctx, c.ID)
+		go func() {
+			defer end()
+			done <- callDone{c, t.dispatch(ctx, c)}
+		}()
 	}
 	for pending := len(calls); pending > 0; {
 		select {

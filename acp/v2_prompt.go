@@ -1,0 +1,194 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// v2's prompt lifecycle: session/prompt answers as soon as the prompt is
+// accepted, with the id of the user message it inserts; the session then
+// reports the message (user_message), running, its output, and idle with
+// the stop reason (or the error). A prompt sent while the session works
+// is held and inserted when it is idle, in arrival order; session/cancel
+// answers held prompts -32800 (so does $/cancel_request, for one).
+
+type v2PromptResponse struct {
+	MessageID string `json:"messageId"`
+}
+
+// errHeldPromptCancelled answers a held prompt that session/cancel
+// withdrew.
+var errHeldPromptCancelled = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "Request cancelled"}
+
+// v2Turns orders one session's prompts: one runs, the rest wait.
+type v2Turns struct {
+	mu      sync.Mutex
+	running bool
+	held    []chan error
+}
+
+// turnsOf returns the session's prompt order.
+func (s *Server) turnsOf(sessionID string) *v2Turns {
+	s.v2mu.Lock()
+	defer s.v2mu.Unlock()
+	if s.v2turns == nil {
+		s.v2turns = map[string]*v2Turns{}
+	}
+	q := s.v2turns[sessionID]
+	if q == nil {
+		q = &v2Turns{}
+		s.v2turns[sessionID] = q
+	}
+	return q
+}
+
+// terminalsOf returns the session's open display terminals.
+func (s *Server) terminalsOf(sessionID string) *v2Terminals {
+	s.v2mu.Lock()
+	defer s.v2mu.Unlock()
+	if s.v2terms == nil {
+		s.v2terms = map[string]*v2Terminals{}
+	}
+	t := s.v2terms[sessionID]
+	if t == nil {
+		t = &v2Terminals{}
+		s.v2terms[sessionID] = t
+	}
+	return t
+}
+
+// acquire waits until the session is idle and this prompt may run.
+func (q *v2Turns) acquire(ctx context.Context) error {
+	q.mu.Lock()
+	if !q.running {
+		q.running = true
+		q.mu.Unlock()
+		return nil
+	}
+	ch := make(chan error, 1)
+	q.held = append(q.held, ch)
+	q.mu.Unlock()
+	select {
+	case err := <-ch:
+		return err
+	case <-ctx.Done():
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		for i, c := range q.held {
+			if c == ch {
+				q.held = append(q.held[:i], q.held[i+1:]...)
+				return ctx.Err()
+			}
+		}
+		// Handed the turn meanwhile: pass it on.
+		if err := <-ch; err == nil {
+			q.passOn()
+		}
+		return ctx.Err()
+	}
+}
+
+// release ends the running prompt; the next held one runs.
+func (q *v2Turns) release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.passOn()
+}
+
+func (q *v2Turns) passOn() {
+	if len(q.held) == 0 {
+		q.running = false
+		return
+	}
+	next := q.held[0]
+	q.held = q.held[1:]
+	next <- nil
+}
+
+// cancelHeld answers every held prompt -32800.
+func (q *v2Turns) cancelHeld() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, c := range q.held {
+		c <- errHeldPromptCancelled
+	}
+	q.held = nil
+}
+
+func (s *Server) promptV2(ctx context.Context, req PromptRequest) (any, error) {
+	as, err := s.lookup(req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Prompt) == 0 {
+		return nil, invalidParams("prompt is empty")
+	}
+	if err := s.requireProvider(); err != nil {
+		return nil, err
+	}
+	q := s.turnsOf(as.id)
+	if err := q.acquire(ctx); err != nil {
+		return nil, err
+	}
+	id := "msg_" + uuid.NewString()
+	s.v2wg.Add(1)
+	return followUp{v2PromptResponse{MessageID: id}, func() {
+		s.sendV2(as.id, map[string]any{"sessionUpdate": "user_message", "messageId": id, "content": req.Prompt}, true)
+		s.sendState(as.id, "running")
+		go func() {
+			defer s.v2wg.Done()
+			defer q.release()
+			resp, err := s.runPrompt(s.openCtx, req, id)
+			s.finishV2(as.id, resp, err)
+		}()
+	}}, nil
+}
+
+// finishV2 reports the end of foreground work: idle with the stop
+// reason, or with the error a v1 prompt would have answered.
+func (s *Server) finishV2(sessionID string, resp PromptResponse, err error) {
+	idle := map[string]any{"sessionUpdate": "state_update", "state": "idle", "stopReason": resp.StopReason}
+	if err != nil {
+		var e *jsonrpc2.Error
+		if !errors.As(err, &e) {
+			e = toRPCError(err)
+		}
+		idle["stopReason"], idle["error"] = "error", e
+	}
+	s.sendV2(sessionID, idle, true)
+}
+
+// sendState reports the session's foreground state (running,
+// requires_action) to a v2 client.
+func (s *Server) sendState(sessionID, state string) {
+	s.sendV2(sessionID, map[string]any{"sessionUpdate": "state_update", "state": state}, true)
+}
+
+// sendV2 writes one v2 session/update.
+func (s *Server) sendV2(sessionID string, update map[string]any, flush bool) {
+	frame, err := jsonMarshal(SessionNotificationV2{SessionID: sessionID, Update: update})
+	if err == nil {
+		frame, err = jsonMarshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			Method  string          `json:"method"`
+			Params  json.RawMessage `json:"params"`
+		}{"2.0", "session/update", frame})
+	}
+	if err == nil {
+		err = s.frames.WriteFrame(frame, flush)
+	}
+	if err != nil {
+		s.log.Debug("session/update not sent", "update", update["sessionUpdate"], "err", err)
+	}
+}
+
+// SessionNotificationV2 is v2's session/update params.
+type SessionNotificationV2 struct {
+	SessionID string         `json:"sessionId"`
+	Update    map[string]any `json:"update"`
+}
