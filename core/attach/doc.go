@@ -4,9 +4,13 @@
 // the decision whether a file may be attached, and how much of it is
 // read, is made here.
 //
-// A file:// link is read through the editor when it offers
-// fs/read_text_file (so unsaved buffers count), else from disk, in both
-// cases only after the policy allowed the path. A local read keeps at most
+// A file:// link (and an embedded resource's file:// URI) is judged by
+// pathpolicy.Attachable: by the path it resolves to, one answer for every
+// spelling, allowed outside the session's roots (the user attached it)
+// but never from /proc, /sys or /dev or against .gooseignore. It is read
+// through the editor when it offers fs/read_text_file (so unsaved buffers
+// count; a file missing on disk that the editor answers with "" does not
+// exist), else from disk, in both cases only after the rule allowed it. A local read keeps at most
 // MaxLinkedFileBytes through a limited reader, refuses devices, FIFOs and
 // sockets, and stops when the turn is cancelled. A file with NUL bytes in
 // its first 8000 (git's binary test) is not attached: the model cannot use
