@@ -82,8 +82,10 @@ func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID
 // capability): Zed creates the display terminal only from the tool_call's
 // _meta.terminal_info, and output sent for a terminal it does not know
 // fails with "Terminal … not found".
-func (s *Server) announceTerminal(as *acpSession, u *SessionUpdate) {
-	if u.SessionUpdate != UpdateToolCall || !s.wantsTerminalOutput() || s.clientCaps().Terminal {
+// display says whether the client renders display terminals and leaves
+// commands to the agent.
+func announceTerminal(as *acpSession, u *SessionUpdate, display bool) {
+	if u.SessionUpdate != UpdateToolCall || !display {
 		return
 	}
 	if info, ok := as.translator.CallInfo(u.ToolCallID); !ok || !info.Terminal {
@@ -114,7 +116,7 @@ func (as *acpSession) showTerminal(toolCallID, terminalID string) {
 // the result does not name it (a cancelled command): ACP's content
 // replaces the call's, and the terminal holds what the command printed.
 // Zed's display terminal is also told the command ended.
-func (s *Server) keepTerminal(as *acpSession, u *SessionUpdate) {
+func keepTerminal(as *acpSession, u *SessionUpdate) {
 	as.mu.Lock()
 	id := as.shown[u.ToolCallID]
 	delete(as.shown, u.ToolCallID)

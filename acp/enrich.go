@@ -14,7 +14,7 @@ import (
 // reported in its result _meta; a refused call (failed, its content left
 // as it was) shows again what its permission request showed, so the
 // refused diff stays in view.
-func (s *Server) finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
+func finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
 	preview := as.takePreview(u.ToolCallID)
 	if res := resultFor(m, u.ToolCallID); agent.Declined(res) {
 		u.ToolContent = preview
@@ -23,14 +23,14 @@ func (s *Server) finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Me
 		as.mu.Unlock()
 		return
 	}
-	s.enrichResult(as, u, m)
-	s.keepTerminal(as, u)
+	enrichResult(as, u, m)
+	keepTerminal(as, u)
 }
 
 // enrichResult adds what developer reported in the result _meta to the
 // final tool_call_update: the edit's diff and locations, the delegated
 // terminal, and Zed's terminal_exit.
-func (s *Server) enrichResult(as *acpSession, u *SessionUpdate, m conversation.Message) {
+func enrichResult(as *acpSession, u *SessionUpdate, m conversation.Message) {
 	res := resultFor(m, u.ToolCallID)
 	if res == nil || res.Meta == nil {
 		return

@@ -200,9 +200,9 @@ func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversati
 	for _, u := range as.translator.MessageUpdates(m, false) {
 		switch u.SessionUpdate {
 		case UpdateToolCall:
-			s.announceTerminal(as, &u)
+			announceTerminal(as, &u, s.wantsTerminalOutput() && !s.clientCaps().Terminal)
 		case UpdateToolCallUpdate:
-			s.finalUpdate(as, &u, m)
+			finalUpdate(as, &u, m)
 		}
 		s.notify(context.WithoutCancel(ctx), as.id, u)
 		if u.SessionUpdate == UpdateToolCallUpdate {
