@@ -122,6 +122,7 @@ func (t *turn) loadConversation() error {
 		return fmt.Errorf("loading session: %w", err)
 	}
 	t.conv = sess.Conversation
+	t.title.name, t.title.userSet, t.title.read = sess.Name, sess.UserSetName, true
 	t.s.mu.Lock()
 	t.s.tokens = tokensOf(sess)
 	t.s.mu.Unlock()

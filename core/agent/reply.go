@@ -29,7 +29,13 @@ type turn struct {
 	sink func(Event)
 	q    *eventQueue
 
-	conv         conversation.Conversation
+	conv conversation.Conversation
+	// title is the session's name as loadConversation read it (ok false
+	// before), for maybeNameSession.
+	title struct {
+		name          string
+		userSet, read bool
+	}
 	prov         provider.Provider
 	mode         permission.Mode
 	wd           string

@@ -19,6 +19,7 @@ type memStore struct {
 	next     int
 	sessions map[string]*session.Session
 	usage    []session.UsageRecord // Update's usage_ledger rows, in order
+	gets     int                   // Get calls
 }
 
 func newMemStore() *memStore { return &memStore{sessions: map[string]*session.Session{}} }
@@ -61,6 +62,7 @@ func (m *memStore) get(id string) (*session.Session, error) {
 func (m *memStore) Get(_ context.Context, id string, withMessages bool) (session.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.gets++
 	s, err := m.get(id)
 	if err != nil {
 		return session.Session{}, err

@@ -25,8 +25,14 @@ const namingTimeout = 60 * time.Second
 // GOOSE_DISABLE_SESSION_NAMING, background naming replaces it for the
 // first user messages, as goose does.
 func (t *turn) maybeNameSession() {
-	sess, err := t.a.opts.Store.Get(t.ctx, t.s.id, false)
-	if err != nil || sess.UserSetName {
+	if !t.title.read {
+		sess, err := t.a.opts.Store.Get(t.ctx, t.s.id, false)
+		if err != nil {
+			return
+		}
+		t.title.name, t.title.userSet, t.title.read = sess.Name, sess.UserSetName, true
+	}
+	if t.title.userSet {
 		return
 	}
 	var users []string
@@ -40,7 +46,7 @@ func (t *turn) maybeNameSession() {
 	if len(users) == 0 {
 		return
 	}
-	if sess.Name == DefaultSessionName || sess.Name == "" {
+	if t.title.name == DefaultSessionName || t.title.name == "" {
 		t.provisionalTitle(users[0])
 	}
 	if len(users) > namingUserMessages || t.a.cfg.bool("GOOSE_DISABLE_SESSION_NAMING") {
