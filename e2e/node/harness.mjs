@@ -32,7 +32,7 @@ const INBOUND = {
   "fs/read_text_file": z.zReadTextFileRequest, "fs/write_text_file": z.zWriteTextFileRequest,
   "terminal/create": z.zCreateTerminalRequest, "terminal/output": z.zTerminalOutputRequest,
   "terminal/wait_for_exit": z.zWaitForTerminalExitRequest, "terminal/kill": z.zKillTerminalRequest,
-  "terminal/release": z.zReleaseTerminalRequest,
+  "terminal/release": z.zReleaseTerminalRequest, "$/cancel_request": z.zCancelRequestNotification,
 };
 
 const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
@@ -69,11 +69,18 @@ const writable = new WritableStream({
 const updates = [];
 let permissionAnswer = "allow_once";
 const permissions = [];
+const withdrawn = [];
 const fsCalls = [];
 const app = acp.client({ name: "goose-acp-node-harness" })
   .onNotification(acp.methods.client.session.update, ({ params }) => { updates.push(params); })
-  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+  .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
     permissions.push(params);
+    if (permissionAnswer === "hold") {
+      // Held until the agent withdraws it with $/cancel_request.
+      await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
+      withdrawn.push(params.toolCall.toolCallId);
+      return { outcome: { outcome: "cancelled" } };
+    }
     return { outcome: { outcome: "selected", optionId: permissionAnswer } };
   })
   .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
@@ -160,6 +167,34 @@ const scenarios = {
     await agent.notify(acp.methods.agent.session.cancel, { sessionId: s.sessionId });
     const res = await p;
     assert(res.stopReason === "cancelled", "stopReason " + res.stopReason);
+  },
+  // $/cancel_request from the client: the SDK's cancellationSignal on a
+  // running session/prompt ends it (cancelled, or -32800).
+  async cancelrequest(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    const ac = new AbortController();
+    const p = agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "wait" }] }, { cancellationSignal: ac.signal });
+    for (let i = 0; i < 200 && !textOf(s.sessionId); i++) await new Promise((r) => setTimeout(r, 25));
+    ac.abort();
+    let outcome;
+    try { outcome = (await p).stopReason; } catch (e) { outcome = e.code; }
+    assert(outcome === "cancelled" || outcome === -32800, "prompt after $/cancel_request: " + outcome);
+  },
+  // $/cancel_request from the agent: session/cancel while a permission
+  // request is open withdraws it; the SDK aborts the handler's signal.
+  async withdraw(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await agent.request(acp.methods.agent.session.setMode, { sessionId: s.sessionId, modeId: "approve" });
+    permissionAnswer = "hold";
+    const before = permissions.length;
+    const p = agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "run it" }] });
+    for (let i = 0; i < 200 && permissions.length === before; i++) await new Promise((r) => setTimeout(r, 25));
+    await agent.notify(acp.methods.agent.session.cancel, { sessionId: s.sessionId });
+    const res = await p;
+    for (let i = 0; i < 200 && !withdrawn.length; i++) await new Promise((r) => setTimeout(r, 25));
+    permissionAnswer = "allow_once";
+    assert(res.stopReason === "cancelled", "stopReason " + res.stopReason);
+    assert(withdrawn.join() === "call_held", "withdrawn " + JSON.stringify(withdrawn));
   },
   async list(agent, ctx) {
     const res = await agent.request(acp.methods.agent.session.list, { cwd: workdir });

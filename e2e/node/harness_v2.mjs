@@ -30,7 +30,7 @@ const RESULT = {
 };
 const INBOUND = {
   "session/update": z.zUpdateSessionNotification, "session/request_permission": z.zRequestPermissionRequest,
-  "elicitation/create": z.zCreateElicitationRequest, "$/cancel_request": null,
+  "elicitation/create": z.zCreateElicitationRequest, "$/cancel_request": z.zCancelRequestNotification,
 };
 
 const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
