@@ -218,6 +218,11 @@ func newTestEnvWith(t testing.TB, mode string, edit func(*Options), steps ...ste
 				KnownModels: []provider.ModelInfo{{Name: "fake-model", ContextLimit: 1000}},
 				ConfigKeys:  []provider.ConfigKey{{Name: "FAKE_API_KEY", Required: true, Secret: true}}}}
 		},
+		// The fake provider is configured once its key is stored.
+		Configured: func(name string) bool {
+			_, err := cfg.GetSecret("FAKE_API_KEY")
+			return name == "fake" && err == nil
+		},
 		NewProvider: factory, ConfigDir: paths.Config, DataDir: paths.Data, StateDir: paths.State, Version: "1.33.0-test",
 		Clock: clock, PingInterval: 50 * time.Millisecond}
 	if edit != nil {

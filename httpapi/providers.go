@@ -15,6 +15,7 @@ import (
 // provider store.
 type providersAPI struct {
 	list        func() []provider.Metadata
+	configured  func(name string) bool
 	cfg         *config.Config
 	newProvider agent.ProviderFactory
 	custom      *registry.CustomStore
@@ -103,28 +104,10 @@ func (a *providersAPI) providers(*http.Request) (reply, error) {
 	return ok(out), nil
 }
 
-// isConfigured is goose's check_provider_configured: every required key
-// without a default is set (env, config.yaml or secret store).
+// isConfigured is core's answer (setup.Setup.Configured, the ACP face's
+// too): a provider with none is not configured.
 func (a *providersAPI) isConfigured(m provider.Metadata) bool {
-	c := a.cfg
-	if c == nil {
-		return false
-	}
-	for _, k := range m.ConfigKeys {
-		if !k.Required || k.Default != nil {
-			continue
-		}
-		var err error
-		if k.Secret {
-			_, err = c.GetSecret(k.Name)
-		} else {
-			_, err = c.Get(k.Name)
-		}
-		if err != nil {
-			return false
-		}
-	}
-	return true
+	return a.configured != nil && a.configured(m.Name)
 }
 
 // build builds a provider with its default (or the given) model.

@@ -22,7 +22,7 @@ type route struct {
 func (s *Server) routes() []route {
 	o := s.opts
 	out := writer{log: s.log}
-	providers := &providersAPI{list: o.Providers, cfg: o.Config, newProvider: o.NewProvider, custom: o.CustomProviders}
+	providers := &providersAPI{list: o.Providers, configured: o.Configured, cfg: o.Config, newProvider: o.NewProvider, custom: o.CustomProviders}
 	areas := [][]route{
 		(&statusAPI{version: o.Version, cfg: o.Config, store: o.Store, stateDir: o.StateDir, out: out}).routes(),
 		{

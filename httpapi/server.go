@@ -38,6 +38,10 @@ type Options struct {
 	Permissions *config.Permissions
 	// Providers lists provider metadata for /config/providers.
 	Providers func() []provider.Metadata
+	// Configured reports whether a provider has the settings it needs
+	// (setup.Setup.Configured: one answer for every face); nil means none
+	// has.
+	Configured func(provider string) bool
 	// NewProvider builds a provider (for /config/providers/{name}/models,
 	// /config/check_provider and /config/set_provider validation).
 	NewProvider agent.ProviderFactory
