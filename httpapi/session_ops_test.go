@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/memory"
 )
@@ -93,5 +94,53 @@ func TestImportStorageFailureIs500(t *testing.T) {
 	e := newTestEnv(t, "auto")
 	if code, body := e.call("POST", "/sessions/import", map[string]any{"json": "{not json"}); code != 400 || !strings.HasPrefix(body, `{"message":"import session: session: invalid import: `) {
 		t.Errorf("bad input: %d %s", code, body)
+	}
+}
+
+// A session's extensions are the ones saved with it, else config.yaml's
+// enabled ones in key order (core decides: agent.Sessions.SavedExtensions,
+// config.EnabledExtensions).
+func TestSessionExtensionsSavedElseConfigured(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	for _, x := range []struct {
+		name    string
+		enabled bool
+	}{{"zeta", true}, {"alpha", true}, {"off", false}} {
+		if err := e.cfg.SetExtension(config.ExtensionEntry{Enabled: x.enabled, Config: config.ExtensionConfig{Type: config.ExtensionStdio, Name: x.name, Cmd: "x"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, err := e.store.Create(context.Background(), session.NewSession{WorkingDir: t.TempDir(), Name: "stored", SessionType: session.TypeUser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Extensions []config.ExtensionConfig `json:"extensions"`
+	}
+	names := func(path string) string {
+		e.callJSON("GET", path, nil, 200, &got)
+		var out []string
+		for _, x := range got.Extensions {
+			out = append(out, x.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names("/sessions/" + stored.ID + "/extensions"); got != "alpha,tt,zeta" {
+		t.Fatalf("never-loaded session: %s", got)
+	}
+	// A started session keeps the list it was saved with after config.yaml
+	// changes; the stored one follows config.yaml.
+	id := e.startSession()
+	if err := e.cfg.SetExtensionEnabled("tt", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := names("/sessions/" + id + "/extensions"); !strings.Contains(","+got+",", ",tt,") {
+		t.Fatalf("started session: %s, want its saved list (with tt)", got)
+	}
+	if got := names("/sessions/" + stored.ID + "/extensions"); got != "alpha,zeta" {
+		t.Fatalf("never-loaded session after tt was disabled: %s", got)
+	}
+	if code, _ := e.call("GET", "/sessions/20990101_9/extensions", nil); code != 404 {
+		t.Fatalf("unknown session: %d", code)
 	}
 }

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -219,21 +217,15 @@ func (a *sessionsAPI) forkSession(r *http.Request, q forkRequest) (reply, error)
 // sessionExtensions answers the session's saved extensions, else the
 // enabled ones of config.yaml.
 func (a *sessionsAPI) sessionExtensions(r *http.Request) (reply, error) {
-	sess, err := a.store.Get(r.Context(), r.PathValue("session_id"), false)
+	exts, saved, err := a.sessions.SavedExtensions(r.Context(), r.PathValue("session_id"))
 	if err != nil {
 		return reply{}, err
 	}
-	exts := []config.ExtensionConfig{}
-	if raw, ok := sess.ExtensionData[agent.EnabledExtensionsKey]; ok {
-		var saved struct {
-			Extensions []config.ExtensionConfig `json:"extensions"`
-		}
-		if err := json.Unmarshal(raw, &saved); err != nil {
-			return reply{}, fmt.Errorf("reading saved extensions: %w", err)
-		}
-		exts = append(exts, saved.Extensions...)
-	} else if a.cfg != nil {
-		exts = append(exts, enabledConfigExtensions(a.cfg)...)
+	if !saved && a.cfg != nil {
+		exts = a.cfg.EnabledExtensions()
+	}
+	if exts == nil {
+		exts = []config.ExtensionConfig{}
 	}
 	return ok(map[string]any{"extensions": exts}), nil
 }
@@ -257,17 +249,4 @@ func (a *sessionsAPI) userRecipeValues(r *http.Request, q userRecipeValuesReques
 		return reply{}, err
 	}
 	return ok(map[string]any{"recipe": rendered}), nil
-}
-
-// enabledConfigExtensions lists config.yaml's enabled extensions by key.
-func enabledConfigExtensions(c *config.Config) []config.ExtensionConfig {
-	entries, _ := c.Extensions()
-	keys := sortedKeys(entries)
-	out := []config.ExtensionConfig{}
-	for _, k := range keys {
-		if entries[k].Enabled {
-			out = append(out, entries[k].Config)
-		}
-	}
-	return out
 }

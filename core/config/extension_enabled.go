@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,4 +26,22 @@ func (c *Config) SetExtensionEnabled(key string, enabled bool) error {
 	return c.edit(func(root *yaml.Node) {
 		setKey(extensionsMap(root), key, node)
 	})
+}
+
+// EnabledExtensions are config.yaml's enabled extensions in key order
+// (entries that do not parse are left out, as Extensions reports).
+func (c *Config) EnabledExtensions() []ExtensionConfig {
+	entries, _ := c.Extensions()
+	keys := make([]string, 0, len(entries))
+	for k, e := range entries {
+		if e.Enabled {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	out := make([]ExtensionConfig, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, entries[k].Config)
+	}
+	return out
 }
