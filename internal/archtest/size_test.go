@@ -35,6 +35,9 @@ func receiverName(fd *ast.FuncDecl) string {
 // not grow past; an entry goes when its type is at MaxMethods or under.
 var splitting = map[string]int{
 	"core/agent.turn": 61,
+	// ACP v2's handlers joined the Server after its areas were split;
+	// the prompt area and v2 leave it next.
+	"acp.Server": 70,
 }
 
 func TestNoTypeHasTooManyMethods(t *testing.T) {
