@@ -48,6 +48,7 @@ func (s *Server) replay(as *acpSession, conv []conversation.Message) {
 			}
 			s.sendUpdate(as.id, u, false)
 		}
+		s.replayMessageUsage(as.id, m)
 	}
 	if err := s.frames.Flush(); err != nil {
 		s.log.Debug("replay not flushed", "session", as.id, "err", err)

@@ -2,8 +2,10 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/goose-acp/goose-acp/core/agent"
+	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -129,4 +131,28 @@ func (n *notifier) gooseSessionUsage(ctx context.Context, sess *session.Session)
 	n.gooseNotify(ctx, sess.ID, gooseUsageUpdate{SessionUpdate: "usage_update", Used: deref(sess.TotalTokens),
 		ContextLimit: contextSize(sess), AccumulatedInputTokens: deref(sess.AccumulatedInputTokens),
 		AccumulatedOutputTokens: deref(sess.AccumulatedOutputTokens), AccumulatedCost: sess.AccumulatedCost})
+}
+
+// replayMessageUsage sends a replayed reply's stored usage as goose does on
+// session/load (message_usage after the message's frames, in the same
+// buffered stream), so Desktop shows per-reply usage in a reopened chat.
+func (s *Server) replayMessageUsage(sessionID string, m conversation.Message) {
+	u := m.Metadata.Usage
+	if u == nil || !s.gooseCapability("customNotifications") {
+		return
+	}
+	mu := gooseMessageUsage{SessionUpdate: "message_usage", Usage: messageUsageData{InputTokens: u.InputTokens,
+		OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens, ElapsedMs: u.ElapsedMs, TimeToFirstTokenMs: u.TimeToFirstTokenMs,
+		IsCompaction: u.IsCompaction}}
+	if id := m.IDOrEmpty(); id != "" {
+		mu.MessageID = &id
+	}
+	frame, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": GooseSessionUpdateMethod,
+		"params": gooseSessionNotification{SessionID: sessionID, Update: mu}})
+	if err == nil {
+		err = s.frames.WriteFrame(frame, false)
+	}
+	if err != nil {
+		s.log.Debug("message_usage not replayed", "session", sessionID, "err", err)
+	}
 }

@@ -344,6 +344,37 @@ func TestDesktopUsageAfterNewAndLoad(t *testing.T) {
 		afterLoad["accumulatedOutputTokens"].(float64) <= 0 {
 		t.Errorf("after session/load: %s", djson(t, afterLoad))
 	}
+	// The reply's usage comes back with its replay (message_usage with
+	// the reply's id), as it came live.
+	var live, replayed []map[string]any
+	loadAt := 0
+	for _, s := range r.Steps {
+		if s["as"] == "load" {
+			loadAt = int(s["afterSeq"].(float64))
+		}
+	}
+	for _, f := range r.Inbound {
+		var p struct {
+			Update map[string]any `json:"update"`
+		}
+		if f.Method != "_goose/unstable/session/update" || json.Unmarshal(f.Params, &p) != nil || p.Update["sessionUpdate"] != "message_usage" {
+			continue
+		}
+		if f.Seq > loadAt {
+			replayed = append(replayed, p.Update)
+		} else {
+			live = append(live, p.Update)
+		}
+	}
+	if len(live) != 1 || len(replayed) != 1 || live[0]["messageId"] != replayed[0]["messageId"] {
+		t.Fatalf("message_usage live %s, replayed %s", djson(t, live), djson(t, replayed))
+	}
+	lu, ru := live[0]["usage"].(map[string]any), replayed[0]["usage"].(map[string]any)
+	for _, k := range []string{"inputTokens", "outputTokens", "totalTokens"} {
+		if lu[k] != ru[k] || ru[k] == nil {
+			t.Errorf("%s: live %v, replayed %v", k, lu[k], ru[k])
+		}
+	}
 }
 
 // bundled-extensions.ts writes computercontroller, memory, tutorial and

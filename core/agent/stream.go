@@ -67,12 +67,15 @@ func (t *turn) stream() ([]conversation.Message, error) {
 	var reply conversation.Conversation
 	streamID := ""
 	timing := callTiming{start: t.a.now()}
+	var usage *conversation.MessageUsage
 	for chunk, err := range t.prov.Stream(t.ctx, t.request()) {
 		if err != nil {
 			return reply, err
 		}
 		if chunk.Usage != nil {
-			t.recordUsage(*chunk.Usage, streamMessageID(reply, streamID), timing.done(t.a.now()))
+			done := timing.done(t.a.now())
+			t.recordUsage(*chunk.Usage, streamMessageID(reply, streamID), done)
+			usage = messageUsage(*chunk.Usage, done)
 		}
 		if chunk.Message == nil {
 			continue
@@ -93,7 +96,26 @@ func (t *turn) stream() ([]conversation.Message, error) {
 	if err := t.ctx.Err(); err != nil {
 		return reply, err
 	}
+	// The reply keeps its call's usage (goose's metadata.usage), so a
+	// reopened chat shows it per reply.
+	if usage != nil && len(reply) > 0 {
+		reply[len(reply)-1].Metadata.Usage = usage
+	}
 	return reply, nil
+}
+
+// messageUsage is a provider call's usage as stored on its reply.
+func messageUsage(u provider.ProviderUsage, timing callTiming) *conversation.MessageUsage {
+	mu := &conversation.MessageUsage{InputTokens: u.Usage.InputTokens, OutputTokens: u.Usage.OutputTokens, TotalTokens: u.Usage.TotalTokens}
+	if timing.elapsed > 0 {
+		ms := timing.elapsed.Milliseconds()
+		mu.ElapsedMs = &ms
+	}
+	if timing.ttft > 0 {
+		ms := timing.ttft.Milliseconds()
+		mu.TimeToFirstTokenMs = &ms
+	}
+	return mu
 }
 
 // withoutFrontendRequests drops frontend tool requests from a streamed

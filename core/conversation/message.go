@@ -19,6 +19,19 @@ const (
 type Metadata struct {
 	UserVisible  bool `json:"userVisible"`
 	AgentVisible bool `json:"agentVisible"`
+	// Usage is the provider call that produced an assistant reply
+	// (goose's MessageUsage); Desktop shows it per reply.
+	Usage *MessageUsage `json:"usage,omitempty"`
+}
+
+// MessageUsage is goose's per-reply usage, in its stored form.
+type MessageUsage struct {
+	InputTokens        *int   `json:"inputTokens,omitempty"`
+	OutputTokens       *int   `json:"outputTokens,omitempty"`
+	TotalTokens        *int   `json:"totalTokens,omitempty"`
+	ElapsedMs          *int64 `json:"elapsedMs,omitempty"`
+	TimeToFirstTokenMs *int64 `json:"timeToFirstTokenMs,omitempty"`
+	IsCompaction       bool   `json:"isCompaction,omitempty"`
 }
 
 // VisibleToAll is the metadata of an ordinary message.

@@ -104,8 +104,9 @@ func decodeMetadata(s *string) conversation.Metadata {
 		return known
 	}
 	var aux struct {
-		UserVisible  *bool `json:"userVisible"`
-		AgentVisible *bool `json:"agentVisible"`
+		UserVisible  *bool                      `json:"userVisible"`
+		AgentVisible *bool                      `json:"agentVisible"`
+		Usage        *conversation.MessageUsage `json:"usage"`
 	}
 	if err := json.Unmarshal([]byte(*s), &aux); err != nil {
 		return md
@@ -116,6 +117,7 @@ func decodeMetadata(s *string) conversation.Metadata {
 	if aux.AgentVisible != nil {
 		md.AgentVisible = *aux.AgentVisible
 	}
+	md.Usage = aux.Usage
 	return md
 }
 

@@ -113,3 +113,22 @@ func testTruncate(t *testing.T, st session.Store, _ *Clock) {
 	}
 	wantTexts(t, "after Truncate(30)", get(t, st, s.ID, true).Conversation, "t10", "t20")
 }
+
+// testMessageUsageRoundTrip: a reply's usage (goose's metadata.usage) is
+// stored in goose's form and read back.
+func testMessageUsageRoundTrip(t *testing.T, st session.Store, _ *Clock) {
+	id := create(t, st, session.NewSession{WorkingDir: "/u"}).ID
+	in, out, total, ms := 1200, 30, 1230, int64(16)
+	m := conversation.AssistantText(1, "hi")
+	m.Metadata.Usage = &conversation.MessageUsage{InputTokens: &in, OutputTokens: &out, TotalTokens: &total, ElapsedMs: &ms}
+	appendMsg(t, st, id, m)
+	got := get(t, st, id, true).Conversation
+	if len(got) != 1 || got[0].Metadata.Usage == nil || *got[0].Metadata.Usage.InputTokens != 1200 ||
+		*got[0].Metadata.Usage.TotalTokens != 1230 || *got[0].Metadata.Usage.ElapsedMs != 16 || !got[0].Metadata.UserVisible {
+		t.Fatalf("read back %+v", got)
+	}
+	row, err := session.EncodeMessage(id, m)
+	if err != nil || *row.MetadataJSON != `{"userVisible":true,"agentVisible":true,"usage":{"inputTokens":1200,"outputTokens":30,"totalTokens":1230,"elapsedMs":16}}`+"\n" && *row.MetadataJSON != `{"userVisible":true,"agentVisible":true,"usage":{"inputTokens":1200,"outputTokens":30,"totalTokens":1230,"elapsedMs":16}}` {
+		t.Fatalf("stored metadata %v %v", row.MetadataJSON, err)
+	}
+}

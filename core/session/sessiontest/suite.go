@@ -30,6 +30,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"DeletedIDsNotReused", testDeletedIDsNotReused},
 		{"NotFound", testNotFound},
 		{"AppendAndLoad", testAppendAndLoad},
+		{"MessageUsageRoundTrip", testMessageUsageRoundTrip},
 		{"AppendRejectsRole", testAppendRejectsRole},
 		{"ReplaceConversation", testReplaceConversation},
 		{"Truncate", testTruncate},
