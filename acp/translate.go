@@ -19,9 +19,10 @@ type Translator struct {
 	// Tools returns what a tool declares about itself (kind, path and
 	// line arguments); nil means toolinfo.Guess of the name.
 	Tools func(name string) toolinfo.Info
-	// Owner names a tool's extension (Desktop's tool card identity); nil
-	// reads it from a prefixed name.
-	Owner    func(name string) string
+	// Owner names a tool's extension (Desktop's tool card identity) and an
+	// MCP App tool's ui:// resource; nil reads the extension from a
+	// prefixed name.
+	Owner    func(name string) (ext, appURI string)
 	requests map[string]conversation.ToolCall
 }
 

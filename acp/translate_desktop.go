@@ -14,8 +14,11 @@ import (
 // _meta.goose {created, messageId} (the message's time orders an edited
 // chat and truncates it; live and on replay), a tool call's
 // _meta.goose.toolCall {toolName, extensionName} (the card's identity),
-// and an MCP notification during a call as a tool_call_update with
-// _meta.toolNotification (progress, log lines, platform events).
+// an MCP App tool's completed call _meta.goose.mcpApp {resourceUri,
+// extensionName, toolName} (Desktop renders the app's ui:// resource with
+// the result), and an MCP notification during a call as a
+// tool_call_update with _meta.toolNotification (progress, log lines,
+// platform events).
 
 // withGooseFrameMeta adds goose's _meta to the frames of message m.
 func (t *Translator) withGooseFrameMeta(out []SessionUpdate, m conversation.Message) []SessionUpdate {
@@ -34,7 +37,12 @@ func (t *Translator) withGooseFrameMeta(out []SessionUpdate, m conversation.Mess
 			g["messageId"] = id
 		}
 		if name, ok := names[u.ToolCallID]; ok && u.SessionUpdate == UpdateToolCall {
-			g["toolCall"] = t.toolIdentity(name)
+			g["toolCall"], _ = t.toolIdentity(name)
+		}
+		if call, ok := t.requests[u.ToolCallID]; ok && u.SessionUpdate == UpdateToolCallUpdate && u.Status == "completed" {
+			if id, uri := t.toolIdentity(call.Name); uri != "" {
+				g["mcpApp"] = map[string]any{"resourceUri": uri, "extensionName": id["extensionName"], "toolName": call.Name}
+			}
 		}
 	}
 	return out
@@ -56,11 +64,11 @@ func gooseMeta(u *SessionUpdate) map[string]any {
 // toolIdentity is goose's tool call identity: the tool's name as the model
 // called it and the extension it belongs to (the session's tools say; a
 // name they do not know, by its "<extension>__" prefix).
-func (t *Translator) toolIdentity(name string) map[string]any {
-	id := map[string]any{"toolName": name}
+func (t *Translator) toolIdentity(name string) (id map[string]any, appURI string) {
+	id = map[string]any{"toolName": name}
 	ext := ""
 	if t.Owner != nil {
-		ext = t.Owner(name)
+		ext, appURI = t.Owner(name)
 	}
 	if ext == "" {
 		if prefix, _, ok := strings.Cut(name, "__"); ok {
@@ -70,16 +78,16 @@ func (t *Translator) toolIdentity(name string) map[string]any {
 	if ext != "" {
 		id["extensionName"] = ext
 	}
-	return id
+	return id, appURI
 }
 
 // toolOwner names the extensions of the session's tools (the agent's tool
 // list is cached between model calls, so this does no I/O).
-func (s *Server) toolOwner(sessionID string) func(string) string {
+func (s *Server) toolOwner(sessionID string) func(string) (string, string) {
 	if s.opts.Agent == nil {
 		return nil
 	}
-	return func(name string) string {
+	return func(name string) (string, string) {
 		return s.opts.Agent.ToolOwner(context.Background(), sessionID, name)
 	}
 }

@@ -532,3 +532,40 @@ func TestDesktopContextReport(t *testing.T) {
 		t.Errorf("unknown session: %+v", e)
 	}
 }
+
+// adapter/tools.ts mcpAppMetadata: a finished call of a tool that declares
+// an MCP App UI (_meta.ui.resourceUri) carries _meta.goose.mcpApp, and
+// Desktop renders the app from that resource (read with resources/read).
+func TestDesktopMCPAppToolFrames(t *testing.T) {
+	env := newAgentEnv(t, toolCallTurn("call_chart", "chart__show_chart", map[string]any{}), textTurn("shown"))
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	dir, _ := filepath.Abs("desktop")
+	chart := map[string]any{"type": "mcp", "server": map[string]any{"name": "chart", "command": "node",
+		"args": []any{filepath.Join(dir, "mcp-app-server.mjs")}, "env": []any{}}}
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{},
+			"_meta": map[string]any{"client": "goose-desktop", "enabledExtensions": []any{chart}}}),
+		dcall("p", "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": "chart it"}}}),
+		dext("ui", "resources/read", map[string]any{"sessionId": "${s.sessionId}", "uri": "ui://chart/app", "extensionName": "chart"}),
+	}})
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	r.decode("s", &s)
+	var app any
+	for _, u := range updatesOfKind(r.updates(s.SessionID, false), "tool_call_update") {
+		if u["status"] != "completed" {
+			continue
+		}
+		meta, _ := u["_meta"].(map[string]any)
+		g, _ := meta["goose"].(map[string]any)
+		app = g["mcpApp"]
+	}
+	if got := djson(t, app); got != `{"extensionName":"chart","resourceUri":"ui://chart/app","toolName":"chart__show_chart"}` {
+		t.Errorf("_meta.goose.mcpApp = %s", got)
+	}
+	if got := string(r.ok("ui")); !strings.Contains(got, "<div>chart</div>") {
+		t.Errorf("resources/read of the app: %s", got)
+	}
+}

@@ -22,16 +22,17 @@ func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.I
 }
 
 // ToolOwner is the key of the extension whose tool name is (resolved as a
-// call would be), "" for a tool the session does not have.
-func (a *Agent) ToolOwner(ctx context.Context, sessionID, name string) string {
+// call would be) and, for an MCP App tool, its ui:// resource; "" for a
+// tool the session does not have.
+func (a *Agent) ToolOwner(ctx context.Context, sessionID, name string) (ext, appURI string) {
 	tools, err := a.Extensions().Tools(ctx, sessionID, "")
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	if t, ok := extension.Resolve(tools, name); ok {
-		return t.Extension
+		return t.Extension, t.AppURI
 	}
-	return ""
+	return "", ""
 }
 
 // tool is the tool this turn offers under name, or the one an older or

@@ -115,11 +115,20 @@ func convertTool(cfg config.ExtensionConfig, key string, t *mcp.Tool) Tool {
 	}
 	out := Tool{Name: publicName(cfg, key, t.Name), Extension: key, Local: t.Name, Description: t.Description, InputSchema: schema}
 	out.Info = toolInfo(out.Name, t.Meta)
+	out.AppURI = appURI(t.Meta)
 	if a := t.Annotations; a != nil {
 		ro, idem := a.ReadOnlyHint, a.IdempotentHint
 		out.Annotations = &provider.ToolAnnotations{Title: a.Title, ReadOnlyHint: &ro, DestructiveHint: a.DestructiveHint, IdempotentHint: &idem, OpenWorldHint: a.OpenWorldHint}
 	}
 	return out
+}
+
+// appURI is the ui:// resource an MCP App tool declares in
+// _meta.ui.resourceUri ("" for other tools).
+func appURI(meta mcp.Meta) string {
+	ui, _ := meta["ui"].(map[string]any)
+	uri, _ := ui["resourceUri"].(string)
+	return uri
 }
 
 // toolInfo is what the tool declares in its _meta, else a guess from its

@@ -47,6 +47,9 @@ type Tool struct {
 	Info toolinfo.Info
 	// Frontend tools are executed by the client, never by Call.
 	Frontend bool
+	// AppURI is an MCP App tool's ui:// resource (its _meta.ui.resourceUri),
+	// which a client renders with the tool's result.
+	AppURI string
 }
 
 // ProviderTool returns the schema offered to the model.
