@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -262,7 +263,9 @@ func (s *Server) notificationTable() map[string]NotificationHandler {
 }
 
 // typed adapts a handler taking a decoded params struct; bad params are
-// -32602 with the decoder's reason.
+// -32602 with the decoder's reason. The params are decoded here, once; the
+// frame of a huge message (a 31 MB prompt) is handed back to the OS once
+// decoded, before the handler's work allocates more.
 func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p P
@@ -270,6 +273,9 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 			if err := json.Unmarshal(raw, &p); err != nil {
 				return nil, invalidParams("%v", err)
 			}
+		}
+		if len(raw) >= jsonrpc.HugeMessage {
+			debug.FreeOSMemory()
 		}
 		return h(ctx, p)
 	}

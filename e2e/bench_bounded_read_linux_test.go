@@ -171,11 +171,16 @@ func BenchmarkLargePromptRSS(b *testing.B) {
 		a := spawnRaw(b, env)
 		a.call(b, "initialize", initParams)
 		id := a.newSession(b, b.TempDir())
-		env.LLM.Script.Append(providertest.Turn{Text: []string{"ok"}})
+		// The prompt is over the model's auto-compact threshold: one
+		// answer for the summary, one for the turn.
+		env.LLM.Script.Append(providertest.Turn{Text: []string{"summary"}}, providertest.Turn{Text: []string{"ok"}})
 		before, _ := peakRSSMB(a.cmd.Process.Pid)
 		b.StartTimer()
-		a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": []acp.ContentBlock{{Type: "text", Text: text}}})
+		res, _ := a.call(b, "session/prompt", map[string]any{"sessionId": id, "prompt": []acp.ContentBlock{{Type: "text", Text: text}}})
 		b.StopTimer()
+		if !strings.Contains(string(res), `"end_turn"`) {
+			b.Fatalf("prompt: %.300s", res)
+		}
 		if peak, ok := peakRSSMB(a.cmd.Process.Pid); ok {
 			worst = max(worst, (peak-before)*(1<<20)/size)
 		}

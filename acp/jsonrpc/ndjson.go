@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -67,7 +68,8 @@ func (s *Stream) ReadObject(v any) error {
 // readLine returns the next line without its newline. Lines longer than
 // maxLen are consumed and reported as tooLong without being kept in memory.
 // A long line is gathered as chunks and joined once at its exact size
-// (appending to one growing slice allocated ~5× a 31 MB line).
+// (appending to one growing slice allocated ~5× a 31 MB line); the chunks
+// of a huge one are given back before it is decoded.
 func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 	var chunks [][]byte
 	size := 0
@@ -75,7 +77,7 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 		chunk, isPrefix, err := s.r.ReadLine()
 		if err != nil {
 			if errors.Is(err, io.EOF) && size > 0 {
-				return joinChunks(chunks, size), tooLong, nil
+				return s.joinChunks(chunks, size), tooLong, nil
 			}
 			return nil, false, err
 		}
@@ -87,12 +89,18 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 			}
 		}
 		if !isPrefix {
-			return joinChunks(chunks, size), tooLong, nil
+			return s.joinChunks(chunks, size), tooLong, nil
 		}
 	}
 }
 
-func joinChunks(chunks [][]byte, size int) []byte {
+// HugeMessage is the size from which a message's transient copies are
+// handed back to the OS as soon as they are garbage (a 31 MB prompt line
+// gathered in chunks, then joined, then decoded would otherwise keep three
+// times its size resident for the rest of the turn).
+const HugeMessage = 8 << 20
+
+func (s *Stream) joinChunks(chunks [][]byte, size int) []byte {
 	if len(chunks) == 1 {
 		return chunks[0]
 	}
@@ -100,6 +108,9 @@ func joinChunks(chunks [][]byte, size int) []byte {
 	for i, c := range chunks {
 		out = append(out, c...)
 		chunks[i] = nil
+	}
+	if size >= HugeMessage {
+		debug.FreeOSMemory()
 	}
 	return out
 }
