@@ -241,8 +241,12 @@ func TestDesktopToolsCallWithoutExtensionName(t *testing.T) {
 		dext("call15x", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "extensionName": "extensionmanager", "name": "search_available_extensions",
 			"arguments": map[string]any{}}),
 		dext("bad", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "name": "no_such_tool", "arguments": map[string]any{}}),
+		// 1.44 prefixes a first-class extension's tool too (goose 1.54
+		// made it bare: shell).
+		dext("shell144", "tools/call", map[string]any{"sessionId": "${new.sessionId}", "name": "developer__shell",
+			"arguments": map[string]any{"command": "echo from-desktop"}}),
 	}})
-	for _, name := range []string{"call144", "call15x"} {
+	for _, name := range []string{"call144", "call15x", "shell144"} {
 		var res struct {
 			IsError bool `json:"isError"`
 		}
@@ -253,6 +257,9 @@ func TestDesktopToolsCallWithoutExtensionName(t *testing.T) {
 	}
 	if e := r.fail("bad"); e.Code != -32602 {
 		t.Errorf("unknown tool: %+v", e)
+	}
+	if got := string(r.ok("shell144")); !strings.Contains(got, "from-desktop") {
+		t.Errorf("developer__shell from Desktop 1.44: %s", got)
 	}
 }
 

@@ -107,6 +107,13 @@ func (svc Extensions) CallAppTool(ctx context.Context, sessionID, ext, name stri
 		}
 	}
 	if !found {
+		// Desktop 1.44 names the tool "<extension>__<tool>" even where
+		// goose 1.54 made it bare (developer__shell for shell).
+		if t, ok := extension.Resolve(tools, name); ok {
+			found, name = true, t.Name
+		}
+	}
+	if !found {
 		return conversation.CallToolResult{}, ErrToolNotFound
 	}
 	mode, err := svc.a.Sessions().Mode(sessionID)
