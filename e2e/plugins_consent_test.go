@@ -154,3 +154,48 @@ func noticesOf(c *acpClient, sessionID string) []string {
 	}
 	return out
 }
+
+// TestProjectPluginInExtensionResults: Goose Desktop learns of a project
+// plugin waiting for consent from the extension results it already shows
+// (goosed's /agent/resume, and session/new's _meta.extensionResults).
+func TestProjectPluginInExtensionResults(t *testing.T) {
+	work, _ := repoWithPlugin(t)
+	env := newAgentEnv(t)
+	const secret = "plugin-secret"
+	base := startPlainGoosed(t, env, secret)
+	var started struct {
+		ID string `json:"id"`
+	}
+	if code := httpCall(t, "POST", base+"/agent/start", secret, `{"working_dir":"`+work+`"}`, &started); code != 200 {
+		t.Fatalf("/agent/start: %d", code)
+	}
+	var resumed struct {
+		ExtensionResults []struct {
+			Name    string `json:"name"`
+			Success bool   `json:"success"`
+			Error   string `json:"error"`
+		} `json:"extension_results"`
+	}
+	if code := httpCall(t, "POST", base+"/agent/resume", secret, `{"session_id":"`+started.ID+`","load_model_and_extensions":true}`, &resumed); code != 200 {
+		t.Fatalf("/agent/resume: %d", code)
+	}
+	want := "Project plugin `repo-tools` in `" + work + "` is disabled until you enable it: `goose-acp plugin enable repo-tools`. It would run hooks on SessionStart, UserPromptSubmit;"
+	if len(resumed.ExtensionResults) != 1 || resumed.ExtensionResults[0].Name != "repo-tools" || resumed.ExtensionResults[0].Success || !strings.HasPrefix(resumed.ExtensionResults[0].Error, want) {
+		t.Fatalf("extension_results = %+v", resumed.ExtensionResults)
+	}
+
+	// A second checkout, over ACP: session/new's _meta.extensionResults.
+	other, _ := repoWithPlugin(t)
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	var resp struct {
+		Meta struct {
+			ExtensionResults []map[string]any `json:"extensionResults"`
+		} `json:"_meta"`
+	}
+	c.call("session/new", acp.NewSessionRequest{CWD: other, MCPServers: []acp.MCPServer{}}, &resp)
+	if r := resp.Meta.ExtensionResults; len(r) != 1 || r[0]["name"] != "repo-tools" || r[0]["success"] != false ||
+		!strings.HasPrefix(r[0]["error"].(string), "Project plugin `repo-tools` in `"+other+"` is disabled") {
+		t.Fatalf("session/new _meta.extensionResults = %v", r)
+	}
+}

@@ -160,6 +160,11 @@ func (a *agentAPI) agentResume(r *http.Request, q resumeAgentRequest) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
+	if *q.LoadModelAndExtensions {
+		// Project plugins waiting for the user's consent, as goosed's
+		// Desktop shows extension failures.
+		results = append(results, a.agent.PluginResults(q.SessionID)...)
+	}
 	return ok(resumeAgentResponse{Session: sess, ExtensionResults: results}), nil
 }
 

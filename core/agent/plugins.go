@@ -8,6 +8,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -60,6 +61,9 @@ type sessionPlugins struct {
 	notes   []Notice
 	context []string
 	cancel  context.CancelFunc
+	// consent are the notices of project plugins waiting for consent
+	// (also in notes): ready as soon as the session is.
+	consent []Notice
 }
 
 // pluginsFor discovers the plugins of a session's working dir and loads
@@ -77,8 +81,9 @@ func (a *Agent) pluginsFor(sess session.Session) *sessionPlugins {
 	sp.found = found
 	sp.hooks = plugins.LoadHooks(found, sess.WorkingDir, a.log)
 	for _, n := range a.opts.Plugins.Notices(found) {
-		sp.notes = append(sp.notes, Notice{Severity: "warning", Title: n.Title, Detail: n.Detail, Plugin: n.Plugin.Name})
+		sp.consent = append(sp.consent, Notice{Severity: "warning", Title: n.Title, Detail: n.Detail, Plugin: n.Plugin.Name})
 	}
+	sp.notes = append(sp.notes, sp.consent...)
 	return sp
 }
 
@@ -184,6 +189,21 @@ func (a *Agent) StartNotices(ctx context.Context, sessionID string) ([]Notice, e
 		return nil, ctx.Err()
 	}
 	return append([]Notice(nil), s.plugins.notes...), nil
+}
+
+// PluginResults are the session's project plugins waiting for the user's
+// consent as extension load results (name: the plugin, error: the
+// notice), for faces that show extension results (Goose Desktop).
+func (a *Agent) PluginResults(sessionID string) []extension.Result {
+	s, err := a.session(sessionID)
+	if err != nil {
+		return nil
+	}
+	out := make([]extension.Result, 0, len(s.plugins.consent))
+	for _, n := range s.plugins.consent {
+		out = append(out, extension.Result{Name: n.Plugin, Success: false, Error: n.Text()})
+	}
+	return out
 }
 
 // Plugins lists the plugins found for the session's working dir, with
