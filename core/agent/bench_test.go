@@ -7,10 +7,14 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
-func benchTurn(b *testing.B, instantTools bool) {
+func benchTurn(b *testing.B, instantTools bool) { benchTurnWith(b, instantTools, nil, "") }
+
+// benchTurnWith is benchTurn on an agent edit changes, in a session
+// working in wd ("" for a new temp dir).
+func benchTurnWith(b *testing.B, instantTools bool, edit func(*Options), wd string) {
 	t := &testing.T{}
-	h := newHarness(t, nil)
-	h.start(StartOptions{})
+	h := newHarnessWith(t, nil, edit)
+	h.start(StartOptions{WorkingDir: wd})
 	defer h.a.Close()
 	if instantTools {
 		result := conversation.CallToolResult{Content: []conversation.ToolContent{conversation.TextBlock("ok")}}

@@ -223,3 +223,22 @@ func TestMatcherTargets(t *testing.T) {
 		t.Fatalf("ran: %q", got)
 	}
 }
+
+// TestPayloadDelivery: a small payload reaches even a hook that never
+// reads it; a 1 MiB one does not reach a hook that exits at once, and that
+// hook cannot allow (goose's stdin rule), though it could still deny.
+func TestPayloadDelivery(t *testing.T) {
+	dir := t.TempDir()
+	quick := hookPlugin(t, dir, "quick", oneHook("PreToolUse", "", cmd("exit 0", `,"on_failure":"block"`)))
+	h := LoadHooks([]Plugin{quick}, dir, nil)
+	ctx := context.Background()
+	for range 20 {
+		if out := h.Decide(ctx, PreToolUse, shellPayload("ls")); out.Denied || out.Cause != "" {
+			t.Fatalf("small payload: %+v", out)
+		}
+	}
+	big := shellPayload(strings.Repeat("x", 1<<20))
+	if out := h.Decide(ctx, PreToolUse, big); !out.Denied || out.Reason != StdinFailedReason || out.Cause != CauseHookFailure {
+		t.Fatalf("1 MiB payload to a hook that exits at once: %+v", out)
+	}
+}

@@ -18,6 +18,10 @@ import (
 // maxHookOutput bounds what is kept of a hook's stdout and stderr each.
 const maxHookOutput = 1 << 20
 
+// pipeFits is a payload size every OS's pipe buffer holds without a
+// reader (macOS starts at 16 KiB, Linux at 64 KiB).
+const pipeFits = 16 << 10
+
 // run is one finished hook command.
 type run struct {
 	// code is the exit status, nil when a signal ended the command.
@@ -62,15 +66,20 @@ func runCommand(ctx context.Context, command, root, dir string, env []string, pa
 	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	p.CloseAfterStart(inR, outW, errW)
-	// The payload goes into the pipe before the command starts when it
-	// fits the pipe's buffer, so a hook that exits without reading it
-	// still received it; a larger one is written while the hook reads.
+	// A payload that fits any pipe's buffer is in the pipe before the
+	// command starts, so a hook that exits without reading it still
+	// received it; a larger one is written while the hook reads.
 	delivered := make(chan bool, 1)
-	go func() {
+	write := func() {
 		_, werr := inW.Write(payload)
 		cerr := inW.Close()
 		delivered <- werr == nil && cerr == nil
-	}()
+	}
+	if len(payload) <= pipeFits {
+		write()
+	} else {
+		go write()
+	}
 	if err := p.Launch(cmd.Start); err != nil {
 		inW.Close()
 		outR.Close()
