@@ -145,6 +145,21 @@ const scenarios = {
     const n = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "notice");
     assert(n && n.severity === "warning" && n.title === "Extension broken failed to start", "notice " + JSON.stringify(n));
   },
+  // plugins: WORKDIR holds a project plugin waiting for consent, the
+  // user has a PreToolUse guard denying rm -rf and a Stop hook that blocks
+  // once (e2e/plugins_node_test.go sets them up).
+  async plugins(agent) {
+    const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    for (let i = 0; i < 40 && !updatesOf(s.sessionId).some((u) => u.sessionUpdate === "notice"); i++) await new Promise((r) => setTimeout(r, 50));
+    const consent = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "notice");
+    assert(consent && consent.severity === "warning" && consent.title.startsWith("Project plugin `repo-tools` in `"), "consent notice " + JSON.stringify(consent));
+    const res = await agent.request(acp.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "clean up" }] });
+    assert(res.stopReason === "end_turn", "stopReason " + res.stopReason);
+    const denied = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    assert(denied && denied.content?.[0]?.content?.text?.startsWith("Tool call denied by policy hook `guard`: rm -rf is not allowed here."), "denied call " + JSON.stringify(denied));
+    const stop = updatesOf(s.sessionId).find((u) => u.sessionUpdate === "notice" && u.title === "Stop hook `tests-first` blocked ending this turn.");
+    assert(stop && stop.severity === "warning", "stop notice " + JSON.stringify(updatesOf(s.sessionId).filter((u) => u.sessionUpdate === "notice")));
+  },
   async config(agent) {
     const s = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
     const r = await agent.request(acp.methods.agent.session.setConfigOption, { sessionId: s.sessionId, configId: "mode", value: "smart_approve" });
