@@ -14,11 +14,11 @@ import (
 // agentNotices sends them for a Server.
 type agentNotices struct{ s *Server }
 
-// start sends the notices of a session's start (agent.StartNotices waits
+// start sends the notices of a session's start (agent.PluginService.StartNotices waits
 // for its SessionStart hooks).
 func (n agentNotices) start(ctx context.Context, sessionID string) {
 	s := n.s
-	notes, err := s.opts.Agent.StartNotices(ctx, sessionID)
+	notes, err := s.opts.Agent.Plugins().StartNotices(ctx, sessionID)
 	if err != nil {
 		s.log.Debug("no start notices", "session", sessionID, "err", err)
 		return

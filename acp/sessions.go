@@ -119,7 +119,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	as.setRoots(req.AdditionalDirectories)
 	setup := a.options.setup(sess.ID)
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions,
-		Meta: sessionResultMeta(sess, append(results, a.agent.PluginResults(sess.ID)...))}
+		Meta: sessionResultMeta(sess, append(results, a.agent.Plugins().Results(sess.ID)...))}
 	// Before the answer, as goose: a first turn's usage comes after it.
 	a.notes.gooseSessionUsage(ctx, sess)
 	return followUp{resp, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
@@ -170,7 +170,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	a.notes.gooseSessionUsage(ctx, sess)
 	setup := a.options.setup(sess.ID)
 	stored.WorkingDir = sess.WorkingDir
-	setup.Meta = sessionResultMeta(&stored, append(results, a.agent.PluginResults(sess.ID)...))
+	setup.Meta = sessionResultMeta(&stored, append(results, a.agent.Plugins().Results(sess.ID)...))
 	return followUp{setup, func() { a.conn.afterSetup(context.WithoutCancel(ctx), as, sess, results) }}, nil
 }
 

@@ -111,7 +111,7 @@ func TestPluginSkillsAndMCPServer(t *testing.T) {
 		textTurn("You need milk."))
 	userPlugin(t, env, "notes", map[string]string{
 		"plugin.json":                     `{"name":"notes","version":"1.0.0"}`,
-		".mcp.json":                       `{"mcpServers":{"fs":{"command":"node","args":["` + entry + `","${PLUGIN_ROOT}"]}}}`,
+		".mcp.json":                       `{"mcpServers":{"fs":{"command":"node","args":["` + entry + `","${PLUGIN_ROOT}","` + work + `"]}}}`,
 		"skills/summarize-notes/SKILL.md": "---\nname: summarize-notes\ndescription: Summarize the user's notes\n---\nRead the notes and summarize them.\n",
 	})
 	c := startAgent(t, env)

@@ -163,7 +163,7 @@ func (a *agentAPI) agentResume(r *http.Request, q resumeAgentRequest) (reply, er
 	if *q.LoadModelAndExtensions {
 		// Project plugins waiting for the user's consent, as goosed's
 		// Desktop shows extension failures.
-		results = append(results, a.agent.PluginResults(q.SessionID)...)
+		results = append(results, a.agent.Plugins().Results(q.SessionID)...)
 	}
 	return ok(resumeAgentResponse{Session: sess, ExtensionResults: results}), nil
 }

@@ -158,7 +158,7 @@ func (h *headlessRun) run(ctx context.Context) (runResult, error) {
 	}
 	// Project plugins waiting for consent, SessionStart banners and
 	// failed SessionStart hooks, on stderr.
-	if notes, err := h.agent.StartNotices(ctx, sess.ID); err == nil {
+	if notes, err := h.agent.Plugins().StartNotices(ctx, sess.ID); err == nil {
 		for _, n := range notes {
 			fmt.Fprintln(h.diag, n.Text())
 		}

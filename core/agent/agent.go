@@ -148,7 +148,7 @@ func (a *Agent) Close() error {
 	a.sessions = map[string]*sessionState{}
 	a.mu.Unlock()
 	for _, s := range ss {
-		a.endPlugins(s)
+		s.plugins.end(a, s)
 		s.close()
 	}
 	a.bgCancel()

@@ -31,7 +31,7 @@ func (a *Agent) deps(s *sessionState) platform.Deps {
 		Home:         a.cfg.home(),
 		ConfigDir:    a.opts.ConfigDir,
 		Config:       a.opts.Config.Get,
-		PluginSkills: a.pluginSkills,
+		PluginSkills: pluginSkills(a.opts.Plugins),
 		Agent:        hooks{a},
 	}
 }

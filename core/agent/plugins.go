@@ -69,7 +69,7 @@ type sessionPlugins struct {
 // pluginsFor discovers the plugins of a session's working dir and loads
 // the hooks of the active ones. Subagent sessions run no hooks (as goose)
 // and get their extensions from their parent.
-func (a *Agent) pluginsFor(sess session.Session) *sessionPlugins {
+func pluginsFor(a *Agent, sess session.Session) *sessionPlugins {
 	sp := &sessionPlugins{started: make(chan struct{}), cancel: func() {}}
 	if a.opts.Plugins == nil || sess.SessionType == session.TypeSubAgent {
 		return sp
@@ -90,7 +90,7 @@ func (a *Agent) pluginsFor(sess session.Session) *sessionPlugins {
 // withPluginServers adds the active plugins' MCP servers to a session that
 // uses the configured extensions, and drops the saved servers of plugins
 // that no longer run (a resumed session's list was saved when they did).
-func (a *Agent) withPluginServers(cfgs []config.ExtensionConfig, sp *sessionPlugins, configured bool) []config.ExtensionConfig {
+func (sp *sessionPlugins) withServers(a *Agent, cfgs []config.ExtensionConfig, configured bool) []config.ExtensionConfig {
 	if len(sp.found) == 0 {
 		return cfgs
 	}
@@ -113,7 +113,7 @@ func (a *Agent) withPluginServers(cfgs []config.ExtensionConfig, sp *sessionPlug
 	}
 	kept := make([]config.ExtensionConfig, 0, len(cfgs))
 	for _, c := range cfgs {
-		if plugin, _, ok := strings.Cut(c.Name, ":"); ok && c.Type == config.ExtensionStdio && a.pluginNamed(sp, plugin) && !active[plugin] {
+		if plugin, _, ok := strings.Cut(c.Name, ":"); ok && c.Type == config.ExtensionStdio && sp.named(plugin) && !active[plugin] {
 			continue
 		}
 		kept = append(kept, c)
@@ -121,7 +121,7 @@ func (a *Agent) withPluginServers(cfgs []config.ExtensionConfig, sp *sessionPlug
 	return mergeConfigs(kept, servers)
 }
 
-func (a *Agent) pluginNamed(sp *sessionPlugins, name string) bool {
+func (sp *sessionPlugins) named(name string) bool {
 	for _, p := range sp.found {
 		if p.Name == name {
 			return true
@@ -133,8 +133,7 @@ func (a *Agent) pluginNamed(sp *sessionPlugins, name string) bool {
 // startPlugins runs the session's SessionStart hooks in the background
 // (a hook never holds up the session's creation); the first turn waits
 // for them, and StartNotices reports what they printed.
-func (a *Agent) startPlugins(s *sessionState) {
-	sp := s.plugins
+func (sp *sessionPlugins) start(a *Agent, s *sessionState) {
 	if !sp.hooks.Has(plugins.SessionStart) {
 		close(sp.started)
 		return
@@ -157,8 +156,7 @@ func (a *Agent) startPlugins(s *sessionState) {
 
 // endPlugins runs the session's SessionEnd hooks in the background; the
 // agent's Close waits for them.
-func (a *Agent) endPlugins(s *sessionState) {
-	sp := s.plugins
+func (sp *sessionPlugins) end(a *Agent, s *sessionState) {
 	if sp == nil {
 		return
 	}
@@ -174,12 +172,19 @@ func (a *Agent) endPlugins(s *sessionState) {
 	}()
 }
 
+// PluginService is what the faces ask about a session's plugins
+// (a.Plugins()).
+type PluginService struct{ a *Agent }
+
+// Plugins are the faces' questions about sessions' plugins.
+func (a *Agent) Plugins() PluginService { return PluginService{a} }
+
 // StartNotices waits for the session's SessionStart hooks (or ctx) and
 // returns what the user should be told as the session starts: project
 // plugins waiting for consent (once per plugin), SessionStart banners and
 // hooks that failed.
-func (a *Agent) StartNotices(ctx context.Context, sessionID string) ([]Notice, error) {
-	s, err := a.session(sessionID)
+func (svc PluginService) StartNotices(ctx context.Context, sessionID string) ([]Notice, error) {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +196,11 @@ func (a *Agent) StartNotices(ctx context.Context, sessionID string) ([]Notice, e
 	return append([]Notice(nil), s.plugins.notes...), nil
 }
 
-// PluginResults are the session's project plugins waiting for the user's
+// Results are the session's project plugins waiting for the user's
 // consent as extension load results (name: the plugin, error: the
 // notice), for faces that show extension results (Goose Desktop).
-func (a *Agent) PluginResults(sessionID string) []extension.Result {
-	s, err := a.session(sessionID)
+func (svc PluginService) Results(sessionID string) []extension.Result {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return nil
 	}
@@ -206,10 +211,10 @@ func (a *Agent) PluginResults(sessionID string) []extension.Result {
 	return out
 }
 
-// Plugins lists the plugins found for the session's working dir, with
-// their states.
-func (a *Agent) Plugins(sessionID string) ([]plugins.Plugin, error) {
-	s, err := a.session(sessionID)
+// Found lists the plugins found for the session's working dir, with their
+// states.
+func (svc PluginService) Found(sessionID string) ([]plugins.Plugin, error) {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -229,15 +234,17 @@ func failureNotices(fs []plugins.Failure) []Notice {
 // HookFailedFormat names a hook that failed: plugin, event.
 const HookFailedFormat = "Plugin hook `%s` (%s) failed; continuing without it"
 
-// pluginSkills are the skill directories of the plugins of a working dir
-// (core/extension/platform's skill discovery).
-func (a *Agent) pluginSkills(workingDir string) (project, user []string) {
-	if a.opts.Plugins == nil {
-		return nil, nil
+// pluginSkills lists the skill directories of the plugins of a working
+// dir (core/extension/platform's skill discovery).
+func pluginSkills(env *plugins.Env) func(workingDir string) (project, user []string) {
+	return func(workingDir string) (project, user []string) {
+		if env == nil {
+			return nil, nil
+		}
+		found, err := env.List(workingDir)
+		if err != nil {
+			return nil, nil
+		}
+		return plugins.SkillDirs(found)
 	}
-	found, err := a.opts.Plugins.List(workingDir)
-	if err != nil {
-		return nil, nil
-	}
-	return plugins.SkillDirs(found)
 }

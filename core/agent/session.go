@@ -281,8 +281,8 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)
-	s.plugins = a.pluginsFor(sess)
-	cfgs = a.withPluginServers(cfgs, s.plugins, opts.UseConfiguredExtensions)
+	s.plugins = pluginsFor(a, sess)
+	cfgs = s.plugins.withServers(a, cfgs, opts.UseConfiguredExtensions)
 	results, err := a.connectExtensions(ctx, s, cfgs, opts.ConnectInBackground)
 	if err != nil {
 		s.close()
@@ -302,7 +302,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	}
 	a.sessions[id] = s
 	a.mu.Unlock()
-	a.startPlugins(s)
+	s.plugins.start(a, s)
 	if c := a.convCache(); c != nil {
 		c.track(id)
 	}
@@ -436,7 +436,7 @@ func (a *Agent) CloseSession(id string) error {
 	if c := a.convCache(); c != nil {
 		c.forget(id)
 	}
-	a.endPlugins(s)
+	s.plugins.end(a, s)
 	s.close()
 	return nil
 }

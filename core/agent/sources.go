@@ -13,7 +13,7 @@ import (
 // discoveryDeps are the platform dependencies discovery needs when no
 // session is loaded (no change hook, no session hooks).
 func (svc Sources) discoveryDeps() platform.Deps {
-	return platform.Deps{Home: svc.a.cfg.home(), ConfigDir: svc.a.opts.ConfigDir, Config: svc.a.opts.Config.Get, Getenv: svc.a.opts.Getenv, PluginSkills: svc.a.pluginSkills}
+	return platform.Deps{Home: svc.a.cfg.home(), ConfigDir: svc.a.opts.ConfigDir, Config: svc.a.opts.Config.Get, Getenv: svc.a.opts.Getenv, PluginSkills: pluginSkills(svc.a.opts.Plugins)}
 }
 
 // CommandsFor lists the slash commands of a working dir: a loaded
