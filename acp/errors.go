@@ -48,7 +48,8 @@ var codes = map[errkind.Kind]rpcCode{
 // toRPCError is the one place errors become JSON-RPC errors: a
 // *jsonrpc2.Error passes as it is, a feature goose-acp does not ship is
 // CodeUnavailable, every other error is its kind's code (codes) with the
-// human detail (errkind.Detail) in data, as goose does.
+// human detail (errkind.Detail) in data, as goose does; a sign-in error
+// repeats the detail in its message.
 func toRPCError(err error) *jsonrpc2.Error {
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
@@ -61,8 +62,15 @@ func toRPCError(err error) *jsonrpc2.Error {
 	if !ok {
 		c = codeInternal
 	}
+	detail := errkind.Detail(err)
 	e := &jsonrpc2.Error{Code: c.code, Message: c.message}
-	e.SetError(errkind.Detail(err))
+	if c.code == CodeAuthRequired && detail != "" {
+		// Editors such as Zed show only the message of a sign-in error:
+		// it carries the one actionable line (`goose-acp configure`, or
+		// the key to set) as well as data does.
+		e.Message += ": " + detail
+	}
+	e.SetError(detail)
 	return e
 }
 

@@ -38,9 +38,10 @@ func TestErrorTableOnTheWire(t *testing.T) {
 		{"a recipe that does not validate", mustFail(recipe.FromContent("[]")),
 			`{"code":-32602,"message":"Invalid params","data":"invalid type: expected struct Recipe"}`},
 		{"no provider configured", fmt.Errorf("starting: %w", agent.ErrNoProvider),
-			`{"code":-32000,"message":"Authentication required","data":"starting: ` + agent.ErrNoProvider.Error() + `"}`},
+			`{"code":-32000,"message":"Authentication required: starting: ` + agent.ErrNoProvider.Error() + `","data":"starting: ` + agent.ErrNoProvider.Error() + `"}`},
 		{"a rejected key", &provider.Error{Kind: provider.KindAuth, Provider: "openai", StatusCode: 401, Message: "bad key"},
-			`{"code":-32000,"message":"Authentication required","data":` + quote((&provider.Error{Kind: provider.KindAuth, Provider: "openai", StatusCode: 401, Message: "bad key"}).Error()) + `}`},
+			`{"code":-32000,"message":` + quote("Authentication required: "+(&provider.Error{Kind: provider.KindAuth, Provider: "openai", StatusCode: 401, Message: "bad key"}).Error()) +
+				`,"data":` + quote((&provider.Error{Kind: provider.KindAuth, Provider: "openai", StatusCode: 401, Message: "bad key"}).Error()) + `}`},
 		{"a cancelled request", fmt.Errorf("turn: %w", context.Canceled),
 			`{"code":-32800,"message":"Request cancelled","data":"turn: context canceled"}`},
 		{"a feature goose-acp does not ship", unavailable.Dictation.Error(),

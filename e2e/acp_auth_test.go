@@ -50,8 +50,9 @@ func requireAuthError(t *testing.T, e *jsonrpc2.Error, data string) {
 	if e.Data != nil {
 		_ = json.Unmarshal(*e.Data, &got)
 	}
-	if e.Code != -32000 || e.Message != "Authentication required" || got != data {
-		t.Fatalf("error code %d message %q data %q\nwant -32000 \"Authentication required\" %q", e.Code, e.Message, got, data)
+	// Zed shows only the message: it carries the actionable line too.
+	if msg := "Authentication required: " + data; e.Code != -32000 || e.Message != msg || got != data {
+		t.Fatalf("error code %d message %q data %q\nwant -32000 %q %q", e.Code, e.Message, got, msg, data)
 	}
 }
 
