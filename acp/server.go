@@ -85,7 +85,8 @@ type Server struct {
 	// why it is not usable. Both are written before ready closes.
 	ready   chan struct{}
 	openErr error
-	// openOnce starts open once, when Serve starts (startOpen).
+	// openOnce starts open once: when initialize arrives, or at the first
+	// request that needs the options (startOpen).
 	openOnce sync.Once
 	openCtx  context.Context
 	// frames carries session/update notifications, encoded by us rather
@@ -145,11 +146,11 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 	})
 	s.openCtx = ctx
 	s.peer, s.frames = versionedPeer{s, rpcPeer{conn}}, conn
-	s.startOpen()
 	err := conn.Run(ctx)
 	cancel()
 	s.v2wg.Wait()
-	// The caller closes what Open built, so Open must have finished.
+	// The caller closes what Open built, so Open must have finished (or
+	// never start: an editor that left before asking for anything).
 	s.openOnce.Do(func() { close(s.ready) })
 	<-s.ready
 	s.closeAll()
@@ -197,13 +198,15 @@ func (s *Server) open(ctx context.Context) {
 	close(s.ready)
 }
 
-// startOpen opens the options (Options.Open) in the background, once.
-// Serve starts it at once, beside the reading and answering of
-// initialize: an editor sends session/new as soon as initialize is
-// answered, and a fresh process's first session/new otherwise waited for
-// the whole open (the session database). Measured on two cores with the
-// in-process extensions called directly: initialize unchanged, the first
-// session/new half as long (spawn → first reply, medians of 20).
+// startOpen opens the options (Options.Open) in the background, once:
+// when initialize arrives (beside its handling and answer), or at the
+// first request that needs them. An editor sends session/new as soon as
+// initialize is answered, and a fresh process's first session/new
+// otherwise waited for the whole open (the session database); started
+// once initialize had been answered, it finished no sooner. Measured on
+// two cores with the in-process extensions called directly: initialize
+// unchanged, the first session/new half as long (spawn → first reply,
+// medians of 20). An editor that connects and leaves opens nothing.
 func (s *Server) startOpen() {
 	s.openOnce.Do(func() { go s.open(s.openCtx) })
 }
@@ -283,7 +286,7 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 
 // initializeV1 answers a v1 client (v2.go negotiates).
 func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
-	defer s.startOpen() // the editor's next request is likely a session's
+	s.startOpen() // beside this answer: the editor's next request is likely a session's
 	caps := req.ClientCapabilities
 	s.caps.CompareAndSwap(nil, &caps)
 	version := req.ProtocolVersion

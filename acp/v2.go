@@ -109,7 +109,7 @@ func (s *Server) initializeV2(_ context.Context, req v2InitializeRequest) (v2Ini
 	if req.Info == nil {
 		return v2InitializeResponse{}, invalidParams("info is required")
 	}
-	defer s.startOpen()
+	s.startOpen()
 	// v2 clients run no commands and hold no files for the agent (no
 	// fs/* or terminal/* delegation); shell output is shown in
 	// agent-owned display terminals, which this adapter produces from the
