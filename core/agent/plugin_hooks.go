@@ -29,7 +29,12 @@ const (
 	DefaultStopHookBlockCap = 8
 )
 
-func (hp hookPoints) hooks() *plugins.Hooks { return hp.t.s.plugins.hooks }
+func (hp hookPoints) hooks() *plugins.Hooks {
+	if hp.t.s.plugins == nil {
+		return nil
+	}
+	return hp.t.s.plugins.hooks
+}
 
 // payload is a hook payload for this turn's session.
 func (hp hookPoints) payload(ev plugins.Event) plugins.Payload {
@@ -73,7 +78,7 @@ func (hp hookPoints) hookFailures(fs []plugins.Failure, queued bool) {
 func (hp hookPoints) promptHooks(msg conversation.Message) (context []string) {
 	t := hp.t
 	sp := t.s.plugins
-	if sp.hooks.Empty() {
+	if sp == nil || sp.hooks.Empty() {
 		return nil
 	}
 	select {
