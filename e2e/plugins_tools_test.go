@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // guardScript records its payload and denies any command with "rm -rf"
@@ -102,5 +103,33 @@ func TestPluginToolHooks(t *testing.T) {
 	}
 	if got := payloads(filepath.Join(root, "after.log")); len(got) != 1 || got[0] != strings.Replace(extended, "%s", "AfterShellExecution", 1) {
 		t.Fatalf("AfterShellExecution payloads = %q", got)
+	}
+}
+
+// TestPluginHooksSkipSubagents: as in goose, a subagent's turns run no
+// hooks; the parent's delegate call (a tool the parent offers) does.
+func TestPluginHooksSkipSubagents(t *testing.T) {
+	work := t.TempDir()
+	summary := `{"final_output":"{\"summary\":\"two files\"}"}`
+	env := newAgentEnv(t,
+		toolCallTurn("call_del", "delegate", map[string]string{"instructions": "List the files"}),
+		toolCallTurn("call_ls", shellTool, map[string]string{"command": "ls"}),
+		providertest.Turn{ToolCalls: []providertest.ToolCall{{ID: "call_fin", Name: "final_output", Arguments: summary}}},
+		textTurn("The subagent found two files."))
+	root := userPlugin(t, env, "audit", map[string]string{
+		"hooks/hooks.json": hooksJSON(map[string][2]string{"PreToolUse": {"", recordTo("pre.log")}, "UserPromptSubmit": {"", recordTo("prompt.log")}}),
+	})
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(work)
+	if resp := c.prompt(sess.SessionID, "delegate it"); resp.StopReason != "end_turn" {
+		t.Fatalf("stop %q\n%s", resp.StopReason, c.stderr.String())
+	}
+	pre := payloads(filepath.Join(root, "pre.log"))
+	if len(pre) != 1 || !strings.Contains(pre[0], `"tool_call_id":"call_del","tool_name":"delegate"`) {
+		t.Fatalf("PreToolUse payloads = %q, want only the parent's delegate call", pre)
+	}
+	if got := payloads(filepath.Join(root, "prompt.log")); len(got) != 1 {
+		t.Fatalf("UserPromptSubmit ran %d times, want the parent's prompt only", len(got))
 	}
 }
