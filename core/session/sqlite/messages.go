@@ -29,6 +29,7 @@ func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Mes
 		}
 		return insertMessage(ctx, tx, id, row)
 	})
+	s.releaseMemory(len(row.ContentJSON))
 	if err != nil {
 		return fmt.Errorf("append message: %w", err)
 	}
@@ -50,6 +51,7 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 			return fmt.Errorf("replace conversation: message %d: %w", i, err)
 		}
 	}
+	largest := 0
 	err := s.write(ctx, func(tx dbq) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
@@ -57,8 +59,11 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
 			return err
 		}
-		return encodeAndInsert(ctx, tx, id, msgs)
+		var err error
+		largest, err = encodeAndInsert(ctx, tx, id, msgs)
+		return err
 	})
+	s.releaseMemory(largest)
 	if err != nil {
 		return fmt.Errorf("replace conversation: %w", err)
 	}
@@ -68,24 +73,26 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 // encodeAndInsert encodes each message just before its insert, so only
 // one encoded row is alive at a time (a compacted conversation holds a
 // huge prompt twice: the old message and its replay); an encoding error
-// rolls the whole replacement back.
-func encodeAndInsert(ctx context.Context, tx dbq, id string, msgs []conversation.Message) error {
+// rolls the whole replacement back. It returns the largest row's size.
+func encodeAndInsert(ctx context.Context, tx dbq, id string, msgs []conversation.Message) (int, error) {
 	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer stmt.Close()
+	largest := 0
 	for i, m := range msgs {
 		row, err := session.EncodeMessage(id, m)
 		if err != nil {
-			return fmt.Errorf("message %d: %w", i, err)
+			return largest, fmt.Errorf("message %d: %w", i, err)
 		}
+		largest = max(largest, len(row.ContentJSON))
 		_, err = stmt.ExecContext(ctx, row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
 		if err != nil {
-			return err
+			return largest, err
 		}
 	}
-	return nil
+	return largest, nil
 }
 
 // Truncate deletes the messages created at or after fromCreated (Unix

@@ -42,6 +42,8 @@ type Store struct {
 	cols string
 	// revs counts each session's message writes (revision.go).
 	revs session.Revisions
+	// maxConns is the pool's size (releaseMemory restores it).
+	maxConns int
 }
 
 var _ session.Store = (*Store)(nil)
@@ -79,7 +81,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
-	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger}
+	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns}
 	created, err := s.initSchema(ctx)
 	if err != nil {
 		db.Close()

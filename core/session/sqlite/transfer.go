@@ -19,6 +19,7 @@ func (s *Store) Fork(ctx context.Context, id string) (session.Session, error) {
 		out, err = s.insertCopy(ctx, tx, src)
 		return err
 	})
+	s.releaseMemory(largestMessage(out.Conversation))
 	if err != nil {
 		return session.Session{}, fmt.Errorf("fork session: %w", err)
 	}
@@ -45,6 +46,7 @@ func (s *Store) Import(ctx context.Context, data []byte) (session.Session, error
 		out, err = s.insertCopy(ctx, tx, src)
 		return err
 	})
+	s.releaseMemory(largestMessage(src.Conversation))
 	if err != nil {
 		return session.Session{}, fmt.Errorf("import session: %w", err)
 	}
@@ -83,5 +85,6 @@ func fillCopy(ctx context.Context, tx dbq, id string, src session.Session) error
 		append(args, id)...); err != nil {
 		return err
 	}
-	return encodeAndInsert(ctx, tx, id, src.Conversation)
+	_, err = encodeAndInsert(ctx, tx, id, src.Conversation)
+	return err
 }
