@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
@@ -54,12 +55,18 @@ func TestDelegatedFSPolicyFollowsTheWorkingDir(t *testing.T) {
 	if got := pol().WorkingDir(); got != first {
 		t.Fatalf("before tracking: %s", got)
 	}
-	as := &acpSession{id: "s1", cwd: first}
+	var mu sync.Mutex
+	cwd := first
+	as := &acpSession{id: "s1", translator: &Translator{WorkingDir: func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return cwd
+	}}}
 	as.setRoots([]string{root})
 	s.loaded.register(as)
-	as.mu.Lock()
-	as.cwd = moved
-	as.mu.Unlock()
+	mu.Lock()
+	cwd = moved // the agent's working dir moved
+	mu.Unlock()
 	if err := pol().Check(filepath.Join(moved, "a.go"), "a.go"); err != nil || pol().WorkingDir() != moved {
 		t.Fatalf("after the move: %v (wd %s)", err, pol().WorkingDir())
 	}

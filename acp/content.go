@@ -72,8 +72,9 @@ func embedResource(msg conversation.Message, pol *pathpolicy.Policy, r *Embedded
 // developer tools of the session apply.
 func (s *Server) pathPolicy(as *acpSession) *pathpolicy.Policy {
 	as.mu.Lock()
-	cwd, roots := as.cwd, as.roots
+	roots := as.roots
 	as.mu.Unlock()
+	cwd := as.translator.workingDir()
 	return pathpolicy.New(pathpolicy.Options{WorkingDir: cwd, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
 }
 

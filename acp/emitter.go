@@ -63,8 +63,8 @@ func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID
 	}
 	started := as.terminals[toolCallID]
 	as.terminals[toolCallID] = true
-	cwd := as.cwd
 	as.mu.Unlock()
+	cwd := as.translator.workingDir()
 	as.showTerminal(toolCallID, toolCallID)
 	if started {
 		return
@@ -91,9 +91,7 @@ func announceTerminal(as *acpSession, u *SessionUpdate, display bool) {
 	if info, ok := as.translator.CallInfo(u.ToolCallID); !ok || !info.Terminal {
 		return
 	}
-	as.mu.Lock()
-	cwd := as.cwd
-	as.mu.Unlock()
+	cwd := as.translator.workingDir()
 	as.showTerminal(u.ToolCallID, u.ToolCallID)
 	u.ToolContent = append(u.ToolContent, ToolCallContent{Type: "terminal", TerminalID: u.ToolCallID})
 	if u.Meta == nil {

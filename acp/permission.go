@@ -107,7 +107,7 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conversation.ActionData) ToolCallUpdate {
 	call := conversation.ToolCall{Name: d.ToolName, Arguments: d.Arguments}
 	info := as.translator.info(d.ToolName)
-	title := toolinfo.Title(call.Name, call.Arguments, info, as.translator.WorkingDir)
+	title := toolinfo.Title(call.Name, call.Arguments, info, as.translator.workingDir())
 	tc := ToolCallUpdate{ToolCallID: d.ID, Title: &title, Kind: info.Kind, Status: "pending", RawInput: nonNilArgs(d.Arguments)}
 	if d.Prompt != nil && *d.Prompt != "" {
 		tc.Content = append(tc.Content, ToolCallContent{Type: "content", Content: &ContentBlock{Type: "text", Text: *d.Prompt}})

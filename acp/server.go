@@ -60,10 +60,6 @@ type Options struct {
 	// Auth connects initialize's authMethods, authenticate and the
 	// provider check before session/new to core/setup (auth.go).
 	Auth AuthOptions
-	// SubscribeTitles, when set, delivers session titles generated in the
-	// background after a turn ended (titles ready during a turn arrive as
-	// agent.TitleEvent); it returns the unsubscribe function.
-	SubscribeTitles func(func(sessionID, title string)) (unsubscribe func())
 	// Open, when set, builds the rest of these options (Agent, Store, …)
 	// in the background while Serve already answers initialize and
 	// authenticate, so an editor's handshake never waits for the session
@@ -174,8 +170,9 @@ func withDefaults(opts Options) Options {
 	return opts
 }
 
-// open completes the options (Options.Open) and subscribes to background
-// titles; it closes s.ready when the server can run sessions, or not.
+// open completes the options (Options.Open) and takes the titles the
+// connection's sessions get after a turn ended (agent.Holder); it closes
+// s.ready when the server can run sessions, or not.
 func (s *Server) open(ctx context.Context) {
 	if s.opts.Open != nil {
 		// Not cancelled by the editor leaving: a half-opened store helps
@@ -190,11 +187,12 @@ func (s *Server) open(ctx context.Context) {
 		}
 	}
 	s.loaded.agent = s.opts.Agent
-	s.bind()
-	if s.openErr == nil && s.opts.SubscribeTitles != nil {
-		unsubscribe := s.opts.SubscribeTitles(func(id, title string) { s.sendTitle(ctx, id, title) })
-		context.AfterFunc(ctx, unsubscribe)
+	s.loaded.onEvent = func(id string, ev agent.Event) {
+		if t, ok := ev.(agent.TitleEvent); ok {
+			s.sendTitle(ctx, id, t.Title)
+		}
 	}
+	s.bind()
 	close(s.ready)
 }
 

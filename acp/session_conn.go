@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -12,9 +13,26 @@ import (
 
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, cwd: sess.WorkingDir, translator: &Translator{WorkingDir: sess.WorkingDir, Tools: s.toolInfo(sess.ID), Owner: s.toolOwner(sess.ID)}}
+	as := &acpSession{id: sess.ID, translator: &Translator{WorkingDir: workingDir(s.opts.Agent, sess), Tools: s.toolInfo(sess.ID), Owner: s.toolOwner(sess.ID)}}
 	s.loaded.register(as)
 	return as
+}
+
+// workingDir reads a session's working directory from the agent whenever
+// it is needed: another face may move it (goosed's
+// /agent/update_working_dir).
+func workingDir(ag *agent.Agent, sess *session.Session) func() string {
+	id, dir := sess.ID, sess.WorkingDir
+	if ag == nil {
+		return func() string { return dir }
+	}
+	sessions := ag.Sessions()
+	return func() string {
+		if wd, err := sessions.WorkingDir(context.Background(), id); err == nil {
+			return wd
+		}
+		return dir
+	}
 }
 
 // afterSetup sends what clients expect right after a session is ready,

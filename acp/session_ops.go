@@ -192,11 +192,6 @@ func (a *sessionOpsAPI) updateWorkingDir(ctx context.Context, req workingDirRequ
 	if err := a.sessions.UpdateWorkingDir(ctx, id, dir); err != nil {
 		return struct{}{}, workingDirErr(err, id)
 	}
-	if as, err := a.loaded.lookup(id); err == nil {
-		as.mu.Lock()
-		as.cwd, as.translator.WorkingDir = dir, dir
-		as.mu.Unlock()
-	}
 	return struct{}{}, nil
 }
 
@@ -336,8 +331,7 @@ type workingDirRequest struct {
 }
 
 func (a *sessionOpsAPI) updateLoadedWorkingDir(ctx context.Context, req workingDirRequest) (struct{}, error) {
-	as, err := a.loaded.lookup(req.SessionID)
-	if err != nil {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
 	dir := strings.TrimSpace(req.WorkingDir)
@@ -347,9 +341,6 @@ func (a *sessionOpsAPI) updateLoadedWorkingDir(ctx context.Context, req workingD
 	if err := a.sessions.UpdateWorkingDir(ctx, req.SessionID, dir); err != nil {
 		return struct{}{}, workingDirErr(err, req.SessionID)
 	}
-	as.mu.Lock()
-	as.cwd, as.translator.WorkingDir = dir, dir
-	as.mu.Unlock()
 	return struct{}{}, nil
 }
 

@@ -16,15 +16,14 @@ import (
 // timeNow is the adapter's clock (message timestamps).
 var timeNow = time.Now
 
-// acpSession is what the adapter keeps per loaded session: the working dir,
-// the translator, and the running turn's cancel. Mode, provider and model
-// are the agent's (Agent.Mode, Agent.Model), never copied here: with --http
-// another face may change them.
+// acpSession is what the adapter keeps per loaded session: the translator
+// and the running turn's cancel. The working dir, mode, provider and model
+// are the agent's (Sessions().WorkingDir, Mode, Model), never copied here:
+// with --http another face may change them.
 type acpSession struct {
 	id string
 
-	mu  sync.Mutex
-	cwd string
+	mu sync.Mutex
 	// roots are the additionalDirectories the session was opened with
 	// (the path policy's allowed roots).
 	roots      []string
@@ -51,14 +50,27 @@ type acpSession struct {
 }
 
 // loadedSessions are the sessions this connection has open. The agent's
-// sessions belong to the agent, not to a connection: one is closed only
-// when no connection of this process holds it any more (holders.go).
+// sessions belong to the agent, not to a connection: the connection holds
+// the ones it opened (agent.Holder) and lets go of them when it closes
+// them or ends, and the agent unloads a session when no face holds it.
 type loadedSessions struct {
 	// agent is set when the server's options are complete (bind).
 	agent *agent.Agent
+	// onEvent gets the events a held session reports outside a turn (a
+	// title generated after the turn ended).
+	onEvent func(sessionID string, ev agent.Event)
 
 	mu sync.Mutex
 	m  map[string]*acpSession
+}
+
+var _ agent.Holder = (*loadedSessions)(nil)
+
+// SessionEvent is the connection's side of its holds.
+func (l *loadedSessions) SessionEvent(sessionID string, ev agent.Event) {
+	if l.onEvent != nil {
+		l.onEvent(sessionID, ev)
+	}
 }
 
 func newLoadedSessions() *loadedSessions { return &loadedSessions{m: map[string]*acpSession{}} }
@@ -75,14 +87,11 @@ func (l *loadedSessions) lookup(id string) (*acpSession, error) {
 func (l *loadedSessions) register(as *acpSession) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.m[as.id]; !ok && l.agent != nil {
-		holdSession(l.agent, as.id)
-	}
 	l.m[as.id] = as
 }
 
-// drop cancels the session's turn and, unless another connection of this
-// process has the session open, stops its extensions.
+// drop cancels the session's turn and lets go of the connection's hold:
+// unless another face holds the session, its extensions stop.
 func (l *loadedSessions) drop(id string) {
 	l.mu.Lock()
 	as := l.m[id]
@@ -94,13 +103,7 @@ func (l *loadedSessions) drop(id string) {
 	if l.agent == nil {
 		return
 	}
-	last := !heldElsewhere(l.agent, id)
-	if as != nil {
-		last = releaseSession(l.agent, id)
-	}
-	if last {
-		_ = l.agent.CloseSession(id)
-	}
+	_, _ = l.agent.Sessions().Release(id, l)
 }
 
 // ids are the loaded sessions' ids.
@@ -119,16 +122,6 @@ func (l *loadedSessions) get(id string) *acpSession {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.m[id]
-}
-
-// setWorkingDir moves a loaded session's copy of its working dir (no-op
-// for a session not loaded here).
-func (l *loadedSessions) setWorkingDir(id, dir string) {
-	if as := l.get(id); as != nil {
-		as.mu.Lock()
-		as.cwd, as.translator.WorkingDir = dir, dir
-		as.mu.Unlock()
-	}
 }
 
 func (s *Server) lookup(id string) (*acpSession, error) { return s.loaded.lookup(id) }

@@ -95,7 +95,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(a.builtinExtensions(), exts...),
 		UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
-		ConnectInBackground: mr == nil && !a.extensionsFirst,
+		ConnectInBackground: mr == nil && !a.extensionsFirst, Holder: a.loaded,
 	}
 	if chosen, ok, err := enabledExtensions(req.Meta); err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	a.loaded.drop(req.SessionID)
 	sess, results, err := a.agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
 		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
-		ConnectInBackground: !a.extensionsFirst,
+		ConnectInBackground: !a.extensionsFirst, Holder: a.loaded,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)

@@ -83,7 +83,7 @@ func TestDeveloperToolKinds(t *testing.T) {
 			t.Errorf("classic %s: kind %q, want %q", name, got, kind)
 		}
 	}
-	tr := &Translator{WorkingDir: "/proj", Tools: classic}
+	tr := &Translator{WorkingDir: func() string { return "/proj" }, Tools: classic}
 	locs := tr.locations(classic("text_editor"), map[string]any{"command": "view", "path": "a.go", "view_range": []any{float64(4), float64(9)}})
 	if len(locs) != 1 || locs[0].Path != "/proj/a.go" || locs[0].Line == nil || *locs[0].Line != 3 { // view_range 4 is row 3 (0-based)
 		t.Fatalf("text_editor locations = %+v", locs)

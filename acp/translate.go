@@ -14,8 +14,10 @@ import (
 // Translator turns goose messages into session/update payloads for one
 // session. It remembers tool requests so responses can report locations.
 type Translator struct {
-	// WorkingDir resolves relative paths in tool arguments to absolute ones.
-	WorkingDir string
+	// WorkingDir is the session's working directory as it is now (the
+	// agent's, which another face may move); it resolves relative paths in
+	// tool arguments to absolute ones. nil: none.
+	WorkingDir func() string
 	// Tools returns what a tool declares about itself (kind, path and
 	// line arguments); nil means toolinfo.Guess of the name.
 	Tools func(name string) toolinfo.Info
@@ -24,6 +26,14 @@ type Translator struct {
 	// prefixed name.
 	Owner    func(name string) (ext, appURI string)
 	requests map[string]conversation.ToolCall
+}
+
+// workingDir is the session's working directory now ("" without one).
+func (t *Translator) workingDir() string {
+	if t.WorkingDir == nil {
+		return ""
+	}
+	return t.WorkingDir()
 }
 
 // toolInfo returns the session's tool declarations as the agent lists
@@ -114,7 +124,7 @@ func (t *Translator) toolCall(r *conversation.ToolRequest) SessionUpdate {
 	}
 	t.requests[r.ID] = call
 	info := t.info(call.Name)
-	title := toolinfo.Title(call.Name, call.Arguments, info, t.WorkingDir)
+	title := toolinfo.Title(call.Name, call.Arguments, info, t.workingDir())
 	u.Title, u.Kind = &title, info.Kind
 	u.RawInput = nonNilArgs(call.Arguments)
 	u.Locations = t.locations(info, call.Arguments)
@@ -216,8 +226,8 @@ func (t *Translator) locations(info toolinfo.Info, args map[string]any) []ToolCa
 	if !ok {
 		return nil
 	}
-	if !filepath.IsAbs(path) && t.WorkingDir != "" {
-		path = filepath.Join(t.WorkingDir, path)
+	if wd := t.workingDir(); !filepath.IsAbs(path) && wd != "" {
+		path = filepath.Join(wd, path)
 	}
 	loc := ToolCallLocation{Path: path}
 	if line, ok := info.LineOf(args); ok {

@@ -40,7 +40,7 @@ func TestReplayUpdatesGolden(t *testing.T) {
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		t.Fatal(err)
 	}
-	tr := &Translator{WorkingDir: "/proj", Tools: developerTools(t, developer.Editor)}
+	tr := &Translator{WorkingDir: func() string { return "/proj" }, Tools: developerTools(t, developer.Editor)}
 	var buf bytes.Buffer
 	for _, m := range msgs {
 		for _, u := range tr.MessageUpdates(m, true) {

@@ -40,7 +40,7 @@ func (a *agentAPI) agentUpdateProvider(r *http.Request, q updateProviderRequest)
 	if modelName == "" {
 		return reply{}, textError(http.StatusBadRequest, "No model specified")
 	}
-	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, textError(http.StatusFailedDependency, "Failed to get session agent: %s", err)
 	}
 	if err := a.sessions.SetModel(r.Context(), q.SessionID, q.Provider, modelName); err != nil {
@@ -84,7 +84,7 @@ func (a *agentAPI) agentUpdateFromSession(r *http.Request, q sessionIDRequest) (
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	if len(sess.Recipe) == 0 || string(sess.Recipe) == "null" {
-		if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+		if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		return noBody(http.StatusOK), nil
@@ -128,7 +128,7 @@ func (q callToolRequest) check() error { return required("session_id", q.Session
 
 // agentCallTool runs a tool directly (MCP Apps) → rmcp CallToolResult.
 func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, error) {
-	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	if !a.hasTool(r, q.SessionID, q.Name) {
@@ -179,7 +179,7 @@ type readResourceResponse struct {
 
 // agentReadResource reads the first text content of an MCP resource.
 func (a *agentAPI) agentReadResource(r *http.Request, q readResourceRequest) (reply, error) {
-	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	res, err := a.extensions.ReadResource(r.Context(), q.SessionID, q.ExtensionName, q.URI)

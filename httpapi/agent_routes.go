@@ -20,8 +20,10 @@ import (
 // resources) through the agent.
 type agentAPI struct {
 	// agent starts, resumes and closes sessions.
-	agent      *agent.Agent
-	sessions   agent.Sessions
+	agent    *agent.Agent
+	sessions agent.Sessions
+	// hold is REST's hold on the sessions it loads (/agent/stop lets go).
+	hold       agent.Holder
 	extensions agent.Extensions
 	store      agent.SessionReader
 	cfg        *config.Config
@@ -85,6 +87,7 @@ func (a *agentAPI) agentStart(r *http.Request, q startAgentRequest) (reply, erro
 			opts.Recipe.Dir = a.library.Dir
 		}
 	}
+	opts.Holder = a.hold
 	sess, _, err := a.agent.StartSession(r.Context(), opts)
 	if err != nil {
 		return reply{}, errorf(http.StatusInternalServerError, "Failed to create session: %w", err)
@@ -149,12 +152,15 @@ func (a *agentAPI) agentResume(r *http.Request, q resumeAgentRequest) (reply, er
 		return reply{}, notFound("Session not found: %s", q.SessionID)
 	}
 	var results []extension.Result
-	if *q.LoadModelAndExtensions && !a.sessions.IsLoaded(q.SessionID) {
-		_, res, err := a.agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true})
+	if *q.LoadModelAndExtensions {
+		loaded := a.sessions.IsLoaded(q.SessionID)
+		_, res, err := a.agent.ResumeSession(r.Context(), q.SessionID, agent.StartOptions{UseConfiguredExtensions: true, Holder: a.hold})
 		if err != nil {
 			return reply{}, errorf(http.StatusInternalServerError, "Failed to resume session: %w", err)
 		}
-		results = res
+		if !loaded {
+			results = res
+		}
 	}
 	sess, err := a.store.Get(r.Context(), q.SessionID, true)
 	if err != nil {
@@ -199,7 +205,9 @@ func (a *agentAPI) agentStop(r *http.Request, q sessionIDRequest) (reply, error)
 	if b, ok := a.buses.existing(q.SessionID); ok {
 		b.cancelAll()
 	}
-	if err := a.agent.CloseSession(q.SessionID); err != nil {
+	// Stopping lets go of REST's hold: an editor that has the session
+	// open keeps it.
+	if _, err := a.sessions.Release(q.SessionID, a.hold); err != nil {
 		return reply{}, notFound("No agent for session %s", q.SessionID)
 	}
 	return noBody(http.StatusOK), nil
@@ -221,7 +229,7 @@ func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 	if id == "" {
 		return reply{}, badRequest("Failed to deserialize query string: missing field `session_id`")
 	}
-	if err := a.sessions.EnsureLoaded(r.Context(), id); err != nil {
+	if err := a.sessions.Hold(r.Context(), id, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	tools, err := a.extensions.Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
@@ -268,7 +276,7 @@ func (q addExtensionRequest) check() error {
 }
 
 func (a *agentAPI) agentAddExtension(r *http.Request, q addExtensionRequest) (reply, error) {
-	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	if err := a.extensions.Add(r.Context(), q.SessionID, *q.Config); err != nil {
@@ -287,7 +295,7 @@ func (q removeExtensionRequest) check() error {
 }
 
 func (a *agentAPI) agentRemoveExtension(r *http.Request, q removeExtensionRequest) (reply, error) {
-	if err := a.sessions.EnsureLoaded(r.Context(), q.SessionID); err != nil {
+	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
 	if err := a.extensions.Remove(r.Context(), q.SessionID, q.Name); err != nil {

@@ -22,8 +22,10 @@ type chatAPI struct {
 	// agent runs the turns.
 	agent    *agent.Agent
 	sessions agent.Sessions
-	store    agent.SessionReader
-	buses    *buses
+	// hold is REST's hold on the sessions it loads.
+	hold  agent.Holder
+	store agent.SessionReader
+	buses *buses
 	// ctx ends with the server; turns counts the turns running under it.
 	ctx   context.Context
 	turns *sync.WaitGroup
@@ -107,7 +109,7 @@ func (a *chatAPI) sessionReply(r *http.Request, q sessionReplyRequest) (reply, e
 	}
 	answer := ok(map[string]string{"request_id": q.RequestID})
 	if hasElicitationResponse(*q.UserMessage) {
-		if err := a.sessions.EnsureLoaded(r.Context(), id); err != nil {
+		if err := a.sessions.Hold(r.Context(), id, a.hold); err != nil {
 			return reply{}, errNoAgent(err)
 		}
 		if _, err := a.agent.Reply(r.Context(), id, *q.UserMessage, nil); err != nil {
@@ -135,7 +137,7 @@ func (a *chatAPI) runBusTurn(ctx context.Context, b *eventBus, id, requestID str
 	b.turn.Lock()
 	defer b.turn.Unlock()
 	publish := func(ev wireEvent) { b.publish(requestID, ev) }
-	if err := a.sessions.EnsureLoaded(ctx, id); err != nil {
+	if err := a.sessions.Hold(ctx, id, a.hold); err != nil {
 		publish(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}

@@ -100,7 +100,7 @@ func (a *chatAPI) pumpLegacy(ctx context.Context, cancel context.CancelFunc, sse
 // cannot start sends only an Error; otherwise Finish always ends it.
 func (a *chatAPI) runLegacyTurn(ctx context.Context, q chatRequest, send func(wireEvent) bool) {
 	id := q.SessionID
-	if err := a.sessions.EnsureLoaded(ctx, id); err != nil {
+	if err := a.sessions.Hold(ctx, id, a.hold); err != nil {
 		send(errorEvent("Failed to get session agent: " + err.Error()))
 		return
 	}

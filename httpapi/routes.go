@@ -22,6 +22,7 @@ type route struct {
 func (s *Server) routes() []route {
 	o := s.opts
 	out := writer{log: s.log}
+	hold := &restHold{}
 	providers := &providersAPI{list: o.Providers, configured: o.Configured, cfg: o.Config, newProvider: o.NewProvider, custom: o.CustomProviders}
 	areas := [][]route{
 		(&statusAPI{version: o.Version, cfg: o.Config, store: o.Store, stateDir: o.StateDir, out: out}).routes(),
@@ -31,8 +32,8 @@ func (s *Server) routes() []route {
 			{"DELETE", "/acp", ownBodyLimit, nil, http.HandlerFunc(s.acp)},
 		},
 		(&sessionsAPI{sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, cfg: o.Config, buses: s.buses}).routes(),
-		(&chatAPI{agent: o.Agent, sessions: o.Agent.Sessions(), store: o.Store, buses: s.buses, ctx: s.ctx, turns: &s.turns, ping: o.PingInterval, out: out}).routes(),
-		(&agentAPI{agent: o.Agent, sessions: o.Agent.Sessions(), extensions: o.Agent.Extensions(), store: o.Store, cfg: o.Config, perms: o.Permissions, providers: providers,
+		(&chatAPI{agent: o.Agent, sessions: o.Agent.Sessions(), hold: hold, store: o.Store, buses: s.buses, ctx: s.ctx, turns: &s.turns, ping: o.PingInterval, out: out}).routes(),
+		(&agentAPI{agent: o.Agent, sessions: o.Agent.Sessions(), hold: hold, extensions: o.Agent.Extensions(), store: o.Store, cfg: o.Config, perms: o.Permissions, providers: providers,
 			library: o.Recipes, buses: s.buses}).routes(),
 		(&configAPI{cfg: o.Config, perms: o.Permissions, library: o.Recipes}).routes(),
 		providers.routes(),

@@ -134,7 +134,6 @@ func (rt *runtime) acpOptions() acp.Options {
 		DefaultMode:     rt.stringSetting("GOOSE_MODE"),
 		Version:         buildVersion(),
 		Logger:          rt.log,
-		SubscribeTitles: rt.titles.subscribe,
 		Auth:            rt.providers.authOptions(),
 	}
 }

@@ -31,7 +31,6 @@ type runtime struct {
 	// extensionsFirst: ACP session/new and load wait for the session's
 	// extensions (goose serve for Goose Desktop).
 	extensionsFirst bool
-	titles          *titleHub
 	providers       *providerSet
 	agent           *agent.Agent
 	// plugins finds plugins and records the user's consent.
@@ -70,7 +69,7 @@ func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := &runtime{log: log, paths: paths, cfg: cfg, perms: perms, titles: &titleHub{}}
+	rt := &runtime{log: log, paths: paths, cfg: cfg, perms: perms}
 	rt.plugins = &plugins.Env{Home: home, ConfigDir: paths.Config, Config: pluginConfig{configReader{cfg}}, Getenv: env.getenv, Logger: log}
 	if root := env.getenv("GOOSE_PATH_ROOT"); filepath.IsAbs(root) {
 		rt.plugins.PathRoot = root
@@ -101,7 +100,6 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 		ConfigDir:     rt.paths.Config,
 		Getenv:        env.getenv,
 		ClientVersion: buildVersion(),
-		OnTitle:       rt.titles.publish,
 		Plugins:       rt.plugins,
 	})
 	return nil

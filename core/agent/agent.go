@@ -72,9 +72,6 @@ type Options struct {
 	ClientVersion string
 	// ElicitationTimeout bounds each elicitation wait (default 300 s).
 	ElicitationTimeout time.Duration
-	// OnTitle is called (from a background goroutine) when a session gets
-	// a generated name; adapters turn it into session_info_update.
-	OnTitle func(sessionID, title string)
 	// Plugins finds the user's and each session's project plugins (their
 	// hooks, MCP servers and skills); nil runs no plugins.
 	Plugins *plugins.Env

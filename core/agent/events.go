@@ -52,7 +52,8 @@ type UsageEvent struct {
 
 // TitleEvent reports a generated session name (ACP session_info_update).
 // Naming runs in the background: a name ready while the turn still runs
-// arrives as this event; one ready later goes to Options.OnTitle.
+// arrives as this event; one ready later goes to the session's holders
+// (Holder.SessionEvent).
 type TitleEvent struct{ Title string }
 
 // ProgressEvent is a transient note for the user about what the turn is

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,23 +32,16 @@ func TestLargeToolOutputGoesToFile(t *testing.T) {
 }
 
 func TestSessionTitle(t *testing.T) {
-	var mu sync.Mutex
-	var titles []string
 	cfg := mapConfig{"GOOSE_DISABLE_SESSION_NAMING": "false"}
-	h := newHarnessWith(t, cfg, func(o *Options) {
-		o.OnTitle = func(id, title string) {
-			mu.Lock()
-			titles = append(titles, id+":"+title)
-			mu.Unlock()
-		}
-	}, say("hi"))
+	h := newHarness(t, cfg, say("hi"))
 	h.prov.complete = func(req provider.Request) (conversation.Message, error) {
 		if !strings.Contains(req.Messages[0].AsText(), "plan a trip") {
 			t.Errorf("naming request = %q", req.Messages[0].AsText())
 		}
 		return conversation.AssistantText(0, "\"Trip planning\"\n"), nil
 	}
-	h.start(StartOptions{})
+	holder := &recordingHolder{}
+	h.start(StartOptions{Holder: holder})
 	_, evs := h.reply(context.Background(), "plan a trip", nil)
 	h.a.Wait()
 	got := ""
@@ -60,16 +52,15 @@ func TestSessionTitle(t *testing.T) {
 	}
 	// The generated title reaches the face either as the turn's last
 	// TitleEvent or, when naming ends after the turn (the provisional
-	// first-message title was then the turn's last), through OnTitle.
-	mu.Lock()
-	for _, x := range titles {
-		if x == h.id+":Trip planning" {
+	// first-message title was then the turn's last), as an event to the
+	// session's holders.
+	for _, ev := range holder.got() {
+		if ev == h.id+":"+"Trip planning" {
 			got = "Trip planning"
 		}
 	}
-	mu.Unlock()
 	if got != "Trip planning" {
-		t.Fatalf("title = %q (events %v, hook %v)", got, evs, titles)
+		t.Fatalf("title = %q (events %v, holder %v)", got, evs, holder.got())
 	}
 	s, _ := h.store.Get(context.Background(), h.id, false)
 	if s.Name != "Trip planning" {

@@ -125,7 +125,7 @@ func (svc Recipes) SetValues(ctx context.Context, id string, values map[string]s
 
 // Reload unloads the session and loads it again with its saved
 // extensions and its stored recipe rendered anew (goosed's restart and
-// update_from_session).
+// update_from_session); the faces that held it still hold it.
 func (svc Sessions) Reload(ctx context.Context, id string) ([]extension.Result, error) {
 	sess, err := svc.a.opts.Store.Get(ctx, id, false)
 	if err != nil {
@@ -140,8 +140,12 @@ func (svc Sessions) Reload(ctx context.Context, id string) ([]extension.Result, 
 		opts.UseRecipe(rec, nil)
 		opts.StoredRecipe = nil
 	}
+	holders := svc.holders(id)
 	_ = svc.a.CloseSession(id)
 	_, results, err := svc.a.ResumeSession(ctx, id, opts)
+	if err == nil {
+		svc.rehold(id, holders)
+	}
 	return results, err
 }
 

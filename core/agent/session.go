@@ -66,6 +66,9 @@ type StartOptions struct {
 	RecipeValues []recipe.Param
 	// ScheduleID marks a new session as a scheduled job's run.
 	ScheduleID string
+	// Holder, when set, holds the session once it is loaded (lease.go):
+	// it stays loaded until the holder lets go.
+	Holder Holder
 
 	// inherit is a sub-recipe session's parent provider, used as is.
 	inherit provider.Provider
@@ -94,6 +97,10 @@ type sessionState struct {
 	connect *connecting
 
 	busy atomic.Bool
+
+	// holders are the faces that have the session open (lease.go); guarded
+	// by the agent's mu.
+	holders map[Holder]struct{}
 
 	mu           sync.Mutex
 	workingDir   string
@@ -200,7 +207,7 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 // it rendered with its stored values. Loading an already loaded session
 // returns it as is.
 func (a *Agent) ResumeSession(ctx context.Context, id string, opts StartOptions) (*session.Session, []extension.Result, error) {
-	if s, err := a.session(id); err == nil {
+	if s := a.Sessions().holdLoaded(id, opts.Holder); s != nil {
 		if opts.WorkingDir != "" {
 			_ = a.Sessions().UpdateWorkingDir(ctx, s.id, opts.WorkingDir)
 		}
@@ -241,6 +248,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	if s.repetition.Max <= 0 {
 		s.repetition.Max = a.cfg.int("GOOSE_MAX_TOOL_REPETITIONS", 0)
 	}
+	s.holders = map[Holder]struct{}{}
 	s.confirms.init()
 	s.frontends.init()
 	s.elicits.init()
@@ -295,10 +303,16 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		return nil, nil, ErrAgentClosed
 	}
 	if old, ok := a.sessions[id]; ok {
+		if opts.Holder != nil {
+			old.holders[opts.Holder] = struct{}{}
+		}
 		a.mu.Unlock()
 		s.close()
 		sess, err := a.opts.Store.Get(ctx, old.id, false)
 		return &sess, results, err
+	}
+	if opts.Holder != nil {
+		s.holders[opts.Holder] = struct{}{}
 	}
 	a.sessions[id] = s
 	a.mu.Unlock()
@@ -433,11 +447,7 @@ func (a *Agent) CloseSession(id string) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrSessionNotLoaded, id)
 	}
-	if c := a.convCache(); c != nil {
-		c.forget(id)
-	}
-	s.plugins.end(a, s)
-	s.close()
+	s.unload()
 	return nil
 }
 

@@ -208,6 +208,19 @@ func (svc Sessions) UpdateWorkingDir(ctx context.Context, sessionID, dir string)
 	return svc.a.opts.Store.Update(ctx, sessionID, session.Update{WorkingDir: &dir})
 }
 
+// WorkingDir is the session's working directory as it is now: a loaded
+// session's live one (UpdateWorkingDir from any face moves it), else the
+// stored one. Faces read it here rather than keep a copy.
+func (svc Sessions) WorkingDir(ctx context.Context, id string) (string, error) {
+	if s := svc.a.loaded(id); s != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.workingDir, nil
+	}
+	sess, err := svc.a.opts.Store.Get(ctx, id, false)
+	return sess.WorkingDir, err
+}
+
 // Import stores an exported session under a new id.
 func (svc Sessions) Import(ctx context.Context, data []byte) (session.Session, error) {
 	return svc.a.opts.Store.Import(ctx, data)

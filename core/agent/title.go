@@ -151,12 +151,9 @@ func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 		return
 	}
 	// During a turn the title goes out with the turn's events; after it,
-	// through OnTitle.
-	if s, err := a.session(id); err == nil && s.outOfBand(TitleEvent{Title: name}) {
-		return
-	}
-	if a.opts.OnTitle != nil {
-		a.opts.OnTitle(id, name)
+	// to the session's holders.
+	if s, err := a.session(id); err == nil && !s.outOfBand(TitleEvent{Title: name}) {
+		s.toHolders(TitleEvent{Title: name})
 	}
 }
 
