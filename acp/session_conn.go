@@ -43,7 +43,7 @@ func workingDir(ag *agent.Agent, sess *session.Session) func() string {
 func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
 	if results == nil {
 		var err error
-		if results, err = s.opts.Agent.ExtensionResults(ctx, as.id); err != nil {
+		if results, err = s.opts.Agent.Extensions().Results(ctx, as.id); err != nil {
 			s.log.Debug("no extension results", "session", as.id, "err", err)
 		}
 	}

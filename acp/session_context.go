@@ -53,7 +53,7 @@ func (a *sessionOpsAPI) contextReport(ctx context.Context, req contextReportRequ
 	if err != nil {
 		return contextReportWire{}, err
 	}
-	rep, err := a.agent.ContextReport(ctx, id)
+	rep, err := a.agent.Sessions().ContextReport(ctx, id)
 	if err != nil {
 		return contextReportWire{}, err
 	}

@@ -44,7 +44,7 @@ func (s *Server) toolInfo(sessionID string) func(string) toolinfo.Info {
 		return nil
 	}
 	return func(name string) toolinfo.Info {
-		return s.opts.Agent.ToolInfo(context.Background(), sessionID, name)
+		return s.opts.Agent.Extensions().ToolInfo(context.Background(), sessionID, name)
 	}
 }
 

@@ -88,7 +88,7 @@ func (s *Server) toolOwner(sessionID string) func(string) (string, string) {
 		return nil
 	}
 	return func(name string) (string, string) {
-		return s.opts.Agent.ToolOwner(context.Background(), sessionID, name)
+		return s.opts.Agent.Extensions().ToolOwner(context.Background(), sessionID, name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -48,7 +49,8 @@ func TestCoreWorkingDirMovedOverREST(t *testing.T) {
 		textTurn("read"),
 	)
 	c, base := alongside(t, env)
-	c.initialize(acp.ClientCapabilities{})
+	(&editor{}).install(c)
+	c.initializeAs(zedInitialize)
 	sess := c.newSession(first)
 	body := `{"session_id":` + string(mustMarshal(sess.SessionID)) + `,"working_dir":` + string(mustMarshal(moved)) + `}`
 	if code := httpCall(t, "POST", base+"/agent/update_working_dir", "lease-secret", body, nil); code != 200 {
@@ -59,6 +61,10 @@ func TestCoreWorkingDirMovedOverREST(t *testing.T) {
 	}
 	if !llmSaw(env, "moved notes") {
 		t.Fatalf("the tool did not read the moved directory's file\n%s", c.dump(sess.SessionID))
+	}
+	var req acp.ReadTextFileRequest
+	if reads := c.callsTo("fs/read_text_file"); len(reads) != 1 || json.Unmarshal(reads[0], &req) != nil || req.Path != filepath.Join(moved, "notes.md") {
+		t.Errorf("the editor was asked to read %v, want %s", reads, filepath.Join(moved, "notes.md"))
 	}
 	want := `[{"path":"` + filepath.Join(moved, "notes.md") + `"}]`
 	n := 0

@@ -117,10 +117,10 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 	return nil, nil
 }
 
-// ExtensionResults waits until the session's extensions have connected
+// Results waits until the session's extensions have connected
 // (or ctx ends) and returns each one's load outcome.
-func (a *Agent) ExtensionResults(ctx context.Context, sessionID string) ([]extension.Result, error) {
-	s, err := a.session(sessionID)
+func (svc Extensions) Results(ctx context.Context, sessionID string) ([]extension.Result, error) {
+	s, err := svc.a.session(sessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func TestBackgroundConnectSavesTheWholeExtensionList(t *testing.T) {
 		t.Fatalf("extension list saved while connecting: %s", raw)
 	}
 	close(release)
-	res, err := h.a.ExtensionResults(context.Background(), sess.ID)
+	res, err := h.a.Extensions().Results(context.Background(), sess.ID)
 	if err != nil || len(res) != 2 || !res[0].Success || !res[1].Success {
 		t.Fatalf("results %+v, err %v", res, err)
 	}

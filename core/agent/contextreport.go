@@ -62,12 +62,12 @@ type ContextPart struct {
 // instructions (recipe, final output, hints, chat mode, the session's own
 // texts), the tools by extension and the agent-visible conversation by
 // kind.
-func (a *Agent) ContextReport(ctx context.Context, sessionID string) (ContextReport, error) {
-	s, err := a.readySession(ctx, sessionID)
+func (svc Sessions) ContextReport(ctx context.Context, sessionID string) (ContextReport, error) {
+	s, err := svc.a.readySession(ctx, sessionID)
 	if err != nil {
 		return ContextReport{}, err
 	}
-	stored, err := a.opts.Store.Get(ctx, sessionID, true)
+	stored, err := svc.a.opts.Store.Get(ctx, sessionID, true)
 	if err != nil {
 		return ContextReport{}, err
 	}
@@ -80,8 +80,8 @@ func (a *Agent) ContextReport(ctx context.Context, sessionID string) (ContextRep
 		rep.Provider = &providerName
 	}
 	tools := s.mgr.Tools(ctx)
-	system := a.systemPrompt(ctx, s, mode, wd)
-	rep.Segments = append(rep.Segments, a.promptSegments(ctx, s, mode, wd)...)
+	system := svc.a.systemPrompt(ctx, s, mode, wd)
+	rep.Segments = append(rep.Segments, svc.a.promptSegments(ctx, s, mode, wd)...)
 	var ptools []provider.Tool
 	byExt := map[string][]provider.Tool{}
 	var exts []string

@@ -9,13 +9,15 @@
 //	sess, results, err := a.ResumeSession(ctx, id, opts)  // reconnects the saved extensions
 //	out, err := a.Reply(ctx, sess.ID, userMessage, sink)   // sink(Event) from the calling goroutine
 //	a.Confirm / SubmitFrontendToolResult / SubmitElicitation // answer the waits inside a turn
-//	a.Steer / ActiveRun / SlashCommands / ExtensionResults / ToolInfo / CloseSession / Close
+//	a.Steer / ActiveRun / SlashCommands / CloseSession / Close / Wait
 //
 // The services (services.go), small values a face holds on its own:
 //
 //	a.Sessions()   read (SessionReader), delete, fork, rename, import, archive,
-//	               mode, model, thinking effort, working dir, system prompt, reload
-//	a.Extensions() a loaded session's extensions, tools, resources, prompts, permissions
+//	               mode, model, thinking effort, working dir, system prompt, reload,
+//	               holds (lease.go), context report
+//	a.Extensions() a loaded session's extensions, tools, resources, prompts, permissions,
+//	               connect results, tool declarations
 //	a.Recipes()    apply, create, set values
 //	a.Sources()    Desktop's slash commands, summon sources, skills, source store
 //

@@ -11,8 +11,8 @@ import (
 // itself (its kind and argument roles); a tool the session does not list,
 // such as one from a replayed history whose extension is gone, gets
 // toolinfo.Guess of its name.
-func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.Info {
-	tools, err := a.Extensions().Tools(ctx, sessionID, "")
+func (svc Extensions) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.Info {
+	tools, err := svc.Tools(ctx, sessionID, "")
 	if err == nil {
 		if t, ok := extension.Resolve(tools, name); ok {
 			return infoOf(t)
@@ -24,8 +24,8 @@ func (a *Agent) ToolInfo(ctx context.Context, sessionID, name string) toolinfo.I
 // ToolOwner is the key of the extension whose tool name is (resolved as a
 // call would be) and, for an MCP App tool, its ui:// resource; "" for a
 // tool the session does not have.
-func (a *Agent) ToolOwner(ctx context.Context, sessionID, name string) (ext, appURI string) {
-	tools, err := a.Extensions().Tools(ctx, sessionID, "")
+func (svc Extensions) ToolOwner(ctx context.Context, sessionID, name string) (ext, appURI string) {
+	tools, err := svc.Tools(ctx, sessionID, "")
 	if err != nil {
 		return "", ""
 	}
