@@ -26,7 +26,8 @@ var (
 )
 
 // sentUserText is the text of the last user message the model got: goose
-// puts its <info-msg> first and joins the message's text items with "\n".
+// appends its <turn-context> after it and joins the message's text items
+// with "\n".
 func sentUserText(t *testing.T, env *agentEnv) string {
 	t.Helper()
 	reqs := env.LLM.Requests()
@@ -40,7 +41,7 @@ func sentUserText(t *testing.T, env *agentEnv) string {
 		t.Fatal(err)
 	}
 	last := body.Messages[len(body.Messages)-1]
-	_, text, _ := strings.Cut(last.Content, "</info-msg>\n")
+	text, _, _ := strings.Cut(last.Content, "\n<turn-context>\n")
 	return text
 }
 

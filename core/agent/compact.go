@@ -101,6 +101,7 @@ func (t *turn) compact(manual bool) error {
 		return fmt.Errorf("saving compacted conversation: %w", err)
 	}
 	t.conv = out
+	t.lastTurnContext = ""
 	t.a.recordCompaction(ctx, t.s, out, usage)
 	t.emit(HistoryReplacedEvent{Conversation: out})
 	return nil

@@ -34,15 +34,9 @@ func TestPlainText(t *testing.T) {
 	if !strings.Contains(strings.Join(names, ","), "tt__echo") {
 		t.Errorf("tools = %v", names)
 	}
-	// MOIM: sent to the provider, never stored.
-	first := req.Messages[0].AsText()
-	if !strings.Contains(first, "<info-msg>\nIt is currently 2026-01-02 03:04:00\nWorking directory: ") {
-		t.Errorf("moim missing from request: %q", first)
-	}
-	for _, m := range conv {
-		if strings.Contains(m.AsText(), "<info-msg>") {
-			t.Fatal("MOIM was persisted")
-		}
+	// The turn context follows the prompt (turncontext_test.go has the rest).
+	if first := req.Messages[0].AsText(); !strings.HasPrefix(first, "hi\n<turn-context>\n<current-time>2026-01-02 03:04:00 +00:00</current-time>\n") {
+		t.Errorf("turn context missing from request: %q", first)
 	}
 }
 

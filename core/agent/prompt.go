@@ -12,45 +12,56 @@ import (
 // FallbackSystemPrompt is used if the template fails to render.
 const FallbackSystemPrompt = "You are a general-purpose AI agent called goose, created by Block"
 
-// Extension limits above which the prompt suggests disabling some.
-const (
-	maxExtensionsSuggestion = 5
-	maxToolsSuggestion      = 50
-)
+// TurnContextSection is the system prompt's "# Turn Context" section: what
+// the <turn-context> block appended to a turn is and how to use its
+// signals, carrying goose 1.54's SYSTEM_PROMPT_BLOCK_TEMPLATE
+// (agents/moim.rs). The tag names are the interface and stay exact.
+const TurnContextSection = `# Turn Context
+
+A turn's request may include a ` + "`<turn-context>`" + ` block. goose writes it, not the user; it holds the
+current operating context, such as:
+- the current time
+- the working directory
+- how much room is left before the conversation is compacted
+- the turn budget
+- context that extensions provide
+
+Use it to stay oriented, but do not read it as part of what the user asked for.
+Blocks from earlier turns remain in the history; only the latest one is current.
+When ` + "`<turn-budget>`" + ` is present, it tells you how much autonomous work is left in this turn.
+As the budget runs low, get more direct: explore less, batch the tool calls you still need,
+make reasonable assumptions, and concentrate on finishing the user's task.`
 
 type promptExtension struct {
 	Name, Instructions string
 	HasResources       bool
 }
 
+// promptData is what the system prompt template sees. The default template
+// uses Extensions and TurnContext; CurrentDateTime, GooseMode and
+// IsAutonomous stay for user templates (<config>/prompts/system.md).
 type promptData struct {
-	Extensions          []promptExtension
-	CurrentDateTime     string
-	GooseMode           string
-	IsAutonomous        bool
-	ExtensionToolLimits bool
-	ExtensionCount      int
-	ToolCount           int
-	MaxExtensions       int
-	MaxTools            int
+	Extensions      []promptExtension
+	TurnContext     string
+	CurrentDateTime string
+	GooseMode       string
+	IsAutonomous    bool
 }
 
-// systemPrompt renders goose's system prompt structure: extensions sorted
-// by name with their instructions, date, mode; then the additional
-// instructions (recipe, final output, hints, chat mode), with Unicode tag
-// characters stripped everywhere.
+// systemPrompt renders goose 1.54's system prompt structure: identity, the
+// turn context section, the extensions sorted by name with their
+// instructions, response guidelines; then the additional instructions
+// (recipe, final output, hints, chat mode), with Unicode tag characters
+// stripped everywhere. It has no date and no mode line, so it stays the
+// same across turns and sessions (the time is in the turn context).
 func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permission.Mode, wd string) string {
 	infos := s.mgr.Extensions()
 	data := promptData{
+		TurnContext:     TurnContextSection,
 		CurrentDateTime: a.now().Format("2006-01-02 15:00"),
 		GooseMode:       string(mode),
 		IsAutonomous:    mode == permission.ModeAuto,
-		MaxExtensions:   maxExtensionsSuggestion,
-		MaxTools:        maxToolsSuggestion,
-		ExtensionCount:  len(infos),
-		ToolCount:       len(s.mgr.Tools(ctx)),
 	}
-	data.ExtensionToolLimits = data.ExtensionCount > maxExtensionsSuggestion || data.ToolCount > maxToolsSuggestion
 	for _, info := range infos {
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: sanitize(info.Instructions), HasResources: info.HasResources})
 	}

@@ -56,7 +56,7 @@ func (svc Recipes) Create(ctx context.Context, sessionID string) (*recipe.Recipe
 	if err != nil {
 		return nil, err
 	}
-	msgs := conversation.Conversation(sess.Conversation).AgentVisible()
+	msgs := withoutTurnContext(conversation.Conversation(sess.Conversation).AgentVisible())
 	msgs = append(msgs, conversation.UserText(svc.a.now().Unix(), strings.TrimSpace(prompt)))
 	msgs, _ = conversation.Fix(msgs)
 	tools := s.mgr.Tools(ctx)

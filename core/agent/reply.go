@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -45,6 +46,11 @@ type turn struct {
 	hintsVersion int64
 	system       string
 	recoveries   int
+	// started is when the turn began (its <turn-context> current time);
+	// lastTurnContext the block last appended in this turn ("" once the
+	// conversation was replaced, so the next call appends a fresh one).
+	started         time.Time
+	lastTurnContext string
 	// initial is the conversation at the start of the loop; a recipe
 	// retry resets the agent's view to it.
 	initial []conversation.Message
@@ -84,7 +90,7 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 	}
 	defer s.busy.Store(false)
 	prov, perr, mode, wd := s.snapshot()
-	t := &turn{a: a, s: s, ctx: ctx, sink: sink, q: newEventQueue(), prov: prov, mode: mode, wd: wd, toolsVersion: -1}
+	t := &turn{a: a, s: s, ctx: ctx, sink: sink, q: newEventQueue(), prov: prov, mode: mode, wd: wd, toolsVersion: -1, started: a.now()}
 	s.mu.Lock()
 	s.turn = t
 	s.mu.Unlock()
@@ -197,6 +203,9 @@ func (t *turn) loop() (Outcome, error) {
 		}
 		t.subdirHintsTurn()
 		t.refreshTools()
+		if err := t.addTurnContext(turns - 1); err != nil {
+			return Outcome{}, err
+		}
 		reply, err := t.stream()
 		if err != nil {
 			out, retry := t.streamFailed(reply, err)

@@ -57,6 +57,7 @@ func (t *turn) recipeRetry() retryOutcome {
 		return retryFailed
 	}
 	t.conv = append([]conversation.Message(nil), t.initial...)
+	t.lastTurnContext = ""
 	if t.s.final != nil {
 		t.s.final.consume()
 	}

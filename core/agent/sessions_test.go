@@ -138,7 +138,7 @@ func TestForkCopyAndTruncate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s.Conversation
+		return withoutTurnContext(s.Conversation)
 	}
 	if c := conv(forked.ID); len(c) != 1 || c[0].Role != conversation.RoleAssistant {
 		t.Fatalf("forked conversation: %+v", c)

@@ -176,7 +176,21 @@ func (m *memStore) Insights(context.Context) (session.Insights, error) {
 func (m *memStore) Close() error { return nil }
 
 // conversationOf returns the stored conversation.
+// conversationOf is the stored conversation without the agent's
+// <turn-context> messages, which tests of other behaviour do not count
+// (rawConversationOf keeps them).
 func (m *memStore) conversationOf(id string) []conversation.Message {
+	var out []conversation.Message
+	for _, msg := range m.rawConversationOf(id) {
+		if !msg.Metadata.TurnContext {
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// rawConversationOf is the stored conversation as it is.
+func (m *memStore) rawConversationOf(id string) []conversation.Message {
 	s, _ := m.Get(context.Background(), id, true)
 	return s.Conversation
 }

@@ -50,14 +50,13 @@ func (t *turn) providerTools() []provider.Tool {
 }
 
 // request builds the provider request: the repaired agent-visible
-// conversation with the MOIM injected (never persisted).
+// conversation (its <turn-context> blocks stored in it).
 func (t *turn) request() provider.Request {
 	msgs := conversation.Conversation(t.conv).AgentVisible()
 	msgs, issues := conversation.Fix(msgs)
 	if len(issues) > 0 {
 		t.a.log.Debug("conversation repaired", "session", t.s.id, "issues", issues)
 	}
-	msgs = t.injectMOIM(msgs)
 	return provider.Request{System: t.system, Messages: msgs, Tools: t.providerTools()}
 }
 

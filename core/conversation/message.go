@@ -19,6 +19,9 @@ const (
 type Metadata struct {
 	UserVisible  bool `json:"userVisible"`
 	AgentVisible bool `json:"agentVisible"`
+	// TurnContext marks the agent's per-turn <turn-context> message
+	// (goose 1.54's turn_context flag).
+	TurnContext bool `json:"turnContext,omitempty"`
 	// Usage is the provider call that produced an assistant reply
 	// (goose's MessageUsage); Desktop shows it per reply.
 	Usage *MessageUsage `json:"usage,omitempty"`

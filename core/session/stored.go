@@ -106,11 +106,13 @@ func decodeMetadata(s *string) conversation.Metadata {
 	var aux struct {
 		UserVisible  *bool                      `json:"userVisible"`
 		AgentVisible *bool                      `json:"agentVisible"`
+		TurnContext  bool                       `json:"turnContext"`
 		Usage        *conversation.MessageUsage `json:"usage"`
 	}
 	if err := json.Unmarshal([]byte(*s), &aux); err != nil {
 		return md
 	}
+	md.TurnContext = aux.TurnContext
 	if aux.UserVisible != nil {
 		md.UserVisible = *aux.UserVisible
 	}

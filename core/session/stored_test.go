@@ -61,6 +61,8 @@ func TestDecodeMetadata(t *testing.T) {
 		`{"userVisible":false}`:                          hidden,
 		`not json`:                                       conversation.VisibleToAll(),
 		`{}`:                                             conversation.VisibleToAll(),
+		// goose 1.54's per-turn context message
+		`{"userVisible":false,"agentVisible":true,"turnContext":true}`: {AgentVisible: true, TurnContext: true},
 	} {
 		if got := decodeMetadata(&in); got != want {
 			t.Errorf("%s: %+v, want %+v", in, got, want)
