@@ -99,6 +99,7 @@ func TestHTTPAlongsideACPSharesSessions(t *testing.T) {
 		Conversation []json.RawMessage `json:"conversation"`
 	}
 	httpCall(t, "GET", base+"/sessions/"+sess.SessionID, secret, "", &full)
+	full.Conversation = rawWithoutTurnContext(full.Conversation)
 	if len(full.Conversation) != 2 || !strings.Contains(string(full.Conversation[1]), "the editor") {
 		t.Fatalf("conversation seen by the desktop: %s", full.Conversation)
 	}

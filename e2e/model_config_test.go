@@ -1,6 +1,12 @@
 package e2e
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+)
 
 // todoConfig turns goose's todo extension on in config.yaml; it is off by
 // default since goose 1.54.
@@ -10,4 +16,23 @@ const todoConfig = "extensions:\n  todo:\n    enabled: true\n    type: platform\
 func (e *agentEnv) enableTodo(t *testing.T) {
 	t.Helper()
 	e.writeConfig(t, todoConfig)
+}
+
+// withoutTurnContext drops the agent's per-turn <turn-context> messages
+// (stored agent-only since goose 1.54) from a stored conversation, for
+// tests that count the conversation's other messages.
+func withoutTurnContext(msgs []conversation.Message) []conversation.Message {
+	return conversation.Conversation(msgs).WithoutTurnContext()
+}
+
+// rawWithoutTurnContext is withoutTurnContext for a conversation read as
+// JSON from goosed's REST API.
+func rawWithoutTurnContext(msgs []json.RawMessage) []json.RawMessage {
+	var out []json.RawMessage
+	for _, m := range msgs {
+		if !strings.Contains(string(m), `"turnContext":true`) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -143,6 +143,7 @@ func TestScheduledJobRunsOnOneSecondCron(t *testing.T) {
 
 	var run *session.Session
 	for _, s := range storedSessions(t, env) {
+		s.Conversation = withoutTurnContext(s.Conversation)
 		if s.SessionType == session.TypeScheduled && s.ScheduleID != nil && *s.ScheduleID == "health" && len(s.Conversation) == 2 {
 			run = &s
 		}

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,7 +120,7 @@ func TestEventsTurnWithApproval(t *testing.T) {
 // withoutTurnContext drops the agent's per-turn <turn-context> messages,
 // which these tests do not count.
 func withoutTurnContext(msgs []conversation.Message) []conversation.Message {
-	return slices.DeleteFunc(slices.Clone(msgs), func(m conversation.Message) bool { return m.Metadata.TurnContext })
+	return conversation.Conversation(msgs).WithoutTurnContext()
 }
 
 func TestEventsHeartbeat(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"reflect"
 	goruntime "runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +131,7 @@ func writeRecipe(t *testing.T, name, content string) string {
 // withoutTurnContext drops the agent's per-turn <turn-context> messages,
 // which these tests do not count.
 func withoutTurnContext(msgs []conversation.Message) []conversation.Message {
-	return slices.DeleteFunc(slices.Clone(msgs), func(m conversation.Message) bool { return m.Metadata.TurnContext })
+	return conversation.Conversation(msgs).WithoutTurnContext()
 }
 
 func TestRunTextStreamsReplyAndStoresSession(t *testing.T) {

@@ -160,7 +160,7 @@ func (o *runOutput) finish(store sessionGetter, res runResult, err error, stderr
 				Status string `json:"status"`
 				Error  string `json:"error,omitempty"`
 			} `json:"metadata"`
-		}{Messages: sess.Conversation}
+		}{Messages: conversation.Conversation(sess.Conversation).WithoutTurnContext()}
 		if doc.Messages == nil {
 			doc.Messages = []conversation.Message{}
 		}

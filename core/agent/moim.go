@@ -74,13 +74,7 @@ func turnBudgetPart(taken, maxTurns int) string {
 // withoutTurnContext drops the <turn-context> messages: requests that are
 // not turns of the loop (recipe creation) do not need them.
 func withoutTurnContext(msgs []conversation.Message) []conversation.Message {
-	out := make([]conversation.Message, 0, len(msgs))
-	for _, m := range msgs {
-		if !m.Metadata.TurnContext {
-			out = append(out, m)
-		}
-	}
-	return out
+	return conversation.Conversation(msgs).WithoutTurnContext()
 }
 
 // addTurnContext appends the turn's context block before a provider call

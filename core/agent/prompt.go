@@ -63,7 +63,7 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 		IsAutonomous:    mode == permission.ModeAuto,
 	}
 	for _, info := range infos {
-		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: sanitize(info.Instructions), HasResources: info.HasResources})
+		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: strings.TrimRight(sanitize(info.Instructions), " \n"), HasResources: info.HasResources})
 	}
 	sort.Slice(data.Extensions, func(i, j int) bool { return data.Extensions[i].Name < data.Extensions[j].Name })
 	base := FallbackSystemPrompt

@@ -85,6 +85,18 @@ func (c Conversation) Filter(keep func(Metadata) bool) []Message {
 	return out
 }
 
+// WithoutTurnContext drops the agent's per-turn <turn-context> messages
+// (Metadata.TurnContext).
+func (c Conversation) WithoutTurnContext() []Message {
+	out := make([]Message, 0, len(c))
+	for _, m := range c {
+		if !m.Metadata.TurnContext {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // AgentVisible returns the messages a provider may see.
 func (c Conversation) AgentVisible() []Message {
 	return c.Filter(func(md Metadata) bool { return md.AgentVisible })

@@ -246,7 +246,8 @@ async function main() {
     step('legacyReply');
 
     const stored = await call('getSession', api.getSession, { path: { session_id: id } });
-    report.stored = stored.conversation.length;
+    // the agent's per-turn <turn-context> messages (agent-only) are not counted
+    report.stored = stored.conversation.filter((m) => !m.metadata?.turnContext).length;
     agent.destroy();
   } finally {
     const exited = new Promise((r) => agentProc.child.on('exit', (code, sig) => r({ code, sig })));
