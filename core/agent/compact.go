@@ -10,6 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 // Compaction texts (goose's context_mgmt and agent.rs).
@@ -22,11 +23,23 @@ const (
 	CompactErrorText           = "Ran into this error trying to compact: %s.\n\nPlease try again or create a new session"
 	CompactRecoveryErrorText   = "Ran into this error trying to compact: %s.\n\nPlease retry if you think this is a transient or recoverable error."
 	SummarizeRequestText       = "Please summarize the conversation history provided in the system prompt."
+)
 
-	continuationBase     = "The previous message contains a summary of the conversation so far.\nDo not mention that you read a summary or that conversation summarization occurred.\nJust continue the conversation naturally based on the summarized context."
-	ManualContinuation   = "Your context was compacted at the user's request. " + continuationBase
-	AutoContinuation     = "Your context was compacted. " + continuationBase
-	ToolLoopContinuation = AutoContinuation + "\nContinue calling tools as necessary to complete the task."
+// Continuation texts after a compaction, carrying goose 1.54's
+// (context_mgmt/mod.rs): the summary is the only memory of what it
+// replaced; it is authoritative for what it covers; what it lacks is asked
+// for (or, in a tool loop, the tool re-run) rather than guessed.
+const (
+	summaryIsMemory = "The previous message is a structured summary of an earlier part of this session that no longer fits in your context. " +
+		"The original messages are gone, and the summary is your only memory of them."
+	AutoContinuation = summaryIsMemory + " Rely on it for what it covers, but if the user asks about something specific " +
+		"the summary does not contain, say so plainly and ask instead of guessing. Continue the session."
+	ToolLoopContinuation = "The previous message is a structured summary of an earlier part of this session that no longer fits in your context. " +
+		"The original messages and tool outputs are gone, and the summary is your only memory of them. Rely on it for what it covers; " +
+		"if you need a tool result the summary does not contain, run the tool again instead of guessing. Continue calling tools as needed to finish the task."
+	ManualContinuation = "The previous message is a structured summary of the session so far, written at the user's request because the context " +
+		"was getting long. The original messages are gone, and the summary is your only memory of them. Rely on it for what it covers, " +
+		"but if the user asks about specifics the summary does not contain, say so plainly and ask instead of guessing. Continue the session."
 )
 
 // ErrCompactionOverflow is goose's error when even an empty history
@@ -92,7 +105,7 @@ func (t *turn) recoverCompact() bool {
 // compact summarizes the conversation, replaces it in the store, updates
 // the token counters and emits HistoryReplaced.
 func (t *turn) compact(manual bool) error {
-	out, usage, err := t.a.compactMessages(t.ctx, t.prov, t.conv, manual)
+	out, usage, err := t.a.compactMessages(t.ctx, t.prov, t.conv, manual, t.toolInfoFunc())
 	if err != nil {
 		return err
 	}
@@ -140,8 +153,9 @@ func deref(p *int) int {
 
 // compactMessages is goose's compact_messages: summary (agent-only, user
 // role) + continuation (agent-only), old messages made agent-invisible,
-// and (automatic compaction) the most recent user text replayed.
-func (a *Agent) compactMessages(ctx context.Context, p provider.Provider, conv []conversation.Message, manual bool) ([]conversation.Message, provider.ProviderUsage, error) {
+// and (automatic compaction) the most recent user text replayed. info
+// tells which tool calls read or changed which files.
+func (a *Agent) compactMessages(ctx context.Context, p provider.Provider, conv []conversation.Message, manual bool, info func(string) toolinfo.Info) ([]conversation.Message, provider.ProviderUsage, error) {
 	preserved := -1
 	if !manual {
 		preserved = lastUserText(conv)
@@ -150,7 +164,7 @@ func (a *Agent) compactMessages(ctx context.Context, p provider.Provider, conv [
 	if preserved >= 0 {
 		toSummarize = conversation.Conversation(append(append([]conversation.Message{}, conv[:preserved]...), conv[preserved+1:]...)).AgentVisible()
 	}
-	summary, usage, err := a.summarize(ctx, p, toSummarize)
+	summary, usage, err := a.summarize(ctx, p, toSummarize, info)
 	if err != nil {
 		return nil, usage, err
 	}
@@ -186,11 +200,11 @@ func (a *Agent) compactMessages(ctx context.Context, p provider.Provider, conv [
 }
 
 // lastUserText finds the most recent agent-visible user message with text
-// and no tool content.
+// and no tool content (a <turn-context> block is not one).
 func lastUserText(conv []conversation.Message) int {
 	for i := len(conv) - 1; i >= 0; i-- {
 		m := conv[i]
-		if m.Role != conversation.RoleUser || !m.Metadata.AgentVisible || m.HasToolRequests() || m.HasToolResponses() {
+		if m.Role != conversation.RoleUser || !m.Metadata.AgentVisible || m.Metadata.TurnContext || m.HasToolRequests() || m.HasToolResponses() {
 			continue
 		}
 		if strings.TrimSpace(m.AsText()) != "" {
@@ -202,9 +216,13 @@ func lastUserText(conv []conversation.Message) int {
 
 // summarize asks the provider for the summary, removing tool responses
 // middle-out (0, 10, 20, 50, 100 %) while the request still overflows.
-func (a *Agent) summarize(ctx context.Context, p provider.Provider, msgs []conversation.Message) (conversation.Message, provider.ProviderUsage, error) {
+// The template also gets the files the session read and modified.
+func (a *Agent) summarize(ctx context.Context, p provider.Provider, msgs []conversation.Message, info func(string) toolinfo.Info) (conversation.Message, provider.ProviderUsage, error) {
+	read, modified := fileHistory(msgs, info)
 	for _, pct := range []int{0, 10, 20, 50, 100} {
-		system, err := a.renderPrompt(TemplateCompaction, map[string]string{"Messages": renderForSummary(dropToolResponses(msgs, pct))})
+		system, err := a.renderPrompt(TemplateCompaction, map[string]string{
+			"Messages": renderForSummary(dropToolResponses(msgs, pct)), "ReadFiles": strings.Join(read, "\n"), "ModifiedFiles": strings.Join(modified, "\n"),
+		})
 		if err != nil {
 			return conversation.Message{}, provider.ProviderUsage{}, err
 		}
@@ -218,6 +236,68 @@ func (a *Agent) summarize(ctx context.Context, p provider.Provider, msgs []conve
 		}
 	}
 	return conversation.Message{}, provider.ProviderUsage{}, ErrCompactionOverflow
+}
+
+// fileHistory lists, in first-seen order without repeats, the files the
+// conversation's tool calls read and those they modified (goose's
+// extract_file_history), from what each tool declares: a call of a tool
+// with a text-file path argument is a write when it carries new content
+// or before/after text, a read otherwise. A tool that declares nothing (a
+// stored call of a tool no longer offered) is judged by goose's name
+// lists and its "path" argument.
+func fileHistory(msgs []conversation.Message, info func(string) toolinfo.Info) (read, modified []string) {
+	seenRead, seenModified := map[string]bool{}, map[string]bool{}
+	for _, m := range msgs {
+		for _, r := range m.ToolRequests() {
+			if !r.ToolCall.IsOK() {
+				continue
+			}
+			call := r.ToolCall.Value
+			ti := info(call.Name)
+			if ti.Path == "" {
+				ti = gooseFileTool(call.Name)
+			}
+			path, ok := ti.PathOf(call.Arguments)
+			if !ok || !ti.TextFile {
+				continue
+			}
+			switch {
+			case ti.Kind == toolinfo.Edit && (ti.Content == "" || has(call.Arguments, ti.Content) || has(call.Arguments, ti.Before) || has(call.Arguments, ti.After)):
+				if !seenModified[path] {
+					seenModified[path] = true
+					modified = append(modified, path)
+				}
+			case !seenRead[path]:
+				seenRead[path] = true
+				read = append(read, path)
+			}
+		}
+	}
+	return read, modified
+}
+
+// gooseFileTool is goose's READ_TOOLS / WRITE_TOOLS judgement of a tool
+// name (the part after "__"): a text file at "path", read or written.
+func gooseFileTool(name string) toolinfo.Info {
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		name = name[i+2:]
+	}
+	switch name {
+	case "write", "edit", "file_write", "file_edit", "str_replace_editor":
+		return toolinfo.Info{Kind: toolinfo.Edit, Path: "path", TextFile: true}
+	case "read", "file_read", "view", "text_editor":
+		return toolinfo.Info{Kind: toolinfo.Read, Path: "path", TextFile: true}
+	}
+	return toolinfo.Info{}
+}
+
+// has reports whether args carries the argument named key.
+func has(args map[string]any, key string) bool {
+	if key == "" {
+		return false
+	}
+	v, ok := args[key]
+	return ok && v != nil
 }
 
 // dropToolResponses removes pct % of the tool-response messages, starting

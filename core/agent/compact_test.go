@@ -7,6 +7,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/toolinfo"
 )
 
 func TestAutoCompaction(t *testing.T) {
@@ -176,5 +177,37 @@ func TestByteBoundCoversTokenEstimate(t *testing.T) {
 	}
 	if b, tok := byteBound(msgs), provider.CountChatTokens("", msgs, nil); b < tok {
 		t.Fatalf("bound %d < estimate %d", b, tok)
+	}
+}
+
+// The compaction input lists the files read and modified (goose's
+// extract_file_history): from what the tools declare, and by goose's name
+// lists for calls of tools the session no longer has.
+func TestFileHistory(t *testing.T) {
+	declared := map[string]toolinfo.Info{
+		"read":        {Kind: toolinfo.Read, Path: "path", TextFile: true, Line: "line"},
+		"edit":        {Kind: toolinfo.Edit, Path: "path", TextFile: true, Before: "before", After: "after"},
+		"text_editor": {Kind: toolinfo.Edit, Path: "path", TextFile: true, Before: "old_str", After: "new_str", Content: "file_text"},
+		"tree":        {Kind: toolinfo.Read, Path: "path"},
+	}
+	info := func(name string) toolinfo.Info {
+		if i, ok := declared[name]; ok {
+			return i
+		}
+		return toolinfo.Guess(name)
+	}
+	msgs := []conversation.Message{conversation.NewMessage(conversation.RoleAssistant, 1).With(
+		call("1", "read", map[string]any{"path": "/a.go"}),
+		call("2", "tree", map[string]any{"path": "/src"}),
+		call("3", "edit", map[string]any{"path": "/a.go", "before": "x", "after": "y"}),
+		call("4", "text_editor", map[string]any{"command": "view", "path": "/b.go"}),
+		call("5", "text_editor", map[string]any{"command": "write", "path": "/c.go", "file_text": "package c"}),
+		call("6", "developer__write", map[string]any{"path": "/d.go", "content": "x"}),
+		call("7", "read", map[string]any{"path": "/a.go"}),
+		call("8", "shell", map[string]any{"command": "cat /e.go"}),
+	)}
+	read, modified := fileHistory(msgs, info)
+	if strings.Join(read, ",") != "/a.go,/b.go" || strings.Join(modified, ",") != "/a.go,/c.go,/d.go" {
+		t.Fatalf("read %v, modified %v", read, modified)
 	}
 }

@@ -54,6 +54,22 @@ func (t *turn) toolInfo(name string) toolinfo.Info {
 	return toolinfo.Guess(name)
 }
 
+// toolInfoFunc resolves a tool name to what the tool declares, against
+// the turn's tools or, before the loop listed them (a /compact), the
+// session's.
+func (t *turn) toolInfoFunc() func(string) toolinfo.Info {
+	tools := t.tools
+	if tools == nil {
+		tools = t.s.mgr.Tools(t.ctx)
+	}
+	return func(name string) toolinfo.Info {
+		if tool, ok := extension.Resolve(tools, name); ok {
+			return infoOf(tool)
+		}
+		return toolinfo.Guess(name)
+	}
+}
+
 // frontend reports whether name is a tool the client runs.
 func (t *turn) frontend(name string) bool {
 	tool, ok := t.tool(name)
