@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"errors"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -183,6 +184,32 @@ func (c *convStore) ReplaceConversation(ctx context.Context, id string, msgs []c
 	})
 	return err
 }
+
+// SetMessageMetadata sets one message's metadata in the wrapped store
+// (session.MetadataSetter; an error saying so when the store cannot) and in
+// the cached conversation.
+func (c *convStore) SetMessageMetadata(ctx context.Context, id, messageID string, md conversation.Metadata) error {
+	ms, ok := c.Store.(session.MetadataSetter)
+	if !ok {
+		return errMetadataUnsupported
+	}
+	before := c.revs.Revision(id)
+	err := ms.SetMessageMetadata(ctx, id, messageID, md)
+	c.after(id, before, err == nil, func(e *cachedConv) bool {
+		for i := range e.msgs {
+			if e.msgs[i].IDOrEmpty() == messageID {
+				e.msgs = slices.Clone(e.msgs)
+				e.msgs[i].Metadata = md
+				return true
+			}
+		}
+		return false
+	})
+	return err
+}
+
+// errMetadataUnsupported: the store has no SetMessageMetadata.
+var errMetadataUnsupported = errors.New("the session store cannot set message metadata")
 
 // after applies a write to the cache entry, or invalidates it when the
 // write failed, stored something the cache cannot mirror, or another

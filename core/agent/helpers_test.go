@@ -48,6 +48,9 @@ type fakeProvider struct {
 	// complete answers Complete calls (summaries, titles, judge).
 	complete func(req provider.Request) (conversation.Message, error)
 	limit    int
+	// uniqueIDs gives each reply its own id (resp1, resp2, …) instead of
+	// "resp".
+	uniqueIDs bool
 }
 
 func (f *fakeProvider) Metadata() provider.Metadata { return provider.Metadata{Name: "fake"} }
@@ -85,10 +88,14 @@ func (f *fakeProvider) Stream(ctx context.Context, req provider.Request) iter.Se
 	} else {
 		st, f.steps = f.steps[0], f.steps[1:]
 	}
+	respID := "resp"
+	if f.uniqueIDs {
+		respID = fmt.Sprintf("resp%d", len(f.requests))
+	}
 	f.mu.Unlock()
 	return func(yield func(provider.Chunk, error) bool) {
 		for _, t := range st.text {
-			m := conversation.AssistantText(0, t).WithID("resp")
+			m := conversation.AssistantText(0, t).WithID(respID)
 			if !yield(provider.Chunk{Message: &m}, nil) {
 				return
 			}
@@ -99,7 +106,7 @@ func (f *fakeProvider) Stream(ctx context.Context, req provider.Request) iter.Se
 			return
 		}
 		if len(st.tools) > 0 {
-			m := conversation.NewMessage(conversation.RoleAssistant, 0).WithID("resp").With(st.tools...)
+			m := conversation.NewMessage(conversation.RoleAssistant, 0).WithID(respID).With(st.tools...)
 			if !yield(provider.Chunk{Message: &m}, nil) {
 				return
 			}

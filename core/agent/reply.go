@@ -51,6 +51,10 @@ type turn struct {
 	// conversation was replaced, so the next call appends a fresh one).
 	started         time.Time
 	lastTurnContext string
+	// pairsDone: this turn started its tool-pair summarization;
+	// toolCallsBefore counts the tool calls stored before the turn.
+	pairsDone       bool
+	toolCallsBefore int
 	// initial is the conversation at the start of the loop; a recipe
 	// retry resets the agent's view to it.
 	initial []conversation.Message
@@ -182,6 +186,7 @@ func (t *turn) start(input []conversation.Message) (Outcome, error) {
 
 func (t *turn) loop() (Outcome, error) {
 	t.initial = append([]conversation.Message(nil), t.conv...)
+	t.toolCallsBefore = countToolCalls(t.conv)
 	maxTurns := t.s.maxTurns
 	for turns := 1; ; turns++ {
 		if t.ctx.Err() != nil {
@@ -206,7 +211,11 @@ func (t *turn) loop() (Outcome, error) {
 		if err := t.addTurnContext(turns - 1); err != nil {
 			return Outcome{}, err
 		}
+		pairs := t.startToolPairSummaries(countToolCalls(t.conv) - t.toolCallsBefore)
 		reply, err := t.stream()
+		if perr := t.applyToolPairSummaries(pairs); perr != nil {
+			return Outcome{}, perr
+		}
 		if err != nil {
 			out, retry := t.streamFailed(reply, err)
 			if retry {

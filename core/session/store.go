@@ -27,6 +27,14 @@ var (
 // is empty, as goose's list does.
 var DefaultListTypes = []Type{TypeUser, TypeScheduled}
 
+// MetadataSetter is a Store that changes one stored message's metadata in
+// place (goose's update_message_metadata), as tool-pair summarization
+// hides a summarized pair; updated_at stays. A message id the session does
+// not have gives ErrNotFound.
+type MetadataSetter interface {
+	SetMessageMetadata(ctx context.Context, sessionID, messageID string, md conversation.Metadata) error
+}
+
 // Store keeps sessions and their conversations. Implementations are safe for
 // concurrent use; each method is atomic. Unknown ids give errors wrapping
 // ErrNotFound. Timestamps have second precision (sessions.db keeps no more).

@@ -54,6 +54,15 @@ func encodeWithContent(sessionID string, m conversation.Message, contentJSON str
 		Created: m.Created, MetadataJSON: &md}, nil
 }
 
+// EncodeMetadata is m's metadata_json as EncodeMessage writes it.
+func EncodeMetadata(md conversation.Metadata) (string, error) {
+	b, err := marshalNoEscape(md)
+	if err != nil {
+		return "", fmt.Errorf("%w: metadata: %v", ErrInvalidMessage, err)
+	}
+	return string(b), nil
+}
+
 // ownedString returns b as a string without copying it: a 31 MB prompt's
 // row must not exist twice. b is never used again after the call.
 func ownedString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

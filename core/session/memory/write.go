@@ -135,3 +135,25 @@ func (s *Store) Truncate(_ context.Context, id string, fromCreated int64) error 
 
 // Close does nothing; the store lives as long as its value.
 func (s *Store) Close() error { return nil }
+
+// SetMessageMetadata rewrites one message's metadata
+// (session.MetadataSetter).
+func (s *Store) SetMessageMetadata(_ context.Context, id, messageID string, md conversation.Metadata) error {
+	js, err := session.EncodeMetadata(md)
+	if err != nil {
+		return fmt.Errorf("set message metadata: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.sessions[id]
+	if !ok {
+		return fmt.Errorf("set message metadata: %w", notFound(id))
+	}
+	for i := range rec.messages {
+		if rec.messages[i].MessageID == messageID {
+			rec.messages[i].MetadataJSON = &js
+			return nil
+		}
+	}
+	return fmt.Errorf("set message metadata: %w: message %s of session %s", session.ErrNotFound, messageID, id)
+}

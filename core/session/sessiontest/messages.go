@@ -2,6 +2,7 @@ package sessiontest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +131,36 @@ func testMessageUsageRoundTrip(t *testing.T, st session.Store, _ *Clock) {
 	row, err := session.EncodeMessage(id, m)
 	if err != nil || *row.MetadataJSON != `{"userVisible":true,"agentVisible":true,"usage":{"inputTokens":1200,"outputTokens":30,"totalTokens":1230,"elapsedMs":16}}`+"\n" && *row.MetadataJSON != `{"userVisible":true,"agentVisible":true,"usage":{"inputTokens":1200,"outputTokens":30,"totalTokens":1230,"elapsedMs":16}}` {
 		t.Fatalf("stored metadata %v %v", row.MetadataJSON, err)
+	}
+}
+
+// testSetMessageMetadata: a store that can change one message's metadata
+// in place (session.MetadataSetter) keeps the message where it was and its
+// content as it was; goose 1.54's turnContext flag round-trips.
+func testSetMessageMetadata(t *testing.T, st session.Store, _ *Clock) {
+	ms, ok := st.(session.MetadataSetter)
+	if !ok {
+		t.Skip("the store cannot set message metadata")
+	}
+	ctx := context.Background()
+	s := create(t, st, session.NewSession{WorkingDir: "/w"})
+	turnContext := conversation.Metadata{AgentVisible: true, TurnContext: true}
+	appendMsg(t, st, s.ID, conversation.UserText(100, "prompt").WithID("m1"))
+	appendMsg(t, st, s.ID, conversation.UserText(100, "<turn-context></turn-context>").WithID("m2").WithMetadata(turnContext))
+	appendMsg(t, st, s.ID, conversation.AssistantText(101, "answer").WithID("m3"))
+	userOnly := conversation.Metadata{UserVisible: true}
+	if err := ms.SetMessageMetadata(ctx, s.ID, "m1", userOnly); err != nil {
+		t.Fatal(err)
+	}
+	got := get(t, st, s.ID, true).Conversation
+	wantTexts(t, "conversation", got, "prompt", "<turn-context></turn-context>", "answer")
+	if got[0].Metadata != userOnly || got[1].Metadata != turnContext || got[2].Metadata != conversation.VisibleToAll() {
+		t.Errorf("metadata %+v %+v %+v", got[0].Metadata, got[1].Metadata, got[2].Metadata)
+	}
+	if err := ms.SetMessageMetadata(ctx, s.ID, "nope", userOnly); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("unknown message: %v", err)
+	}
+	if err := ms.SetMessageMetadata(ctx, "20250101_99", "m1", userOnly); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("unknown session: %v", err)
 	}
 }

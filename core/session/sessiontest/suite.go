@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"MessageUsageRoundTrip", testMessageUsageRoundTrip},
 		{"AppendRejectsRole", testAppendRejectsRole},
 		{"ReplaceConversation", testReplaceConversation},
+		{"SetMessageMetadata", testSetMessageMetadata},
 		{"Truncate", testTruncate},
 		{"Update", testUpdate},
 		{"UpdateRejectsBadRecipe", testUpdateRejectsBadRecipe},

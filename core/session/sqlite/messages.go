@@ -140,3 +140,27 @@ func (s *Store) conversation(ctx context.Context, q querier, id string) ([]conve
 	}
 	return msgs, nil
 }
+
+// SetMessageMetadata rewrites one message's metadata_json
+// (session.MetadataSetter).
+func (s *Store) SetMessageMetadata(ctx context.Context, id, messageID string, md conversation.Metadata) error {
+	defer s.revs.Bump(id)
+	js, err := session.EncodeMetadata(md)
+	if err != nil {
+		return fmt.Errorf("set message metadata: %w", err)
+	}
+	err = s.write(ctx, func(tx dbq) error {
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET metadata_json = ? WHERE session_id = ? AND message_id = ?`, js, id, messageID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: message %s of session %s", session.ErrNotFound, messageID, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("set message metadata: %w", err)
+	}
+	return nil
+}
