@@ -2,16 +2,28 @@ package agent
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
-// SessionNamePrompt asks for goose's short session description.
-const SessionNamePrompt = "Based on the conversation so far, provide a concise description of this session in 4 words or less. This will be used for finding the session later in a UI with limited space - reply *ONLY* with the description"
+// SessionNamePrompt is the title request's system prompt when the
+// session_name.md template cannot be rendered.
+const SessionNamePrompt = "Write a short title (four words or less) for this conversation. Reply with the title alone."
+
+// The title request's user message frames the first user messages as
+// goose 1.54 does (session/session_naming.rs, providers/cli_common.rs):
+// CLI-backed providers find the messages between these markers.
+const (
+	namingBegin  = "---BEGIN USER MESSAGES---"
+	namingEnd    = "---END USER MESSAGES---"
+	namingSuffix = "Generate a short title for the above messages."
+)
 
 // namingUserMessages is how many user messages goose keeps renaming for.
 const namingUserMessages = 3
@@ -75,23 +87,28 @@ func (t *turn) provisionalTitle(first string) {
 	t.emit(TitleEvent{Title: name})
 }
 
-// namingText is strings.Join(users, "\n") + "\n\n" + prompt built as one
-// copy of the user texts, not two.
-func namingText(users []string, prompt string) string {
-	n := len(users) + 1 + len(prompt)
+// namingText is goose's title request text: the first user messages
+// between its markers, then its request, built as one copy of the user
+// texts, not two.
+func namingText(users []string) string {
+	n := len(namingBegin) + len(namingEnd) + len(namingSuffix) + len(users) + 4
 	for _, u := range users {
 		n += len(u)
 	}
 	var b strings.Builder
 	b.Grow(n)
+	b.WriteString(namingBegin)
+	b.WriteByte('\n')
 	for i, u := range users {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(u)
 	}
+	b.WriteByte('\n')
+	b.WriteString(namingEnd)
 	b.WriteString("\n\n")
-	b.WriteString(prompt)
+	b.WriteString(namingSuffix)
 	return b.String()
 }
 
@@ -129,7 +146,7 @@ func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 	if prompt == "" {
 		prompt = SessionNamePrompt
 	}
-	text := namingText(users, prompt)
+	text := namingText(users)
 	msg, _, err := prov.Complete(ctx, provider.Request{
 		System:   prompt,
 		Messages: []conversation.Message{conversation.UserText(a.now().Unix(), text)},
@@ -157,14 +174,62 @@ func (a *Agent) nameSession(id string, prov provider.Provider, users []string) {
 	}
 }
 
+// cleanTitle is goose 1.54's reading of the model's answer: tagged blocks
+// (<think>…</think>) and stray tags dropped, whitespace collapsed, a long
+// answer cut to the quoted title in it (else its last line), at most 100
+// characters; surrounding quotes go.
 func cleanTitle(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
+	lastLine := ""
+	for line := range strings.Lines(stripTags(s)) {
+		if strings.TrimSpace(line) != "" {
+			lastLine = strings.TrimSpace(line)
+		}
+	}
+	s = strings.Join(strings.Fields(stripTags(s)), " ")
+	if len(strings.Fields(s)) > 8 {
+		if q := quotedTitle(s); q != "" {
+			s = q
+		} else {
+			s = strings.Join(strings.Fields(lastLine), " ")
+		}
 	}
 	s = strings.Trim(s, "\"'` ")
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:100])
 	}
 	return s
+}
+
+var (
+	tagBlock = regexp.MustCompile(`(?s)<([a-zA-Z][a-zA-Z0-9_]*)[^>]*>.*?</[a-zA-Z][a-zA-Z0-9_]*>`)
+	tag      = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9_]*[^>]*>`)
+)
+
+func stripTags(s string) string {
+	return tag.ReplaceAllString(tagBlock.ReplaceAllString(s, ""), "")
+}
+
+// quotedTitle is the last 2-to-8-word phrase quoted in s (with ", ' or `,
+// an opening quote not right after a letter or digit), "" if none.
+func quotedTitle(s string) string {
+	var found, cur string
+	var quote rune
+	var prev rune
+	for _, r := range s {
+		switch {
+		case quote == 0:
+			if (r == '"' || r == '\'' || r == '`') && !unicode.IsLetter(prev) && !unicode.IsDigit(prev) {
+				quote, cur = r, ""
+			}
+		case r == quote:
+			if n := len(strings.Fields(cur)); n >= 2 && n <= 8 {
+				found = strings.TrimSpace(cur)
+			}
+			quote = 0
+		default:
+			cur += string(r)
+		}
+		prev = r
+	}
+	return found
 }

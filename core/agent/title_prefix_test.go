@@ -26,10 +26,28 @@ func TestOneLinePrefixIsJoinFields(t *testing.T) {
 	}
 }
 
-func TestNamingTextIsJoin(t *testing.T) {
+// The title request frames the user messages with goose 1.54's markers.
+func TestNamingText(t *testing.T) {
 	for _, users := range [][]string{{"one"}, {"a", "b\n", ""}, {strings.Repeat("x", 1000), "y"}} {
-		if got, want := namingText(users, "P"), strings.Join(users, "\n")+"\n\nP"; got != want {
+		want := "---BEGIN USER MESSAGES---\n" + strings.Join(users, "\n") + "\n---END USER MESSAGES---\n\nGenerate a short title for the above messages."
+		if got := namingText(users); got != want {
 			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// cleanTitle reads the model's answer as goose 1.54 does.
+func TestCleanTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"Python list reversal":  "Python list reversal",
+		"  \"Tokyo weather\"\n": "Tokyo weather",
+		"<think>the user asks about\nweather</think>Tokyo weather":                           "Tokyo weather",
+		"Here is a title for this conversation: \"Refund timeout fix\" which names the work": "Refund timeout fix",
+		"I think the best title for these messages would be\nBOT-1565 session auto-titles":   "BOT-1565 session auto-titles",
+		strings.Repeat("a", 120): strings.Repeat("a", 100),
+	} {
+		if got := cleanTitle(in); got != want {
+			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
