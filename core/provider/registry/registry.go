@@ -13,6 +13,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/catalog"
 )
 
 // Sentinel errors callers branch on.
@@ -199,7 +200,24 @@ func (r *Registry) completeModel(md provider.Metadata, cfg model.Config, envVar 
 		limit := model.ContextLimit(cfg.ModelName, o)
 		cfg.ContextLimit = &limit
 	}
+	if cfg.MaxTokens == nil {
+		cfg.MaxTokens = canonicalMaxTokens(md.Name, cfg.ModelName)
+	}
 	return cfg
+}
+
+// canonicalMaxTokens is the model's own output limit when it is known and
+// below its context window, as goose 1.54's with_canonical_limits sets
+// max_tokens; nil leaves the backend's 4096 default. Without it a large
+// write from a model that can say 16k or 64k tokens would be cut off at
+// 4096.
+func canonicalMaxTokens(providerName, modelName string) *int {
+	info, ok := catalog.Lookup(providerName, modelName)
+	if !ok || info.Known.MaxOutput <= 0 || info.Known.MaxOutput >= info.Known.ContextLimit {
+		return nil
+	}
+	n := info.Known.MaxOutput
+	return &n
 }
 
 // build constructs one backend and wraps it with the idle watchdog and

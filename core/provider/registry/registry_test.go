@@ -203,6 +203,40 @@ func TestFromConfig(t *testing.T) {
 	}
 }
 
+// goose 1.54 asks for a known model's own output limit (its
+// with_canonical_limits), not 4096: a large write is not cut off. An
+// unknown model keeps the backend's 4096; GOOSE_MAX_TOKENS still wins.
+func TestMaxTokensFromTheModel(t *testing.T) {
+	for _, c := range []struct {
+		model, env string
+		want       string
+	}{
+		{"gpt-4o", "", `_tokens":16384,`},
+		{"gpt-4.1", "", `_tokens":32768,`},
+		{"my-own-model", "", `"max_tokens":4096,`},
+		{"gpt-4o", "1000", `_tokens":1000,`},
+	} {
+		f := newFixture(t)
+		s := serve(t, providertest.Turn{Text: []string{"ok"}})
+		f.config["GOOSE_PROVIDER"] = "openai"
+		f.config["GOOSE_MODEL"] = c.model
+		f.env["OPENAI_HOST"] = s.URL
+		if c.env != "" {
+			f.env["GOOSE_MAX_TOKENS"] = c.env
+		}
+		p, err := f.registry().FromConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reply(t, p); err != nil {
+			t.Fatal(err)
+		}
+		if body := string(s.Requests()[0].Body); !strings.Contains(body, c.want) {
+			t.Errorf("%s (GOOSE_MAX_TOKENS %q): %s", c.model, c.env, body)
+		}
+	}
+}
+
 func TestCustomProviderEndToEnd(t *testing.T) {
 	s := serve(t, providertest.Turn{Text: []string{"custom ok"}})
 	f := newFixture(t)
