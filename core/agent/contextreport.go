@@ -128,8 +128,7 @@ func (svc Sessions) ContextReport(ctx context.Context, sessionID string) (Contex
 // and each additional instruction.
 func (a *Agent) promptSegments(ctx context.Context, s *sessionState, mode permission.Mode, wd string) []ContextSegment {
 	infos := s.mgr.Extensions()
-	data := promptData{GooseMode: string(mode), IsAutonomous: mode == permission.ModeAuto, CurrentDateTime: a.now().Format("2006-01-02 15:00"),
-		MaxExtensions: maxExtensionsSuggestion, MaxTools: maxToolsSuggestion, ExtensionCount: len(infos), ToolCount: len(s.mgr.Tools(ctx))}
+	data := a.basePromptData(mode)
 	var out []ContextSegment
 	for _, info := range infos {
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, HasResources: info.HasResources})

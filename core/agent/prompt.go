@@ -56,12 +56,7 @@ type promptData struct {
 // same across turns and sessions (the time is in the turn context).
 func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permission.Mode, wd string) string {
 	infos := s.mgr.Extensions()
-	data := promptData{
-		TurnContext:     TurnContextSection,
-		CurrentDateTime: a.now().Format("2006-01-02 15:00"),
-		GooseMode:       string(mode),
-		IsAutonomous:    mode == permission.ModeAuto,
-	}
+	data := a.basePromptData(mode)
 	for _, info := range infos {
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: strings.TrimRight(sanitize(info.Instructions), " \n"), HasResources: info.HasResources})
 	}
@@ -79,6 +74,16 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 		return base
 	}
 	return base + "\n\n# Additional Instructions:\n\n" + strings.Join(extras, "\n\n")
+}
+
+// basePromptData is the template data before the extensions are added.
+func (a *Agent) basePromptData(mode permission.Mode) promptData {
+	return promptData{
+		TurnContext:     TurnContextSection,
+		CurrentDateTime: a.now().Format("2006-01-02 15:00"),
+		GooseMode:       string(mode),
+		IsAutonomous:    mode == permission.ModeAuto,
+	}
 }
 
 func (a *Agent) promptExtras(s *sessionState, mode permission.Mode, wd string) []string {
