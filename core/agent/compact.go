@@ -164,7 +164,9 @@ func (a *Agent) compactMessages(ctx context.Context, p provider.Provider, conv [
 	if preserved >= 0 {
 		toSummarize = conversation.Conversation(append(append([]conversation.Message{}, conv[:preserved]...), conv[preserved+1:]...)).AgentVisible()
 	}
-	summary, usage, err := a.summarize(ctx, p, toSummarize, info)
+	// The <turn-context> blocks are the agent's bookkeeping, not the
+	// conversation: the summary is written without them.
+	summary, usage, err := a.summarize(ctx, p, withoutTurnContext(toSummarize), info)
 	if err != nil {
 		return nil, usage, err
 	}

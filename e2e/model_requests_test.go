@@ -1,0 +1,301 @@
+//go:build !windows
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
+
+// The request bodies goose-acp sends the model (OpenAI Chat Completions,
+// gpt-4o) for four fixed sessions, pinned in e2e/testdata/model_requests:
+// a default session, a tool turn, an editor client and /compact. Each
+// section of a golden is preceded by an "@@ … @@" line naming the goose
+// 1.54 source it follows. The working directory and the goose home are
+// written $WORK and $ROOT, and the turn's current time $NOW (its format is
+// checked before it is replaced). Regenerate with
+// `go test ./e2e -run TestModelRequestGoldens -update` and review the diff.
+func TestModelRequestGoldens(t *testing.T) {
+	t.Run("default", func(t *testing.T) {
+		env, work := goldenEnv(t, textTurn("Hello!"))
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "hello")
+		goldenRequests(t, env, work, "default", 0)
+	})
+	t.Run("tool_turn", func(t *testing.T) {
+		env, work := goldenEnv(t, toolCallTurn("call_1", "shell", map[string]string{"command": "echo hi"}), textTurn("It printed hi."))
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "run echo hi")
+		goldenRequests(t, env, work, "tool_turn", 1)
+	})
+	t.Run("editor", func(t *testing.T) {
+		env, work := goldenEnv(t, textTurn("Hello!"))
+		c := startAgent(t, env)
+		(&editor{}).install(c)
+		c.initialize(acp.ClientCapabilities{FS: acp.FSCapabilities{ReadTextFile: true, WriteTextFile: true}, Terminal: true})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "hello")
+		goldenRequests(t, env, work, "editor", 0)
+	})
+	t.Run("compact", func(t *testing.T) {
+		env, work := goldenEnv(t,
+			toolCallTurn("call_w", "write", map[string]string{"path": "notes.txt", "content": "remember the milk\n"}),
+			textTurn("Wrote notes.txt."),
+			textTurn("### Goal\nKeep notes.\n\n### Next Step\nAwaiting user input"),
+			textTurn("Done."),
+		)
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "write a note")
+		c.prompt(sess.SessionID, "/compact")
+		c.prompt(sess.SessionID, "thanks")
+		goldenRequests(t, env, work, "compact", 2, 3)
+	})
+}
+
+// goldenEnv is a mock LLM with turns and a session directory, in UTC.
+func goldenEnv(t *testing.T, turns ...providertest.Turn) (*agentEnv, string) {
+	env := newAgentEnv(t, turns...)
+	env.Vars["TZ"] = "UTC"
+	work := filepath.Join(env.Root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return env, work
+}
+
+var nowRE = regexp.MustCompile(`<current-time>\d{4}-\d\d-\d\d \d\d:\d\d:00 \+00:00</current-time>`)
+
+// goldenRequests renders the mock's requests at the given indexes and
+// compares them with testdata/model_requests/<name>.golden.
+func goldenRequests(t *testing.T, env *agentEnv, work, name string, idx ...int) {
+	t.Helper()
+	reqs := env.LLM.Requests()
+	var b strings.Builder
+	for _, i := range idx {
+		if i >= len(reqs) {
+			t.Fatalf("%d requests, want request %d", len(reqs), i)
+		}
+		var decoded any
+		if err := json.Unmarshal(reqs[i].Body, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		body := compactJSON(t, decoded) // <, > and & unescaped, so the tags read as they are
+		if strings.Contains(body, "<current-time>") && !nowRE.MatchString(body) {
+			t.Fatalf("current-time not in goose's format: %s", body)
+		}
+		body = nowRE.ReplaceAllString(body, "<current-time>$$NOW</current-time>")
+		body = strings.NewReplacer(jsonText(work), "$WORK", jsonText(env.Root), "$ROOT").Replace(body)
+		renderRequest(t, &b, i, []byte(body))
+	}
+	path := filepath.Join("testdata", "model_requests", name+".golden")
+	if *updateGoldens {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Fatalf("%s differs from the golden (regenerate with -update and review):\n%s", path, b.String())
+	}
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// renderRequest writes one request body as annotated sections: the
+// parameters, the system prompt split at its headings, each message and
+// each tool, one JSON line apiece.
+func renderRequest(t *testing.T, b *strings.Builder, i int, body []byte) {
+	t.Helper()
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []map[string]any
+	var tools []map[string]any
+	_ = json.Unmarshal(req["messages"], &msgs)
+	_ = json.Unmarshal(req["tools"], &tools)
+	delete(req, "messages")
+	delete(req, "tools")
+	section(b, "request %d: POST /v1/chat/completions (OpenAI Chat Completions) — goose 1.54 crates/goose/src/providers/formats/openai.rs", i)
+	section(b, "parameters — max_tokens is the model's output limit: goose 1.54 crates/goose-provider-types/src/model.rs (with_canonical_limits)")
+	b.WriteString(compactJSON(t, req) + "\n")
+	for j, m := range msgs {
+		if m["role"] == "system" {
+			text := m["content"].(string)
+			if strings.HasPrefix(text, "## Task") {
+				section(b, "system: the compaction template — goose 1.54 crates/goose/src/prompts/compaction.md (messages, files read and modified: context_mgmt/mod.rs extract_file_history)")
+				b.WriteString(text + "\n")
+				continue
+			}
+			renderSystem(b, text)
+			continue
+		}
+		section(b, "messages[%d] %s — %s", j, m["role"], messageSource(m))
+		b.WriteString(compactJSON(t, m) + "\n")
+	}
+	for _, tool := range tools {
+		fn, _ := tool["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		section(b, "tool %s — goose 1.54 %s", name, toolSource(name))
+		b.WriteString(compactJSON(t, tool) + "\n")
+	}
+}
+
+func section(b *strings.Builder, format string, args ...any) {
+	b.WriteString("@@ " + strings.TrimSpace(fmt.Sprintf(format, args...)) + " @@\n")
+}
+
+// renderSystem writes the system prompt whole, an annotation before each
+// of its headings.
+func renderSystem(b *strings.Builder, text string) {
+	section(b, "system: identity — goose 1.54 crates/goose/src/prompts/system.md (its first two lines)")
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if h, ok := heading(line); ok {
+			section(b, "system: %s — goose 1.54 %s", h, systemSource(h))
+		}
+		b.WriteString(line)
+	}
+	b.WriteString("\n")
+}
+
+func heading(line string) (string, bool) {
+	l := strings.TrimRight(line, "\n")
+	if strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "## ") {
+		return l, true
+	}
+	return "", false
+}
+
+// systemSource names the goose 1.54 file a system prompt section follows.
+func systemSource(h string) string {
+	switch h {
+	case "# Turn Context":
+		return "crates/goose/src/agents/moim.rs (SYSTEM_PROMPT_BLOCK_TEMPLATE, rendered into system.md)"
+	case "# Extensions", "# Response Guidelines":
+		return "crates/goose/src/prompts/system.md"
+	case "# Additional Instructions:":
+		return "crates/goose/src/agents/prompt_manager.rs (system_prompt_extras, hints)"
+	case "## analyze":
+		return "crates/goose/src/agents/platform_extensions/analyze/mod.rs (instructions)"
+	case "## developer":
+		return "crates/goose/src/agents/platform_extensions/developer/mod.rs (developer_instructions)"
+	case "## extensionmanager":
+		return "crates/goose/src/agents/platform_extensions/ext_manager.rs (instructions)"
+	case "## skills":
+		return "crates/goose/src/skills/client.rs (instructions listing the skills)"
+	case "## summon":
+		return "crates/goose/src/agents/platform_extensions/summon.rs (no instructions)"
+	case "## tom":
+		return "crates/goose/src/agents/platform_extensions/tom.rs (no instructions)"
+	case "## todo":
+		return "crates/goose/src/agents/platform_extensions/todo.rs (instructions)"
+	}
+	return "(no goose 1.54 counterpart)"
+}
+
+// messageSource names where a message's shape comes from.
+func messageSource(m map[string]any) string {
+	content, _ := m["content"].(string)
+	switch {
+	case strings.Contains(content, "<turn-context>"):
+		return "the user's text, then the stored <turn-context> block: goose 1.54 crates/goose/src/agents/moim.rs (turn_context_event), state_machine/inference_preparation.rs"
+	case strings.HasPrefix(content, "The previous message is a structured summary"):
+		return "compaction continuation: goose 1.54 crates/goose/src/context_mgmt/mod.rs (*_CONTINUATION_TEXT)"
+	case content == "Please summarize the conversation history provided in the system prompt.":
+		return "compaction request: goose 1.54 crates/goose/src/context_mgmt/mod.rs (do_compact)"
+	case m["role"] == "tool":
+		return "tool result: goose 1.54 crates/goose/src/providers/formats/openai.rs"
+	case m["tool_calls"] != nil:
+		return "tool call: goose 1.54 crates/goose/src/providers/formats/openai.rs"
+	}
+	return "conversation message"
+}
+
+// toolSource names the goose 1.54 file a tool follows.
+func toolSource(name string) string {
+	switch {
+	case name == "shell":
+		return "crates/goose/src/agents/platform_extensions/developer/shell.rs (unprefixed: platform_extensions/mod.rs)"
+	case name == "write" || name == "edit":
+		return "crates/goose/src/agents/platform_extensions/developer/edit.rs"
+	case name == "tree":
+		return "crates/goose/src/agents/platform_extensions/developer/tree.rs"
+	case name == "read_image":
+		return "crates/goose/src/agents/platform_extensions/developer/image.rs"
+	case name == "read":
+		return "crates/goose/src/acp/fs.rs (offered to clients with fs.readTextFile)"
+	case name == "analyze":
+		return "crates/goose/src/agents/platform_extensions/analyze/mod.rs"
+	case name == "load" || name == "delegate":
+		return "crates/goose/src/agents/platform_extensions/summon.rs"
+	case name == "load_skill":
+		return "crates/goose/src/skills/client.rs"
+	case strings.HasPrefix(name, "extensionmanager__"):
+		return "crates/goose/src/agents/platform_extensions/ext_manager.rs (prefixed)"
+	case strings.HasPrefix(name, "todo__"):
+		return "crates/goose/src/agents/platform_extensions/todo.rs (prefixed)"
+	}
+	return "(no goose 1.54 counterpart)"
+}
+
+// compactJSON is v as one line of JSON with sorted keys, <, > and &
+// left as they are.
+func compactJSON(t *testing.T, v any) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(sortedKeys(v)); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// sortedKeys re-decodes raw JSON values so maps marshal with sorted keys.
+func sortedKeys(v any) any {
+	switch x := v.(type) {
+	case map[string]json.RawMessage:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := map[string]any{}
+		for _, k := range keys {
+			var d any
+			_ = json.Unmarshal(x[k], &d)
+			out[k] = d
+		}
+		return out
+	}
+	return v
+}
