@@ -49,11 +49,12 @@ func TestThinkingEffortConfigOption(t *testing.T) {
 	if model, _ := configOption(resp.ConfigOptions, "model"); model.CurrentValue != "claude-sonnet-4-20250514" {
 		t.Fatalf("the model changed with the effort: %+v", model)
 	}
-	// High is 16,000 tokens of budget, clamped (as goose does) to the
-	// model's 4,096 max_tokens less 1,024 for the answer.
+	// High is 16,000 tokens of budget, within claude-sonnet-4's 64,000
+	// max_tokens less 1,024 for the answer (goose clamps it to that).
 	c.prompt(sess.SessionID, "think about it")
 	reqs := env.LLM.Requests()
-	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"thinking":{"type":"enabled","budget_tokens":3072}`) {
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"max_tokens":64000`) ||
+		!strings.Contains(string(reqs[0].Body), `"thinking":{"type":"enabled","budget_tokens":16000}`) {
 		b := string(reqs[len(reqs)-1].Body)
 		t.Fatalf("the provider request does not think with high effort: %s", b[max(0, strings.Index(b, `"thinking"`)-200):])
 	}

@@ -105,7 +105,11 @@ func (t *turn) recoverCompact() bool {
 // compact summarizes the conversation, replaces it in the store, updates
 // the token counters and emits HistoryReplaced.
 func (t *turn) compact(manual bool) error {
-	out, usage, err := t.a.compactMessages(t.ctx, t.prov, t.conv, manual, t.toolInfoFunc())
+	tools := t.tools
+	if tools == nil { // a /compact: the loop has not listed them
+		tools = t.s.mgr.Tools(t.ctx)
+	}
+	out, usage, err := t.a.compactMessages(t.ctx, t.prov, t.conv, manual, toolInfoFunc(tools))
 	if err != nil {
 		return err
 	}

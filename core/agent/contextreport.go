@@ -128,7 +128,7 @@ func (svc Sessions) ContextReport(ctx context.Context, sessionID string) (Contex
 // and each additional instruction.
 func (a *Agent) promptSegments(ctx context.Context, s *sessionState, mode permission.Mode, wd string) []ContextSegment {
 	infos := s.mgr.Extensions()
-	data := a.basePromptData(mode)
+	data := basePromptData(a.now(), mode)
 	var out []ContextSegment
 	for _, info := range infos {
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, HasResources: info.HasResources})

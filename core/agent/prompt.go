@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/permission"
 )
@@ -56,7 +57,7 @@ type promptData struct {
 // same across turns and sessions (the time is in the turn context).
 func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permission.Mode, wd string) string {
 	infos := s.mgr.Extensions()
-	data := a.basePromptData(mode)
+	data := basePromptData(a.now(), mode)
 	for _, info := range infos {
 		data.Extensions = append(data.Extensions, promptExtension{Name: info.Key, Instructions: strings.TrimRight(sanitize(info.Instructions), " \n"), HasResources: info.HasResources})
 	}
@@ -77,10 +78,10 @@ func (a *Agent) systemPrompt(ctx context.Context, s *sessionState, mode permissi
 }
 
 // basePromptData is the template data before the extensions are added.
-func (a *Agent) basePromptData(mode permission.Mode) promptData {
+func basePromptData(now time.Time, mode permission.Mode) promptData {
 	return promptData{
 		TurnContext:     TurnContextSection,
-		CurrentDateTime: a.now().Format("2006-01-02 15:00"),
+		CurrentDateTime: now.Format("2006-01-02 15:00"),
 		GooseMode:       string(mode),
 		IsAutonomous:    mode == permission.ModeAuto,
 	}

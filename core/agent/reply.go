@@ -51,9 +51,9 @@ type turn struct {
 	// conversation was replaced, so the next call appends a fresh one).
 	started         time.Time
 	lastTurnContext string
-	// pairsDone: this turn started its tool-pair summarization;
-	// toolCallsBefore counts the tool calls stored before the turn.
-	pairsDone       bool
+	// pairs summarizes old tool calls; toolCallsBefore counts the tool
+	// calls stored before the turn.
+	pairs           toolPairs
 	toolCallsBefore int
 	// initial is the conversation at the start of the loop; a recipe
 	// retry resets the agent's view to it.
@@ -95,6 +95,7 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 	defer s.busy.Store(false)
 	prov, perr, mode, wd := s.snapshot()
 	t := &turn{a: a, s: s, ctx: ctx, sink: sink, q: newEventQueue(), prov: prov, mode: mode, wd: wd, toolsVersion: -1, started: a.now()}
+	t.pairs.t = t
 	s.mu.Lock()
 	s.turn = t
 	s.mu.Unlock()
@@ -211,9 +212,9 @@ func (t *turn) loop() (Outcome, error) {
 		if err := t.addTurnContext(turns - 1); err != nil {
 			return Outcome{}, err
 		}
-		pairs := t.startToolPairSummaries(countToolCalls(t.conv) - t.toolCallsBefore)
+		pairs := t.pairs.start(countToolCalls(t.conv) - t.toolCallsBefore)
 		reply, err := t.stream()
-		if perr := t.applyToolPairSummaries(pairs); perr != nil {
+		if perr := t.pairs.apply(pairs); perr != nil {
 			return Outcome{}, perr
 		}
 		if err != nil {

@@ -55,13 +55,8 @@ func (t *turn) toolInfo(name string) toolinfo.Info {
 }
 
 // toolInfoFunc resolves a tool name to what the tool declares, against
-// the turn's tools or, before the loop listed them (a /compact), the
-// session's.
-func (t *turn) toolInfoFunc() func(string) toolinfo.Info {
-	tools := t.tools
-	if tools == nil {
-		tools = t.s.mgr.Tools(t.ctx)
-	}
+// tools.
+func toolInfoFunc(tools []extension.Tool) func(string) toolinfo.Info {
 	return func(name string) toolinfo.Info {
 		if tool, ok := extension.Resolve(tools, name); ok {
 			return infoOf(tool)

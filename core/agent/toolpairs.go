@@ -70,12 +70,20 @@ type toolPairSummary struct {
 	pair    []conversation.Message
 }
 
-// startToolPairSummaries starts summarizing the next batch of the
-// conversation as it stands, unless this turn already did or the feature
-// is off; the returned channel delivers the summaries once (nil: nothing
-// started). protect is the number of this turn's tool calls.
-func (t *turn) startToolPairSummaries(protect int) <-chan []toolPairSummary {
-	if t.pairsDone || t.prov == nil || t.toolPairSummarizationOff() {
+// toolPairs is one turn's tool-pair summarization.
+type toolPairs struct {
+	t *turn
+	// started: the turn already summarized (at most once per turn).
+	started bool
+}
+
+// start summarizes the next batch of the conversation as it stands,
+// unless this turn already did or the feature is off; the returned channel
+// delivers the summaries once (nil: nothing started). protect is the
+// number of this turn's tool calls.
+func (tp *toolPairs) start(protect int) <-chan []toolPairSummary {
+	t := tp.t
+	if tp.started || t.prov == nil || tp.off() {
 		return nil
 	}
 	t.s.mu.Lock()
@@ -87,7 +95,7 @@ func (t *turn) startToolPairSummaries(protect int) <-chan []toolPairSummary {
 	if len(ids) == 0 {
 		return nil
 	}
-	t.pairsDone = true
+	tp.started = true
 	out := make(chan []toolPairSummary, 1)
 	ctx, prov := t.ctx, t.prov
 	go func() {
@@ -98,7 +106,7 @@ func (t *turn) startToolPairSummaries(protect int) <-chan []toolPairSummary {
 			if !ok || slices.ContainsFunc(pair, func(m conversation.Message) bool { return hidden[m.IDOrEmpty()] }) {
 				continue
 			}
-			summary, err := t.a.summarizeToolPair(ctx, prov, pair)
+			summary, err := tp.summarize(ctx, prov, pair)
 			if err != nil {
 				t.a.log.Warn("summarizing a tool call failed", "session", t.s.id, "tool_call", id, "error", err)
 				continue
@@ -113,8 +121,8 @@ func (t *turn) startToolPairSummaries(protect int) <-chan []toolPairSummary {
 	return out
 }
 
-func (t *turn) toolPairSummarizationOff() bool {
-	v, ok := t.a.cfg.lookup("GOOSE_TOOL_PAIR_SUMMARIZATION")
+func (tp *toolPairs) off() bool {
+	v, ok := tp.t.a.cfg.lookup("GOOSE_TOOL_PAIR_SUMMARIZATION")
 	return ok && (strings.EqualFold(strings.TrimSpace(v), "false") || strings.TrimSpace(v) == "0")
 }
 
@@ -151,9 +159,10 @@ func toolPair(conv []conversation.Message, id string) ([]conversation.Message, b
 	return pair, slices.Equal(reqs, resps)
 }
 
-// summarizeToolPair asks the model for the pair's summary: an agent-only
-// user message stamped like the pair's response.
-func (a *Agent) summarizeToolPair(ctx context.Context, p provider.Provider, pair []conversation.Message) (conversation.Message, error) {
+// summarize asks the model for the pair's summary: an agent-only user
+// message stamped like the pair's response.
+func (tp *toolPairs) summarize(ctx context.Context, p provider.Provider, pair []conversation.Message) (conversation.Message, error) {
+	a := tp.t.a
 	req := provider.Request{System: ToolPairSummaryPrompt, Messages: []conversation.Message{
 		conversation.UserText(a.now().Unix(), renderForSummary(pair)),
 	}}
@@ -168,10 +177,11 @@ func (a *Agent) summarizeToolPair(ctx context.Context, p provider.Provider, pair
 	return m.WithID(a.msgID()), nil
 }
 
-// applyToolPairSummaries waits for the summaries (none when the turn was
-// cancelled) and stores them: each pair hidden from the model, its summary
-// added after it.
-func (t *turn) applyToolPairSummaries(ch <-chan []toolPairSummary) error {
+// apply waits for the summaries (none when the turn was cancelled) and
+// stores them: each pair hidden from the model, its summary added after
+// it.
+func (tp *toolPairs) apply(ch <-chan []toolPairSummary) error {
+	t := tp.t
 	if ch == nil {
 		return nil
 	}
@@ -184,7 +194,7 @@ func (t *turn) applyToolPairSummaries(ch <-chan []toolPairSummary) error {
 		for _, m := range s.pair {
 			md := m.Metadata
 			md.AgentVisible = false
-			if err := t.setMetadata(ctx, m, md); err != nil {
+			if err := tp.setMetadata(ctx, m, md); err != nil {
 				return err
 			}
 		}
@@ -198,7 +208,8 @@ func (t *turn) applyToolPairSummaries(ch <-chan []toolPairSummary) error {
 
 // setMetadata changes one stored message's metadata, in place when the
 // store can, else by rewriting the conversation.
-func (t *turn) setMetadata(ctx context.Context, m conversation.Message, md conversation.Metadata) error {
+func (tp *toolPairs) setMetadata(ctx context.Context, m conversation.Message, md conversation.Metadata) error {
+	t := tp.t
 	i := slices.IndexFunc(t.conv, func(c conversation.Message) bool { return c.ID != nil && *c.ID == m.IDOrEmpty() })
 	if i < 0 {
 		return nil

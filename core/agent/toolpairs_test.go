@@ -26,7 +26,7 @@ func TestToolCallCutoff(t *testing.T) {
 	}
 }
 
-func toolPairs(n int) []conversation.Message {
+func pairConversation(n int) []conversation.Message {
 	msgs := []conversation.Message{conversation.UserText(1, "hello").WithID("u")}
 	for i := range n {
 		id := fmt.Sprintf("call%d", i)
@@ -38,19 +38,19 @@ func toolPairs(n int) []conversation.Message {
 }
 
 func TestToolIDsToSummarize(t *testing.T) {
-	if got := toolIDsToSummarize(toolPairs(15), 5, 0); len(got) != 0 {
+	if got := toolIDsToSummarize(pairConversation(15), 5, 0); len(got) != 0 {
 		t.Fatalf("cutoff+batch calls summarized: %v", got)
 	}
-	got := toolIDsToSummarize(toolPairs(16), 5, 0)
+	got := toolIDsToSummarize(pairConversation(16), 5, 0)
 	if len(got) != toolPairBatch || got[0] != "call0" || got[9] != "call9" {
 		t.Fatalf("batch = %v", got)
 	}
 	// The current turn's calls are never counted as eligible.
-	if got := toolIDsToSummarize(toolPairs(20), 2, 8); len(got) != 0 {
+	if got := toolIDsToSummarize(pairConversation(20), 2, 8); len(got) != 0 {
 		t.Fatalf("protected calls summarized: %v", got)
 	}
 	// Agent-invisible (already summarized) calls do not count.
-	msgs := toolPairs(16)
+	msgs := pairConversation(16)
 	for i := 1; i <= 4; i++ {
 		msgs[i].Metadata.AgentVisible = false
 	}
