@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 )
@@ -11,16 +12,19 @@ import (
 // hook that blocked — reaches clients that opted in to notices as
 // notices, and others as a line of the agent's message.
 
-// agentNotices sends them for a Server.
-type agentNotices struct{ s *Server }
+// agentNotices sends them to one connection.
+type agentNotices struct {
+	plugins agent.PluginService
+	notes   *notifier
+	log     *slog.Logger
+}
 
 // start sends the notices of a session's start (agent.PluginService.StartNotices waits
 // for its SessionStart hooks).
 func (n agentNotices) start(ctx context.Context, sessionID string) {
-	s := n.s
-	notes, err := s.opts.Agent.Plugins().StartNotices(ctx, sessionID)
+	notes, err := n.plugins.StartNotices(ctx, sessionID)
 	if err != nil {
-		s.log.Debug("no start notices", "session", sessionID, "err", err)
+		n.log.Debug("no start notices", "session", sessionID, "err", err)
 		return
 	}
 	for _, note := range notes {
@@ -36,7 +40,7 @@ func (n agentNotices) event(ctx context.Context, sessionID string, e agent.Notic
 // send is a notice, or for a client without notices a line of the
 // agent's message.
 func (n agentNotices) send(ctx context.Context, sessionID, severity, title, detail, line string) {
-	notes := n.s.notes
+	notes := n.notes
 	if notes.wantsNotices() {
 		notes.sendNotice(ctx, sessionID, severity, title, detail)
 		return

@@ -13,6 +13,7 @@ import (
 // once it has: every handler but the handshake waits for that
 // (afterOpen), so none runs on an unbound area.
 type areas struct {
+	prompt       *promptAPI
 	sessions     *sessionsAPI
 	options      *optionsAPI
 	providers    *providersAPI
@@ -29,7 +30,7 @@ type areas struct {
 }
 
 func newAreas() *areas {
-	return &areas{sessions: &sessionsAPI{}, options: &optionsAPI{}, providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
+	return &areas{prompt: &promptAPI{}, sessions: &sessionsAPI{}, options: &optionsAPI{}, providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
 		recipes: &recipesAPI{}, schedules: &schedulesAPI{}, sources: &sourcesAPI{}, menus: &menusAPI{},
 		sessionTools: &sessionToolsAPI{}, sessionOps: &sessionOpsAPI{}, onboarding: &onboardingAPI{}}
 }
@@ -37,7 +38,7 @@ func newAreas() *areas {
 // methods are every area's methods.
 func (a *areas) methods() map[string]RequestHandler {
 	table := map[string]RequestHandler{}
-	for _, m := range []map[string]RequestHandler{a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
+	for _, m := range []map[string]RequestHandler{a.prompt.methods(), a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
 		a.defaults.methods(), a.recipes.methods(), a.schedules.methods(), a.sources.methods(), a.menus.methods(),
 		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods()} {
 		maps.Copy(table, m)
@@ -49,10 +50,12 @@ func (a *areas) methods() map[string]RequestHandler {
 // part of the connection s: the loaded sessions, notify, sessionConn.
 func (a *areas) bind(o Options, s *Server) {
 	loaded, version := s.loaded, s.version
+	*a.prompt = promptAPI{agent: o.Agent, store: o.Store, loaded: loaded, options: a.options, notes: s.notes,
+		caps: s.clientCaps, notify: s.notify, peer: s.peer, local: o.LocalFiles, authFail: s.turnAuthError, log: o.Logger}
 	*a.options = optionsAPI{sessions: o.Agent.Sessions(), loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
 		defaultModel: o.DefaultModel, defaultMode: o.DefaultMode, notify: s.notify}
 	*a.sessions = sessionsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, loaded: loaded, options: a.options,
-		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, notes: s.notes, log: o.Logger}
+		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, tools: a.prompt.builtins, notes: s.notes, log: o.Logger}
 	st := o.Settings
 	if st.Config != nil {
 		*a.providers = providersAPI{setup: st.Setup, custom: st.CustomProviders}

@@ -158,8 +158,8 @@ func isErrorText(m conversation.Message) bool {
 
 // settle sends what was held unless the turn failed for want of
 // credentials, and returns that -32000 error (nil otherwise).
-func (g *authGate) settle(s *Server, out agent.Outcome, err error) error {
-	authErr := s.turnAuthError(out, err)
+func (g *authGate) settle(authFail func(agent.Outcome, error) error, out agent.Outcome, err error) error {
+	authErr := authFail(out, err)
 	if authErr == nil {
 		for _, ev := range g.held {
 			g.pass(ev)

@@ -130,9 +130,9 @@ const terminalCreateTimeout = 30 * time.Second
 type terminal struct {
 	peer      Peer
 	sessionID string
-	// s, when set, holds releases until the tool call's final update is
-	// sent (see terminalReleases).
-	s *Server
+	// loaded, when set, holds releases until the tool call's final
+	// update is sent (see terminalReleases).
+	loaded *loadedSessions
 }
 
 var _ developer.Terminal = (*terminal)(nil)
@@ -189,8 +189,8 @@ func (t *terminal) Kill(ctx context.Context, id string) error {
 // Release of a terminal shown in a tool call waits for that call's final
 // update (Zed forgets released terminals); others are released now.
 func (t *terminal) Release(ctx context.Context, id string) error {
-	if t.s != nil {
-		if as, err := t.s.lookup(t.sessionID); err == nil && as.term.hold(id) {
+	if t.loaded != nil {
+		if as, err := t.loaded.lookup(t.sessionID); err == nil && as.term.hold(id) {
 			return nil
 		}
 	}

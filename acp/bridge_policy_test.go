@@ -50,8 +50,8 @@ func TestDelegatedFSChecksThePolicyFirst(t *testing.T) {
 // _goose/working_dir/update, not the cwd the developer server started in.
 func TestDelegatedFSPolicyFollowsTheWorkingDir(t *testing.T) {
 	first, moved, root := t.TempDir(), t.TempDir(), t.TempDir()
-	s := &Server{loaded: newLoadedSessions()}
-	pol := s.sessionPolicy("s1", first, []string{root})
+	p := &promptAPI{loaded: newLoadedSessions()}
+	pol := p.sessionPolicy("s1", first, []string{root})
 	if got := pol().WorkingDir(); got != first {
 		t.Fatalf("before tracking: %s", got)
 	}
@@ -63,7 +63,7 @@ func TestDelegatedFSPolicyFollowsTheWorkingDir(t *testing.T) {
 		return cwd
 	}}}
 	as.setRoots([]string{root})
-	s.loaded.register(as)
+	p.loaded.register(as)
 	mu.Lock()
 	cwd = moved // the agent's working dir moved
 	mu.Unlock()

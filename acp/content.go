@@ -15,12 +15,12 @@ import (
 // as they are, embedded text resources wrapped as goose does, file links
 // attached by core/attach under the session's path policy (read through
 // the editor when it offers fs, so unsaved buffers count).
-func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []ContentBlock) (conversation.Message, error) {
+func (p *promptAPI) promptMessage(ctx context.Context, as *acpSession, blocks []ContentBlock) (conversation.Message, error) {
 	if len(blocks) == 0 {
 		return conversation.Message{}, invalidParams("prompt is empty")
 	}
 	msg := conversation.NewMessage(conversation.RoleUser, timeNow().Unix())
-	pol := s.pathPolicy(as)
+	pol := p.pathPolicy(as)
 	var notes []string
 	for _, b := range blocks {
 		switch b.Type {
@@ -38,14 +38,14 @@ func (s *Server) promptMessage(ctx context.Context, as *acpSession, blocks []Con
 			msg, note = embedResource(msg, pol, b.Resource)
 			notes = appendNote(notes, note)
 		case "resource_link":
-			res := attach.Attach(ctx, pol, b.Name, b.URI, s.linkOptions(as))
+			res := attach.Attach(ctx, pol, b.Name, b.URI, p.linkOptions(as))
 			msg = msg.With(linkText(res.Text, b))
 			notes = appendNote(notes, res.Note)
 		default:
 			return conversation.Message{}, invalidParams("unsupported content block type %q", b.Type)
 		}
 	}
-	s.tellNotes(ctx, as, notes)
+	p.tellNotes(ctx, as, notes)
 	return msg, nil
 }
 
@@ -70,7 +70,7 @@ func embedResource(msg conversation.Message, pol *pathpolicy.Policy, r *Embedded
 // pathPolicy is the session's path policy: its cwd, its
 // additionalDirectories and goose's global .gooseignore — the same one the
 // developer tools of the session apply.
-func (s *Server) pathPolicy(as *acpSession) *pathpolicy.Policy {
+func (p *promptAPI) pathPolicy(as *acpSession) *pathpolicy.Policy {
 	as.mu.Lock()
 	roots := as.roots
 	as.mu.Unlock()
@@ -81,10 +81,10 @@ func (s *Server) pathPolicy(as *acpSession) *pathpolicy.Policy {
 // sessionPolicy is the policy of a session's fs/* delegation: it follows
 // the session's current cwd (_goose/working_dir/update moves it), and
 // until the session is tracked, the cwd and roots it is created with.
-func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolicy.Policy {
+func (p *promptAPI) sessionPolicy(id, cwd string, roots []string) func() *pathpolicy.Policy {
 	return func() *pathpolicy.Policy {
-		if as, err := s.lookup(id); err == nil {
-			return s.pathPolicy(as)
+		if as, err := p.loaded.lookup(id); err == nil {
+			return p.pathPolicy(as)
 		}
 		return pathpolicy.New(pathpolicy.Options{WorkingDir: cwd, Roots: roots, ConfigDir: pathpolicy.DefaultConfigDir(os.Getenv)})
 	}
@@ -94,13 +94,13 @@ func (s *Server) sessionPolicy(id, cwd string, roots []string) func() *pathpolic
 // editor's fs/read_text_file when it offers one (a file it does not
 // manage, -32002 from Zed, is read from disk), fetching http(s) links
 // only when the user allowed it (attach.FetchLinksKey).
-func (s *Server) linkOptions(as *acpSession) attach.Options {
+func (p *promptAPI) linkOptions(as *acpSession) attach.Options {
 	var o attach.Options
-	if s.clientCaps().FS.ReadTextFile {
-		o.Editor = &fileIO{peer: s.peer, sessionID: as.id, canRead: true, local: linkDisk{}}
+	if p.caps().FS.ReadTextFile {
+		o.Editor = &fileIO{peer: p.peer, sessionID: as.id, canRead: true, local: linkDisk{}}
 	}
-	if s.opts.Agent != nil {
-		o.FetchHTTP = s.opts.Agent.FetchLinks()
+	if p.agent != nil {
+		o.FetchHTTP = p.agent.FetchLinks()
 	}
 	return o
 }

@@ -4,7 +4,10 @@
 // core agent events into session/update notifications, and the client-side
 // bridges (file system, terminal, permission, elicitation) the agent uses
 // when the editor offers them. It is a thin adapter: decode, call core,
-// encode.
+// encode. Methods are answered by one handler type per area (areas.go):
+// session/prompt by promptAPI (prompt.go), the session lifecycle by
+// sessionsAPI, config options by optionsAPI; the Server is the
+// connection, and errors.go its one error table.
 //
 // It also answers goose Desktop's _goose/unstable/* methods, a third face
 // over the same core operations as goosed's REST API, with one handler

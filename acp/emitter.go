@@ -10,7 +10,7 @@ import (
 // tool runs: live shell output (Zed's _meta.terminal_* extension when the
 // editor asks for it), delegated terminal ids, edit locations and diffs.
 type emitter struct {
-	s         *Server
+	p         *promptAPI
 	sessionID string
 }
 
@@ -23,13 +23,13 @@ func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
 	u := SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: ev.ToolCallID}
 	switch ev.Kind {
 	case "shell_output":
-		if !e.s.wantsTerminalOutput() {
+		if !e.p.wantsTerminalOutput() {
 			return
 		}
-		e.s.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)
+		e.p.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)
 		u.Meta = Meta{"terminal_output": map[string]any{"terminal_id": ev.ToolCallID, "data": ev.Output}}
 	case "terminal":
-		if as, err := e.s.lookup(e.sessionID); err == nil {
+		if as, err := e.p.loaded.lookup(e.sessionID); err == nil {
 			as.term.track(ev.TerminalID, ev.ToolCallID)
 			as.showTerminal(ev.ToolCallID, ev.TerminalID)
 		}
@@ -47,13 +47,13 @@ func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
 	default:
 		return
 	}
-	e.s.notify(ctx, e.sessionID, u)
+	e.p.notify(ctx, e.sessionID, u)
 }
 
 // startTerminalDisplay sends, once per tool call, the terminal content
 // block and _meta.terminal_info that make Zed render live output.
-func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID string) {
-	as, err := s.lookup(sessionID)
+func (p *promptAPI) startTerminalDisplay(ctx context.Context, sessionID, toolCallID string) {
+	as, err := p.loaded.lookup(sessionID)
 	if err != nil {
 		return
 	}
@@ -69,7 +69,7 @@ func (s *Server) startTerminalDisplay(ctx context.Context, sessionID, toolCallID
 	if started {
 		return
 	}
-	s.notify(ctx, sessionID, SessionUpdate{
+	p.notify(ctx, sessionID, SessionUpdate{
 		SessionUpdate: UpdateToolCallUpdate, ToolCallID: toolCallID, Status: "in_progress",
 		ToolContent: []ToolCallContent{{Type: "terminal", TerminalID: toolCallID}},
 		Meta:        Meta{"terminal_info": map[string]any{"terminal_id": toolCallID, "cwd": cwd}},

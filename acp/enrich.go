@@ -94,13 +94,13 @@ func decodeMeta(meta map[string]any, key string, v any) bool {
 }
 
 // updatePlan sends the todo list as an ACP plan whenever the model writes it.
-func (s *Server) updatePlan(ctx context.Context, as *acpSession, m conversation.Message) {
+func (p *promptAPI) updatePlan(ctx context.Context, as *acpSession, m conversation.Message) {
 	for _, r := range m.ToolRequests() {
 		if !r.ToolCall.IsOK() || !strings.HasSuffix(r.ToolCall.Value.Name, "todo_write") {
 			continue
 		}
 		content, _ := r.ToolCall.Value.Arguments["content"].(string)
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdatePlan, Entries: planEntries(content)})
+		p.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdatePlan, Entries: planEntries(content)})
 	}
 }
 

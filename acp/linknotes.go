@@ -17,13 +17,13 @@ func appendNote(notes []string, note string) []string {
 // did not get, and why (the model gets the same notes in the prompt): a
 // warning notice for clients advertising session.notices, an
 // agent_message_chunk before the reply otherwise.
-func (s *Server) tellNotes(ctx context.Context, as *acpSession, notes []string) {
+func (p *promptAPI) tellNotes(ctx context.Context, as *acpSession, notes []string) {
 	live := context.WithoutCancel(ctx)
 	for _, n := range notes {
-		if s.notes.wantsNotices() {
-			s.notes.sendNotice(live, as.id, NoticeWarning, LinkNoticeTitle, n)
+		if p.notes.wantsNotices() {
+			p.notes.sendNotice(live, as.id, NoticeWarning, LinkNoticeTitle, n)
 			continue
 		}
-		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateAgentMessageChunk, Content: &ContentBlock{Type: "text", Text: n + "\n\n"}})
+		p.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateAgentMessageChunk, Content: &ContentBlock{Type: "text", Text: n + "\n\n"}})
 	}
 }

@@ -37,11 +37,12 @@ func TestNotifyHonoursContext(t *testing.T) {
 func TestInProgressOncePerCall(t *testing.T) {
 	fl := &frameLog{}
 	s := &Server{frames: fl, log: slog.New(slog.DiscardHandler)}
+	p := &promptAPI{notify: s.notify}
 	as := &acpSession{id: "s1"}
 	for range 2 {
-		s.markInProgress(context.Background(), as, "call_1")
+		p.markInProgress(context.Background(), as, "call_1")
 	}
-	s.markInProgress(context.Background(), as, "")
+	p.markInProgress(context.Background(), as, "")
 	if len(fl.frames) != 1 || len(as.terminals) != 0 || !as.inProgress["call_1"] {
 		t.Fatalf("frames %q, terminals %v, inProgress %v", fl.frames, as.terminals, as.inProgress)
 	}

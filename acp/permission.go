@@ -70,7 +70,7 @@ func (as *acpSession) takePreview(toolCallID string) []ToolCallContent {
 
 // startPermission asks the editor in the background and hands the answer
 // to the agent; the ask is cancelled with the turn.
-func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversation.ActionData) {
+func (p *promptAPI) startPermission(ctx context.Context, as *acpSession, d conversation.ActionData) {
 	permCtx, cancel := context.WithCancel(ctx)
 	as.mu.Lock()
 	if as.permissions == nil {
@@ -80,21 +80,21 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 	as.mu.Unlock()
 	go func() {
 		defer cancel()
-		req := RequestPermissionRequest{SessionID: as.id, ToolCall: s.permissionToolCall(permCtx, as, d), Options: permissionOptions}
+		req := RequestPermissionRequest{SessionID: as.id, ToolCall: p.permissionToolCall(permCtx, as, d), Options: permissionOptions}
 		as.keepPreview(d.ID, req.ToolCall.Content)
 		var resp RequestPermissionResponse
-		err := s.peer.Call(permCtx, "session/request_permission", req, &resp)
+		err := p.peer.Call(permCtx, "session/request_permission", req, &resp)
 		decision := decisionFor(resp, err)
 		if err != nil {
-			s.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
+			p.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
 		}
 		if permCtx.Err() != nil {
 			// The turn was cancelled meanwhile: whatever the editor
 			// answered, the call is not run.
 			decision = permission.Cancel
 		}
-		if err := s.opts.Agent.Confirm(as.id, d.ID, decision); err != nil {
-			s.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)
+		if err := p.agent.Confirm(as.id, d.ID, decision); err != nil {
+			p.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)
 		}
 		as.mu.Lock()
 		delete(as.permissions, d.ID)
@@ -104,7 +104,7 @@ func (s *Server) startPermission(ctx context.Context, as *acpSession, d conversa
 
 // permissionToolCall shows what is being approved: the security prompt if
 // any, and the whole-file diff of a write or edit.
-func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conversation.ActionData) ToolCallUpdate {
+func (p *promptAPI) permissionToolCall(ctx context.Context, as *acpSession, d conversation.ActionData) ToolCallUpdate {
 	call := conversation.ToolCall{Name: d.ToolName, Arguments: d.Arguments}
 	info := as.translator.info(d.ToolName)
 	title := toolinfo.Title(call.Name, call.Arguments, info, as.translator.workingDir())
@@ -115,7 +115,7 @@ func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conve
 	tc.Content = append(tc.Content, commandContent(info, d.Arguments)...)
 	tc.Locations = as.translator.locations(info, d.Arguments)
 	if len(tc.Locations) > 0 {
-		if diff := s.proposedDiff(ctx, as, info, d.Arguments, tc.Locations[0].Path); diff != nil {
+		if diff := p.proposedDiff(ctx, as, info, d.Arguments, tc.Locations[0].Path); diff != nil {
 			tc.Content = append(tc.Content, *diff)
 		}
 	}
@@ -125,14 +125,14 @@ func (s *Server) permissionToolCall(ctx context.Context, as *acpSession, d conve
 // elicit forwards an MCP server's question to the editor when it supports
 // elicitation; otherwise it declines at once so the tool is not left
 // waiting out its timeout.
-func (s *Server) elicit(ctx context.Context, as *acpSession, d conversation.ActionData) {
+func (p *promptAPI) elicit(ctx context.Context, as *acpSession, d conversation.ActionData) {
 	action, content := "decline", json.RawMessage(nil)
-	if s.clientCaps().Elicitation != nil {
+	if p.caps().Elicitation != nil {
 		var schema any
 		_ = json.Unmarshal(d.RequestedSchema, &schema)
 		req := ElicitationRequest{SessionID: as.id, Mode: "form", Message: d.Message, RequestedSchema: schema}
 		var resp ElicitationResponse
-		if err := s.peer.Call(ctx, "elicitation/create", req, &resp); err != nil {
+		if err := p.peer.Call(ctx, "elicitation/create", req, &resp); err != nil {
 			action = "cancel"
 		} else {
 			action = resp.Action
@@ -141,7 +141,7 @@ func (s *Server) elicit(ctx context.Context, as *acpSession, d conversation.Acti
 			}
 		}
 	}
-	if err := s.opts.Agent.SubmitElicitation(as.id, d.ID, action, content); err != nil {
-		s.log.Debug("elicitation answer not delivered", "err", err)
+	if err := p.agent.SubmitElicitation(as.id, d.ID, action, content); err != nil {
+		p.log.Debug("elicitation answer not delivered", "err", err)
 	}
 }

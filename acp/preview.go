@@ -11,11 +11,11 @@ import (
 // sessionFiles is the session's FileIO as its tools use it: the editor's
 // fs/* when offered (so unsaved buffer text counts), local disk otherwise,
 // under the session's path policy.
-func (s *Server) sessionFiles(as *acpSession) *fileIO {
+func (p *promptAPI) sessionFiles(as *acpSession) *fileIO {
 	return &fileIO{
-		peer: s.peer, sessionID: as.id, local: s.opts.LocalFiles,
-		canRead: s.clientCaps().FS.ReadTextFile, canWrite: s.clientCaps().FS.WriteTextFile,
-		policy: func() *pathpolicy.Policy { return s.pathPolicy(as) },
+		peer: p.peer, sessionID: as.id, local: p.local,
+		canRead: p.caps().FS.ReadTextFile, canWrite: p.caps().FS.WriteTextFile,
+		policy: func() *pathpolicy.Policy { return p.pathPolicy(as) },
 	}
 }
 
@@ -29,12 +29,12 @@ func (s *Server) sessionFiles(as *acpSession) *fileIO {
 // editor a failed read. When an edit would not apply (no or several
 // matches) the fragments are shown too, which is what the tool was asked
 // to do.
-func (s *Server) proposedDiff(ctx context.Context, as *acpSession, info toolinfo.Info, args map[string]any, path string) *ToolCallContent {
+func (p *promptAPI) proposedDiff(ctx context.Context, as *acpSession, info toolinfo.Info, args map[string]any, path string) *ToolCallContent {
 	c, ok := info.ChangeOf(args)
 	if !ok {
 		return nil
 	}
-	files := s.sessionFiles(as)
+	files := p.sessionFiles(as)
 	exists, current := false, ""
 	if files.check(path) == nil && !developer.MissingOnDisk(path) {
 		text, err := files.ReadTextFile(ctx, path, 0, 0)

@@ -4,31 +4,64 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/developer"
 )
 
-func (s *Server) prompt(ctx context.Context, req PromptRequest) (PromptResponse, error) {
-	return s.runPrompt(ctx, req, "")
+// promptAPI answers session/prompt (and Desktop's steer): it turns a
+// prompt into the user's message, runs the agent's turn, and turns the
+// turn's events into session/updates, permission requests and
+// elicitations; the developer tools it binds to the editor (prompt_tools.go)
+// report through it. It holds the connection's client side (capabilities,
+// session/update, the client's own methods) and the core services a turn
+// needs.
+type promptAPI struct {
+	agent    *agent.Agent
+	store    agent.SessionReader
+	loaded   *loadedSessions
+	options  *optionsAPI
+	notes    *notifier
+	caps     func() ClientCapabilities
+	notify   func(ctx context.Context, sessionID string, u SessionUpdate)
+	peer     Peer
+	local    developer.FileIO
+	authFail func(out agent.Outcome, err error) error
+	log      *slog.Logger
+}
+
+func (p *promptAPI) methods() map[string]RequestHandler {
+	return map[string]RequestHandler{
+		"session/prompt":                typed(p.prompt),
+		"_goose/unstable/session/steer": typed(p.unstableSteer),
+	}
+}
+
+// gooseCapability reads a boolean of the client's _meta.goose.
+func (p *promptAPI) gooseCapability(name string) bool { return gooseCapability(p.caps(), name) }
+
+func (p *promptAPI) prompt(ctx context.Context, req PromptRequest) (PromptResponse, error) {
+	return p.runPrompt(ctx, req, "")
 }
 
 // runPrompt runs one prompt's turn; messageID, when set, is the id the
 // user message is stored with (v2 answers with it before the turn).
-func (s *Server) runPrompt(ctx context.Context, req PromptRequest, messageID string) (PromptResponse, error) {
-	as, err := s.lookup(req.SessionID)
+func (p *promptAPI) runPrompt(ctx context.Context, req PromptRequest, messageID string) (PromptResponse, error) {
+	as, err := p.loaded.lookup(req.SessionID)
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	turnCtx, cancel := context.WithCancel(s.notes.retryNotices(ctx, as))
+	turnCtx, cancel := context.WithCancel(p.notes.retryNotices(ctx, as))
 	defer cancel()
 	tc := as.beginTurn(cancel)
 	as.term.begin()
 	as.usage.reset()
 	// Attachments are read under the turn: session/cancel stops a slow
 	// read (an editor that never answers fs/read_text_file).
-	msg, err := s.promptMessage(turnCtx, as, req.Prompt)
+	msg, err := p.promptMessage(turnCtx, as, req.Prompt)
 	if err != nil {
 		as.endTurn(tc)
 		return PromptResponse{}, err
@@ -40,22 +73,22 @@ func (s *Server) runPrompt(ctx context.Context, req PromptRequest, messageID str
 	gate := newAuthGate(func(ev agent.Event) {
 		_, started := ev.(agent.RunEvent)
 		ran = ran || started
-		s.handleEvent(turnCtx, as, ev)
+		p.handleEvent(turnCtx, as, ev)
 	})
-	out, err := s.opts.Agent.Reply(turnCtx, as.id, msg, gate.sink)
+	out, err := p.agent.Reply(turnCtx, as.id, msg, gate.sink)
 	if ran {
-		s.sendActiveRun(context.WithoutCancel(ctx), as.id, "")
+		p.sendActiveRun(context.WithoutCancel(ctx), as.id, "")
 	}
-	s.releaseHeld(ctx, as, "")
-	s.notes.endCompaction(ctx, as, CompactionFailed)
-	authErr := gate.settle(s, out, err)
+	p.releaseHeld(ctx, as, "")
+	p.notes.endCompaction(ctx, as, CompactionFailed)
+	authErr := gate.settle(p.authFail, out, err)
 	if errors.Is(err, agent.ErrSessionBusy) {
 		as.endTurn(tc)
 		return PromptResponse{}, err
 	}
 	var resp PromptResponse
 	if err == nil {
-		resp = s.finish(ctx, as, stopReason(out.StopReason))
+		resp = p.finish(ctx, as, stopReason(out.StopReason))
 	}
 	// The turn stays cancellable until the response is built: a cancel
 	// that arrived before the response turns it into "cancelled" even when
@@ -63,7 +96,7 @@ func (s *Server) runPrompt(ctx context.Context, req PromptRequest, messageID str
 	cancelled := as.endTurn(tc)
 	if cancelled || errors.Is(err, context.Canceled) || out.StopReason == agent.Cancelled {
 		if err != nil {
-			resp = s.finish(ctx, as, StopCancelled)
+			resp = p.finish(ctx, as, StopCancelled)
 		}
 		resp.StopReason = StopCancelled
 		return resp, nil
@@ -119,13 +152,13 @@ func stopReason(r agent.StopReason) string {
 }
 
 // finish sends the closing usage_update and builds the response.
-func (s *Server) finish(ctx context.Context, as *acpSession, reason string) PromptResponse {
+func (p *promptAPI) finish(ctx context.Context, as *acpSession, reason string) PromptResponse {
 	resp := PromptResponse{StopReason: reason}
-	sess, err := s.opts.Store.Get(context.WithoutCancel(ctx), as.id, false)
+	sess, err := p.store.Get(context.WithoutCancel(ctx), as.id, false)
 	if err != nil {
 		return resp
 	}
-	s.notes.sendUsage(context.WithoutCancel(ctx), as, &sess)
+	p.notes.sendUsage(context.WithoutCancel(ctx), as, &sess)
 	if sess.TotalTokens != nil {
 		resp.Usage = &Usage{TotalTokens: *sess.TotalTokens, InputTokens: deref(sess.InputTokens), OutputTokens: deref(sess.OutputTokens)}
 	}
@@ -141,79 +174,79 @@ func deref(p *int) int {
 
 // handleEvent turns one agent event into session/updates. It never blocks
 // on the editor: approvals and elicitations are answered in goroutines.
-func (s *Server) handleEvent(ctx context.Context, as *acpSession, ev agent.Event) {
+func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Event) {
 	// What the turn reports is sent even after a cancel: ACP wants the
 	// pending updates (the cancelled calls' results, usage, a title) before
 	// the cancelled response. Only in_progress marks follow the turn's ctx.
 	live := context.WithoutCancel(ctx)
 	switch e := ev.(type) {
 	case agent.MessageEvent:
-		s.handleMessage(ctx, as, e.Message)
+		p.handleMessage(ctx, as, e.Message)
 	case agent.NotificationEvent:
-		s.markInProgress(ctx, as, e.RequestID)
-		s.delegateProgress(ctx, as, e)
-		s.sendToolNotification(live, as, e)
+		p.markInProgress(ctx, as, e.RequestID)
+		p.delegateProgress(ctx, as, e)
+		p.sendToolNotification(live, as, e)
 	case agent.UsageEvent:
-		s.notes.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
-		s.notes.gooseUsage(live, as.id, e)
+		p.notes.sendUsageFrame(live, as, usageFrame{used: e.TotalTokens, size: e.ContextLimit})
+		p.notes.gooseUsage(live, as.id, e)
 	case agent.ModelChangeEvent:
 		// A lead/worker switch: the model answering now is the event's.
-		s.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: s.areas.options.optionsFor(as.id, e.Model)})
+		p.notify(live, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: p.options.optionsFor(as.id, e.Model)})
 	case agent.TitleEvent:
-		s.sendTitle(live, as.id, e.Title)
+		p.sendTitle(live, as.id, e.Title)
 	case agent.NoticeEvent:
-		agentNotices{s}.event(live, as.id, e)
+		agentNotices{plugins: p.agent.Plugins(), notes: p.notes, log: p.log}.event(live, as.id, e)
 	case agent.ProgressEvent:
 		// A thought, not a message: the note is no part of the answer.
-		s.notify(live, as.id, chunk(UpdateAgentThoughtChunk, "", textBlock(e.Text+"\n")))
+		p.notify(live, as.id, chunk(UpdateAgentThoughtChunk, "", textBlock(e.Text+"\n")))
 	case agent.RunEvent:
-		s.sendActiveRun(live, as.id, e.RunID)
+		p.sendActiveRun(live, as.id, e.RunID)
 	case agent.SteerEvent:
-		s.sendSteered(live, as.id, e.Message)
+		p.sendSteered(live, as.id, e.Message)
 	case agent.HistoryReplacedEvent:
-		s.notes.endCompaction(live, as, CompactionCompleted)
+		p.notes.endCompaction(live, as, CompactionCompleted)
 	}
 }
 
 // sendTitle tells the editor a session's (generated) title, for sessions
 // this connection has loaded.
-func (s *Server) sendTitle(ctx context.Context, sessionID, title string) {
-	if _, err := s.lookup(sessionID); err != nil {
+func (p *promptAPI) sendTitle(ctx context.Context, sessionID, title string) {
+	if _, err := p.loaded.lookup(sessionID); err != nil {
 		return
 	}
-	s.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Title: &title, UpdatedAt: time.Now().UTC().Format(time.RFC3339)})
+	p.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Title: &title, UpdatedAt: time.Now().UTC().Format(time.RFC3339)})
 }
 
-func (s *Server) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
-	s.notes.trackCompaction(context.WithoutCancel(ctx), as, m)
+func (p *promptAPI) handleMessage(ctx context.Context, as *acpSession, m conversation.Message) {
+	p.notes.trackCompaction(context.WithoutCancel(ctx), as, m)
 	for _, c := range m.Content {
 		if c.ActionRequired == nil {
 			continue
 		}
 		switch d := c.ActionRequired.Data; d.ActionType {
 		case conversation.ActionToolConfirmation:
-			s.startPermission(ctx, as, d)
+			p.startPermission(ctx, as, d)
 		case conversation.ActionElicitation:
-			go s.elicit(ctx, as, d)
+			go p.elicit(ctx, as, d)
 		}
 	}
 	for _, u := range as.translator.MessageUpdates(m, false) {
 		switch u.SessionUpdate {
 		case UpdateToolCall:
-			announceTerminal(as, &u, s.wantsTerminalOutput() && !s.clientCaps().Terminal)
+			announceTerminal(as, &u, p.wantsTerminalOutput() && !p.caps().Terminal)
 		case UpdateToolCallUpdate:
 			finalUpdate(as, &u, m)
 		}
-		s.notify(context.WithoutCancel(ctx), as.id, u)
+		p.notify(context.WithoutCancel(ctx), as.id, u)
 		if u.SessionUpdate == UpdateToolCallUpdate {
-			s.releaseHeld(ctx, as, u.ToolCallID)
+			p.releaseHeld(ctx, as, u.ToolCallID)
 		}
 	}
-	s.updatePlan(context.WithoutCancel(ctx), as, m)
+	p.updatePlan(context.WithoutCancel(ctx), as, m)
 }
 
 // markInProgress sends status in_progress once for a running tool call.
-func (s *Server) markInProgress(ctx context.Context, as *acpSession, toolCallID string) {
+func (p *promptAPI) markInProgress(ctx context.Context, as *acpSession, toolCallID string) {
 	if toolCallID == "" {
 		return
 	}
@@ -225,6 +258,6 @@ func (s *Server) markInProgress(ctx context.Context, as *acpSession, toolCallID 
 	as.inProgress[toolCallID] = true
 	as.mu.Unlock()
 	if !seen {
-		s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: toolCallID, Status: "in_progress"})
+		p.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: toolCallID, Status: "in_progress"})
 	}
 }

@@ -189,7 +189,7 @@ func (s *Server) open(ctx context.Context) {
 	s.loaded.agent = s.opts.Agent
 	s.loaded.onEvent = func(id string, ev agent.Event) {
 		if t, ok := ev.(agent.TitleEvent); ok {
-			s.sendTitle(ctx, id, t.Title)
+			s.areas.prompt.sendTitle(ctx, id, t.Title)
 		}
 	}
 	s.bind()
@@ -226,10 +226,7 @@ func (s *Server) afterOpen(h RequestHandler) RequestHandler {
 }
 
 func (s *Server) requestTable() map[string]RequestHandler {
-	table := map[string]RequestHandler{
-		"session/prompt":                typed(s.prompt),
-		"_goose/unstable/session/steer": typed(s.unstableSteer),
-	}
+	table := map[string]RequestHandler{}
 	if s.areas == nil {
 		s.areas = newAreas()
 	}

@@ -13,7 +13,7 @@ import (
 
 // track registers a loaded session with the adapter.
 func (s *Server) track(sess *session.Session) *acpSession {
-	as := &acpSession{id: sess.ID, translator: &Translator{WorkingDir: workingDir(s.opts.Agent, sess), Tools: s.toolInfo(sess.ID), Owner: s.toolOwner(sess.ID)}}
+	as := &acpSession{id: sess.ID, translator: &Translator{WorkingDir: workingDir(s.opts.Agent, sess), Tools: s.toolInfo(sess.ID), Owner: s.areas.prompt.toolOwner(sess.ID)}}
 	s.loaded.register(as)
 	return as
 }
@@ -49,7 +49,7 @@ func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.S
 	}
 	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateAvailableCommands, AvailableCommands: availableCommands(s.opts.Agent, as.id)})
 	s.notes.extensionNotices(ctx, as.id, results)
-	agentNotices{s}.start(ctx, as.id)
+	agentNotices{plugins: s.opts.Agent.Plugins(), notes: s.notes, log: s.log}.start(ctx, as.id)
 	s.notes.sendUsage(ctx, as, sess)
 }
 

@@ -5,12 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/extension"
-	"github.com/goose-acp/goose-acp/core/extension/inproc"
-	"github.com/goose-acp/goose-acp/developer"
 )
 
 // timeNow is the adapter's clock (message timestamps).
@@ -149,64 +144,4 @@ func (as *acpSession) cancelAll() {
 	for _, c := range as.permissions {
 		c()
 	}
-}
-
-// builtins returns the developer server factory bound to this editor: its
-// fs and terminal when it offers them (local disk and processes
-// otherwise), and the emitter that turns tool progress into
-// tool_call_updates.
-//
-// roots are the session's additionalDirectories: with any, absolute paths
-// are confined to the working dir and those roots (ACP's effective roots).
-func (s *Server) builtins(roots []string) map[string]extension.BuiltinFactory {
-	c := s.clientCaps()
-	return map[string]extension.BuiltinFactory{
-		"developer": func(_ context.Context, env extension.Env) (extension.Server, error) {
-			opts := developer.Options{
-				Surface:      developer.Editor,
-				ReadTool:     c.FS.ReadTextFile, // goose offers read only to clients that read files
-				WorkingDir:   env.WorkingDir,
-				AllowedRoots: roots,
-				Logger:       env.Logger,
-				Config:       env.Config,
-				Emitter:      &emitter{s: s, sessionID: env.SessionID},
-				// Checkpoints (core) wrap the editor's fs so /rewind
-				// restores delegated writes through the editor too.
-				FileIO: env.Checkpoints.Wrap(&fileIO{
-					peer: s.peer, sessionID: env.SessionID, local: s.opts.LocalFiles,
-					canRead: c.FS.ReadTextFile, canWrite: c.FS.WriteTextFile,
-					policy: s.sessionPolicy(env.SessionID, env.WorkingDir, roots),
-				}),
-			}
-			if c.Terminal {
-				opts.Terminal = &terminal{peer: s.peer, sessionID: env.SessionID, s: s}
-			}
-			srv := developer.NewDirect(opts)
-			srv.Use(s.inProgressOnCall(env.SessionID))
-			return extension.Direct(srv), nil
-		},
-	}
-}
-
-// inProgressOnCall marks a tool call in_progress when the developer server
-// starts running it (after any approval), so the editor sees pending →
-// in_progress → completed/failed.
-func (s *Server) inProgressOnCall(sessionID string) inproc.ToolMiddleware {
-	return func(next mcp.ToolHandler) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if req.Params != nil {
-				id, _ := req.Params.Meta[extension.MetaToolCallID].(string)
-				if as, err := s.lookup(sessionID); err == nil {
-					s.markInProgress(ctx, as, id)
-				}
-			}
-			return next(ctx, req)
-		}
-	}
-}
-
-// wantsTerminalOutput reports Zed's _meta.terminal_output capability.
-func (s *Server) wantsTerminalOutput() bool {
-	v, _ := s.clientCaps().Meta["terminal_output"].(bool)
-	return v
 }

@@ -37,6 +37,8 @@ type sessionsAPI struct {
 	// extensionsFirst is Options.ExtensionsFirst.
 	extensionsFirst bool
 	conn            sessionConn
+	// tools are the developer tools bound to this editor (prompt_tools.go).
+	tools func(roots []string) map[string]extension.BuiltinFactory
 	// notes sends goose's usage_update after new and load.
 	notes *notifier
 	log   *slog.Logger
@@ -47,7 +49,6 @@ type sessionsAPI struct {
 // translator, the frames a session sends on load and once it is ready,
 // the provider check, and asking the client.
 type sessionConn interface {
-	builtins(roots []string) map[string]extension.BuiltinFactory
 	track(sess *session.Session) *acpSession
 	replay(as *acpSession, conv []conversation.Message)
 	afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult)
@@ -94,7 +95,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	// asks for its values with them connected.
 	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(a.builtinExtensions(), exts...),
-		UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
+		UseConfiguredExtensions: true, Builtins: a.tools(req.AdditionalDirectories),
 		ConnectInBackground: mr == nil && !a.extensionsFirst, Holder: a.loaded,
 	}
 	if chosen, ok, err := enabledExtensions(req.Meta); err != nil {
@@ -156,7 +157,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	}
 	a.loaded.drop(req.SessionID)
 	sess, results, err := a.agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
-		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.conn.builtins(req.AdditionalDirectories),
+		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.tools(req.AdditionalDirectories),
 		ConnectInBackground: !a.extensionsFirst, Holder: a.loaded,
 	})
 	if err != nil {

@@ -81,16 +81,16 @@ func (r *terminalReleases) take(toolCallID string) []string {
 // releaseHeld sends terminal/release for the terminals held for a tool
 // call ("" = all of the session's, at the end of a turn) once its final
 // update is out. The release must reach the editor even after a cancel.
-func (s *Server) releaseHeld(ctx context.Context, as *acpSession, toolCallID string) {
+func (p *promptAPI) releaseHeld(ctx context.Context, as *acpSession, toolCallID string) {
 	ids := as.term.take(toolCallID)
 	if len(ids) == 0 {
 		return
 	}
-	t := &terminal{peer: s.peer, sessionID: as.id}
+	t := &terminal{peer: p.peer, sessionID: as.id}
 	for _, id := range ids {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), terminalCreateTimeout)
 		if err := t.send(rctx, id); err != nil {
-			s.log.Warn("terminal release failed", "session", as.id, "terminal_id", id, "err", err)
+			p.log.Warn("terminal release failed", "session", as.id, "terminal_id", id, "err", err)
 		}
 		cancel()
 	}

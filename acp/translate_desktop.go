@@ -83,12 +83,12 @@ func (t *Translator) toolIdentity(name string) (id map[string]any, appURI string
 
 // toolOwner names the extensions of the session's tools (the agent's tool
 // list is cached between model calls, so this does no I/O).
-func (s *Server) toolOwner(sessionID string) func(string) (string, string) {
-	if s.opts.Agent == nil {
+func (p *promptAPI) toolOwner(sessionID string) func(string) (string, string) {
+	if p.agent == nil {
 		return nil
 	}
 	return func(name string) (string, string) {
-		return s.opts.Agent.Extensions().ToolOwner(context.Background(), sessionID, name)
+		return p.agent.Extensions().ToolOwner(context.Background(), sessionID, name)
 	}
 }
 
@@ -103,7 +103,7 @@ var toolNotificationKinds = map[string]string{
 // sendToolNotification forwards an MCP notification of a running tool call
 // as goose does: a tool_call_update in_progress carrying
 // _meta.toolNotification {type, params}.
-func (s *Server) sendToolNotification(ctx context.Context, as *acpSession, e agent.NotificationEvent) {
+func (p *promptAPI) sendToolNotification(ctx context.Context, as *acpSession, e agent.NotificationEvent) {
 	kind, ok := toolNotificationKinds[e.Method]
 	if !ok || e.RequestID == "" {
 		return
@@ -112,6 +112,6 @@ func (s *Server) sendToolNotification(ctx context.Context, as *acpSession, e age
 	if len(params) == 0 {
 		params = json.RawMessage("null")
 	}
-	s.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: e.RequestID, Status: "in_progress",
+	p.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: e.RequestID, Status: "in_progress",
 		Meta: Meta{"toolNotification": map[string]any{"type": kind, "params": params}}})
 }

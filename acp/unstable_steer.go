@@ -18,15 +18,15 @@ import (
 // (_meta.goose.customNotifications, as Goose Desktop does). Others never
 // get this title-less session_info_update: clients such as VS Code's ACP
 // Client read a session_info_update without a title as "title cleared".
-func (s *Server) sendActiveRun(ctx context.Context, sessionID, runID string) {
-	if !s.gooseCapability("customNotifications") {
+func (p *promptAPI) sendActiveRun(ctx context.Context, sessionID, runID string) {
+	if !p.gooseCapability("customNotifications") {
 		return
 	}
 	var v any
 	if runID != "" {
 		v = runID
 	}
-	s.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Meta: Meta{"goose": map[string]any{"activeRunId": v}}})
+	p.notify(ctx, sessionID, SessionUpdate{SessionUpdate: UpdateSessionInfo, Meta: Meta{"goose": map[string]any{"activeRunId": v}}})
 }
 
 type steerRequest struct {
@@ -40,19 +40,19 @@ type steerResponse struct {
 	MessageID string `json:"messageId"`
 }
 
-func (s *Server) unstableSteer(ctx context.Context, req steerRequest) (steerResponse, error) {
-	as, err := s.lookup(req.SessionID)
+func (p *promptAPI) unstableSteer(ctx context.Context, req steerRequest) (steerResponse, error) {
+	as, err := p.loaded.lookup(req.SessionID)
 	if err != nil {
 		return steerResponse{}, err
 	}
 	if len(req.Prompt) == 0 {
 		return steerResponse{}, invalidParams("prompt cannot be empty")
 	}
-	msg, err := s.promptMessage(ctx, as, req.Prompt)
+	msg, err := p.promptMessage(ctx, as, req.Prompt)
 	if err != nil {
 		return steerResponse{}, err
 	}
-	runID, msgID, err := s.opts.Agent.Steer(as.id, req.ExpectedRunID, msg.Content)
+	runID, msgID, err := p.agent.Steer(as.id, req.ExpectedRunID, msg.Content)
 	if err != nil {
 		return steerResponse{}, err
 	}
@@ -61,7 +61,7 @@ func (s *Server) unstableSteer(ctx context.Context, req steerRequest) (steerResp
 
 // sendSteered shows steered input as the user's, marked _meta.goose.steer
 // and carrying the id session/steer answered.
-func (s *Server) sendSteered(ctx context.Context, sessionID string, m conversation.Message) {
+func (p *promptAPI) sendSteered(ctx context.Context, sessionID string, m conversation.Message) {
 	id := m.IDOrEmpty()
 	for _, c := range m.Content {
 		if c.Text == nil {
@@ -69,6 +69,6 @@ func (s *Server) sendSteered(ctx context.Context, sessionID string, m conversati
 		}
 		u := chunk(UpdateUserMessageChunk, id, textBlock(c.Text.Text))
 		u.Meta = Meta{"goose": map[string]any{"messageId": id, "steer": true}}
-		s.notify(ctx, sessionID, u)
+		p.notify(ctx, sessionID, u)
 	}
 }

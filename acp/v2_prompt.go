@@ -143,7 +143,7 @@ func (s *Server) promptV2(ctx context.Context, req PromptRequest) (any, error) {
 		go func() {
 			defer s.v2wg.Done()
 			defer q.release()
-			resp, err := s.runPrompt(s.openCtx, req, id)
+			resp, err := s.areas.prompt.runPrompt(s.openCtx, req, id)
 			s.finishV2(as.id, resp, err)
 		}()
 	}}, nil
