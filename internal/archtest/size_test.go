@@ -33,8 +33,7 @@ func receiverName(fd *ast.FuncDecl) string {
 
 // splitting lists the types still being split, each with the count it may
 // not grow past; an entry goes when its type is at MaxMethods or under.
-var splitting = map[string]int{
-}
+var splitting = map[string]int{}
 
 func TestNoTypeHasTooManyMethods(t *testing.T) {
 	counts := map[string]int{}
