@@ -27,12 +27,13 @@ type areas struct {
 	sessionTools *sessionToolsAPI
 	sessionOps   *sessionOpsAPI
 	onboarding   *onboardingAPI
+	titles       *sessionTitlesAPI
 }
 
 func newAreas() *areas {
 	return &areas{prompt: &promptAPI{}, sessions: &sessionsAPI{}, options: &optionsAPI{}, providers: &providersAPI{}, config: &configAPI{}, prompts: &promptsAPI{}, defaults: &defaultsAPI{},
 		recipes: &recipesAPI{}, schedules: &schedulesAPI{}, sources: &sourcesAPI{}, menus: &menusAPI{},
-		sessionTools: &sessionToolsAPI{}, sessionOps: &sessionOpsAPI{}, onboarding: &onboardingAPI{}}
+		sessionTools: &sessionToolsAPI{}, sessionOps: &sessionOpsAPI{}, onboarding: &onboardingAPI{}, titles: &sessionTitlesAPI{}}
 }
 
 // methods are every area's methods.
@@ -40,7 +41,7 @@ func (a *areas) methods() map[string]RequestHandler {
 	table := map[string]RequestHandler{}
 	for _, m := range []map[string]RequestHandler{a.prompt.methods(), a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
 		a.defaults.methods(), a.recipes.methods(), a.schedules.methods(), a.sources.methods(), a.menus.methods(),
-		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods()} {
+		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods(), a.titles.methods()} {
 		maps.Copy(table, m)
 	}
 	return table
@@ -70,6 +71,7 @@ func (a *areas) bind(o Options, s *Server) {
 	*a.sessionTools = sessionToolsAPI{sessions: o.Agent.Sessions(), extensions: o.Agent.Extensions(), loaded: loaded}
 	*a.sessionOps = sessionOpsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), store: o.Store, loaded: loaded}
 	*a.onboarding = onboardingAPI{settings: st, store: o.Store, version: version}
+	*a.titles = sessionTitlesAPI{sessions: o.Agent.Sessions(), loaded: loaded}
 	if o.Agent != nil {
 		a.onboarding.home = a.sources.sources.Store().Home
 	}

@@ -297,7 +297,7 @@ func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (Initial
 			MCPCapabilities:    MCPCapabilities{HTTP: true, SSE: true},
 			SessionCapabilities: SessionCapabilities{
 				List: supported, Resume: supported, Close: supported, Delete: supported,
-				Fork: supported, AdditionalDirectories: supported,
+				Fork: supported, AdditionalDirectories: supported, Title: supported, Archive: supported,
 			},
 			Meta: gooseFeatures(),
 		},

@@ -89,7 +89,7 @@ func (a *sessionOpsAPI) info(ctx context.Context, req unstableSessionID) (sessio
 // sessionInfo is a session as session/list and session/info show it.
 func sessionInfo(ss session.Session) SessionInfo {
 	return SessionInfo{SessionID: ss.ID, CWD: ss.WorkingDir, Title: ss.Name,
-		UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339), Meta: listMeta(ss)}
+		UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339), Archived: archivedOf(ss), Meta: listMeta(ss)}
 }
 
 // desktopMeta adds what Goose Desktop's sidebar reads from SessionInfo._meta

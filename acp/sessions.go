@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
@@ -183,6 +182,11 @@ func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSe
 	if err != nil {
 		return ListSessionsResponse{}, err
 	}
+	if f, ok, err := archiveFilter(req.Archived); err != nil {
+		return ListSessionsResponse{}, err
+	} else if ok {
+		opts.Archived = f
+	}
 	opts.Limit, opts.Cursor, opts.WorkingDir = ListPageSize, req.Cursor, req.CWD
 	page, err := a.store.List(ctx, opts)
 	if err != nil {
@@ -193,11 +197,7 @@ func (a *sessionsAPI) list(ctx context.Context, req ListSessionsRequest) (ListSe
 		if !listed(ss) {
 			continue
 		}
-		resp.Sessions = append(resp.Sessions, SessionInfo{
-			SessionID: ss.ID, CWD: ss.WorkingDir, Title: ss.Name,
-			UpdatedAt: ss.UpdatedAt.UTC().Format(time.RFC3339),
-			Meta:      listMeta(ss),
-		})
+		resp.Sessions = append(resp.Sessions, sessionInfo(ss))
 	}
 	return resp, nil
 }

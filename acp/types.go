@@ -77,6 +77,10 @@ type SessionCapabilities struct {
 	Delete                *struct{} `json:"delete,omitempty"`
 	Fork                  *struct{} `json:"fork,omitempty"`
 	AdditionalDirectories *struct{} `json:"additionalDirectories,omitempty"`
+	// Title and Archive are unstable: session/set_title, and
+	// session/archive|unarchive with session/list's archived filter.
+	Title   *struct{} `json:"title,omitempty"`
+	Archive *struct{} `json:"archive,omitempty"`
 }
 
 // AuthMethod is an agent method (no type) or, with Type "terminal", a
@@ -208,7 +212,9 @@ type SessionIDRequest struct {
 type ListSessionsRequest struct {
 	CWD    string `json:"cwd,omitempty"`
 	Cursor string `json:"cursor,omitempty"`
-	Meta   Meta   `json:"_meta,omitempty"`
+	// Archived is the unstable archive filter (exclude, include, only).
+	Archived *string `json:"archived,omitempty"`
+	Meta     Meta    `json:"_meta,omitempty"`
 }
 
 type ListSessionsResponse struct {
@@ -221,7 +227,9 @@ type SessionInfo struct {
 	CWD       string `json:"cwd"`
 	Title     string `json:"title,omitempty"`
 	UpdatedAt string `json:"updatedAt,omitempty"`
-	Meta      Meta   `json:"_meta,omitempty"`
+	// Archived is the unstable archive state, on every listed session.
+	Archived *bool `json:"archived,omitempty"`
+	Meta     Meta  `json:"_meta,omitempty"`
 }
 
 type PromptRequest struct {

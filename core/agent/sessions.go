@@ -155,7 +155,9 @@ func (svc Sessions) Fork(ctx context.Context, id string, opts ForkOptions) (sess
 }
 
 // Rename gives the session a user-set name (goosed's limits: not
-// blank, at most MaxSessionNameLength characters).
+// blank, at most MaxSessionNameLength characters), which the session's
+// generated title never replaces, and announces it as a TitleEvent to the
+// session's holders, so every client that has it open shows it.
 func (svc Sessions) Rename(ctx context.Context, id, name string) error {
 	if name == "" {
 		return errkind.Wrapf(ErrInvalidSessionName, "Session name cannot be empty")
@@ -164,7 +166,13 @@ func (svc Sessions) Rename(ctx context.Context, id, name string) error {
 		return errkind.Wrapf(ErrInvalidSessionName, "Session name too long (max %d characters)", MaxSessionNameLength)
 	}
 	set := true
-	return svc.a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set})
+	if err := svc.a.opts.Store.Update(ctx, id, session.Update{Name: &name, UserSetName: &set}); err != nil {
+		return err
+	}
+	if s, err := svc.a.session(id); err == nil {
+		s.toHolders(TitleEvent{Title: name})
+	}
+	return nil
 }
 
 // SetMode changes the session's goose mode (persisted). It emits nothing;

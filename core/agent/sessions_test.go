@@ -119,6 +119,30 @@ func TestRenameLimits(t *testing.T) {
 	}
 }
 
+// A rename is announced to the session's holders as late titles are,
+// once it is stored; a refused or failed one is not.
+func TestRenameAnnouncesTheTitle(t *testing.T) {
+	ctx := context.Background()
+	h := newOpsHarness(t)
+	h.start(StartOptions{})
+	var got []string
+	holder := &titleHolder{got: &got}
+	if err := h.a.Sessions().Hold(ctx, h.id, holder); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.a.Sessions().Rename(ctx, h.id, "Mine"); err != nil {
+		t.Fatal(err)
+	}
+	_ = h.a.Sessions().Rename(ctx, h.id, "")
+	_ = h.a.Sessions().Rename(ctx, "nope", "Theirs")
+	if strings.Join(got, ",") != h.id+"=Mine" {
+		t.Errorf("announced %v", got)
+	}
+	if s, err := h.a.Sessions().Get(ctx, h.id, false); err != nil || s.Name != "Mine" || !s.UserSetName {
+		t.Errorf("stored %+v %v", s, err)
+	}
+}
+
 func TestForkCopyAndTruncate(t *testing.T) {
 	ctx := context.Background()
 	h := newOpsHarness(t, say("one"), say("two"))
@@ -185,5 +209,13 @@ func TestSetRecipeValuesWithoutRecipe(t *testing.T) {
 	_, err := h.a.Recipes().SetValues(context.Background(), h.id, map[string]string{})
 	if !errors.Is(err, ErrNoRecipe) || errkind.Of(err) != errkind.NotFound || errkind.Detail(err) != "Session "+h.id+" has no recipe" {
 		t.Fatalf("%v (kind %v, detail %q)", err, errkind.Of(err), errkind.Detail(err))
+	}
+}
+
+type titleHolder struct{ got *[]string }
+
+func (h *titleHolder) SessionEvent(id string, ev Event) {
+	if t, ok := ev.(TitleEvent); ok {
+		*h.got = append(*h.got, id+"="+t.Title)
 	}
 }

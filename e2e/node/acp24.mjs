@@ -1,0 +1,164 @@
+// Drives goose-acp with the official ACP TypeScript SDK client (unstable
+// entry point) through issue 24's features — client-set titles and
+// archive, usage, elicitation modes, steering, subagents — and validates
+// every frame the agent sends against the SDK's zod schemas.
+//
+// usage: GOOSE_ACP_BIN=… WORKDIR=… [CAPS='{"elicitation":{"url":{}}}'] node acp24.mjs scenario...
+// CAPS are the clientCapabilities initialize sends. Prints one JSON report
+// line, then "N passed, M failed"; exits 1 on any failure or violation.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { createRequire } from "node:module";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+
+const require = createRequire(import.meta.url);
+const root = require.resolve("@agentclientprotocol/sdk").replace(/dist\/v1\/stable\/acp\.js$/, "");
+const z = await import(root + "dist/v1/unstable/schema/zod.gen.js");
+
+const bin = process.env.GOOSE_ACP_BIN;
+const workdir = process.env.WORKDIR;
+const caps = JSON.parse(process.env.CAPS || "{}");
+const mcpServers = JSON.parse(process.env.MCP_SERVERS || "[]");
+
+const RESULT = {
+  initialize: z.zInitializeResponse, "session/new": z.zNewSessionResponse, "session/load": z.zLoadSessionResponse,
+  "session/prompt": z.zPromptResponse, "session/list": z.zListSessionsResponse, "session/set_title": z.zSetSessionTitleResponse,
+  "session/archive": z.zArchiveSessionResponse, "session/unarchive": z.zUnarchiveSessionResponse,
+  "session/set_config_option": z.zSetSessionConfigOptionResponse, "session/close": z.zCloseSessionResponse,
+};
+const INBOUND = {
+  "session/update": z.zSessionNotification, "session/request_permission": z.zRequestPermissionRequest,
+  "fs/read_text_file": z.zReadTextFileRequest, "fs/write_text_file": z.zWriteTextFileRequest,
+  "elicitation/create": z.zCreateElicitationRequest, "elicitation/complete": z.zCompleteElicitationNotification,
+  "$/cancel_request": z.zCancelRequestNotification,
+};
+
+const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
+const raw = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+const sent = new Map();
+const violations = [];
+const wire = []; // every agent→client message, in order
+let frames = 0;
+const check = (schema, value, what) => {
+  if (!schema) return;
+  const r = schema.safeParse(value);
+  if (!r.success) violations.push({ what, issues: r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).slice(0, 5) });
+};
+const readable = raw.readable.pipeThrough(new TransformStream({
+  transform(m, c) {
+    frames++;
+    wire.push(m);
+    if (m.jsonrpc !== "2.0") violations.push({ what: "jsonrpc field", m });
+    if ("method" in m) {
+      if (!INBOUND[m.method] && !m.method.startsWith("_")) violations.push({ what: "unknown method " + m.method });
+      check(INBOUND[m.method], m.params, m.method);
+    } else if ("result" in m) {
+      check(RESULT[sent.get(m.id)], m.result, "result of " + sent.get(m.id));
+    }
+    c.enqueue(m);
+  },
+}));
+const writable = new WritableStream({
+  async write(m) {
+    if ("method" in m && "id" in m) sent.set(m.id, m.method);
+    const w = raw.writable.getWriter();
+    try { await w.write(m); } finally { w.releaseLock(); }
+  },
+});
+
+const updates = [];
+const permissions = [];
+const elicitations = [];
+let elicitationAnswer = { action: "accept", content: { name: "Ada Lovelace", check: true } };
+const app = acp.client({ name: "goose-acp-acp24-harness" })
+  .onNotification(acp.methods.client.session.update, ({ params }) => { updates.push(params); })
+  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+    permissions.push(params);
+    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+  })
+  .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+    elicitations.push(params);
+    return elicitationAnswer;
+  })
+  .onRequest("*", ({ method }) => { throw acp.RequestError.methodNotFound(method); });
+
+const results = [];
+const report = {};
+const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
+const updatesOf = (id) => updates.filter((u) => u.sessionId === id).map((u) => u.update);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const until = async (cond, what) => {
+  for (let i = 0; i < 400; i++) { if (cond()) return; await sleep(25); }
+  throw new Error("timed out waiting for " + what);
+};
+// rpcError runs a request that must fail and returns its error code.
+const rpcError = async (p) => {
+  try { await p; } catch (e) { return e.code; }
+  throw new Error("request succeeded");
+};
+const newSession = (agent) => agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers });
+const prompt = (agent, sessionId, text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+
+const scenarios = {
+  // session/set_title, session/archive|unarchive and session/list's
+  // archived filter.
+  async titles(agent, init) {
+    const sc = init.agentCapabilities.sessionCapabilities;
+    assert(JSON.stringify(sc.title) === "{}" && JSON.stringify(sc.archive) === "{}", "capabilities " + JSON.stringify(sc));
+    const a = (await newSession(agent)).sessionId;
+    const b = (await newSession(agent)).sessionId;
+    const before = updatesOf(a).length;
+    const set = await agent.request(acp.methods.agent.session.setTitle, { sessionId: a, title: "  Fix the\n flaky   test " });
+    assert(set.title === "Fix the flaky test", "stored title " + JSON.stringify(set));
+    // Announced before the answer, with the stored title.
+    const info = updatesOf(a).slice(before).filter((u) => u.sessionUpdate === "session_info_update");
+    assert(info.length === 1 && info[0].title === "Fix the flaky test", "session_info_update " + JSON.stringify(info));
+    report.titleErrors = [
+      await rpcError(agent.request(acp.methods.agent.session.setTitle, { sessionId: a, title: " \n " })),
+      await rpcError(agent.request(acp.methods.agent.session.setTitle, { sessionId: "20200101_999", title: "x" })),
+      await rpcError(agent.request(acp.methods.agent.session.setTitle, { sessionId: a, title: "x".repeat(201) })),
+    ];
+    const list = async (archived) => (await agent.request(acp.methods.agent.session.list, archived ? { cwd: workdir, archived } : { cwd: workdir })).sessions;
+    const shown = (ss) => ss.map((s) => `${s.sessionId === a ? "a" : s.sessionId === b ? "b" : s.sessionId}:${s.archived}:${s.title ?? ""}`).sort().join(" ");
+    report.listed = [shown(await list())];
+    assert(JSON.stringify(await agent.request(acp.methods.agent.session.archive, { sessionId: a })) === "{}", "archive result");
+    assert(JSON.stringify(await agent.request(acp.methods.agent.session.archive, { sessionId: a })) === "{}", "archive again");
+    report.listed.push(shown(await list()), shown(await list("exclude")), shown(await list("include")), shown(await list("only")));
+    report.archiveErrors = [
+      await rpcError(agent.request(acp.methods.agent.session.archive, { sessionId: "20200101_999" })),
+      await rpcError(agent.request(acp.methods.agent.session.unarchive, { sessionId: "20200101_999" })),
+      await rpcError(agent.request(acp.methods.agent.session.list, { cwd: workdir, archived: "sometimes" })),
+      // Archiving closed the session on this connection, as session/close.
+      await rpcError(prompt(agent, a, "still there?")),
+    ];
+    await agent.request(acp.methods.agent.session.unarchive, { sessionId: a });
+    await agent.request(acp.methods.agent.session.unarchive, { sessionId: a });
+    report.listed.push(shown(await list()));
+  },
+};
+
+const wanted = process.argv.slice(2);
+await app.connectWith({ readable, writable }, async (agent) => {
+  const init = await agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: caps,
+    clientInfo: { name: "goose-acp-acp24-harness", version: "1.0.0" },
+  });
+  report.initialize = init;
+  for (const name of wanted) {
+    const fn = scenarios[name];
+    try {
+      if (!fn) throw new Error("unknown scenario");
+      await fn(agent, init);
+      results.push({ name, ok: true });
+    } catch (e) {
+      results.push({ name, ok: false, error: String(e && e.message || e) });
+    }
+  }
+});
+child.stdin.end();
+await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
+
+const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
+console.log(JSON.stringify({ results, frames, violations, report, permissions, elicitations }));
+console.log(`${results.filter((r) => r.ok).length} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
