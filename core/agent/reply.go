@@ -255,8 +255,8 @@ func (t *turn) loop() (Outcome, error) {
 				continue
 			}
 			res, again := t.endOrRetry()
-			if again {
-				continue
+			if again || !t.s.steer.closeIfIdle() {
+				continue // input steered in the meantime is answered too
 			}
 			return res, nil
 		}

@@ -56,6 +56,19 @@ func (q *steerQueue) end() []conversation.Message {
 	return left
 }
 
+// closeIfIdle ends the run unless input was steered into it since the
+// turn last looked: a turn about to end calls it, so input steered after
+// it is refused (ErrNoActiveRun) rather than left unanswered.
+func (q *steerQueue) closeIfIdle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.pending) > 0 {
+		return false
+	}
+	q.runID = ""
+	return true
+}
+
 func (q *steerQueue) take() []conversation.Message {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -78,6 +91,21 @@ func (a *Agent) ActiveRun(sessionID string) string {
 // Steer queues user content into the running turn expectedRunID and
 // returns the run id and the id the queued message will carry.
 func (a *Agent) Steer(sessionID, expectedRunID string, content []conversation.Content) (string, string, error) {
+	return a.steer(sessionID, &expectedRunID, content)
+}
+
+// Inject queues user content into whichever turn the session is running
+// (ACP's _session/steering): the model reads it before its next request
+// in that turn, which goes on until it has answered it. ErrNoActiveRun
+// when the session runs no turn, or its turn has already taken its last
+// step: the content is then not kept, the client starts a turn with it.
+func (a *Agent) Inject(sessionID string, content []conversation.Content) (runID, messageID string, err error) {
+	return a.steer(sessionID, nil, content)
+}
+
+// steer queues content into the running turn (the one expected, when
+// expectedRunID is set).
+func (a *Agent) steer(sessionID string, expectedRunID *string, content []conversation.Content) (string, string, error) {
 	s, err := a.session(sessionID)
 	if err != nil {
 		return "", "", err
@@ -93,8 +121,8 @@ func (a *Agent) Steer(sessionID, expectedRunID string, content []conversation.Co
 	switch {
 	case q.runID == "":
 		return "", "", fmt.Errorf("%w for session %s", ErrNoActiveRun, sessionID)
-	case q.runID != expectedRunID:
-		return "", "", fmt.Errorf("%w (active: %s, expected: %s)", ErrRunMismatch, q.runID, expectedRunID)
+	case expectedRunID != nil && q.runID != *expectedRunID:
+		return "", "", fmt.Errorf("%w (active: %s, expected: %s)", ErrRunMismatch, q.runID, *expectedRunID)
 	}
 	q.pending = append(q.pending, m)
 	return q.runID, *m.ID, nil
