@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -25,19 +26,24 @@ func TestIdleTimeoutFailsStalledStream(t *testing.T) {
 	}
 }
 
+// The watchdog tests that must not fire run in synctest's virtual time:
+// a loaded machine's scheduling delays cannot trip them.
+
 func TestIdleTimeoutIgnoresConsumerTime(t *testing.T) {
-	f := &fakeProvider{attempts: [][]fakeItem{{{text: "a"}, {text: "b"}}}}
-	n := 0
-	for _, err := range IdleTimeout(f, 30*time.Millisecond).Stream(context.Background(), Request{}) {
-		if err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeProvider{attempts: [][]fakeItem{{{text: "a"}, {text: "b"}}}}
+		n := 0
+		for _, err := range IdleTimeout(f, 30*time.Millisecond).Stream(context.Background(), Request{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			time.Sleep(60 * time.Millisecond) // slow consumer must not trip the watchdog
 		}
-		n++
-		time.Sleep(60 * time.Millisecond) // slow consumer must not trip the watchdog
-	}
-	if n != 2 {
-		t.Fatalf("got %d chunks", n)
-	}
+		if n != 2 {
+			t.Fatalf("got %d chunks", n)
+		}
+	})
 }
 
 func TestIdleTimeoutCallerCancelIsNotStall(t *testing.T) {
@@ -61,7 +67,7 @@ func (tp *touchingProvider) Stream(ctx context.Context, req Request) iter.Seq2[C
 	return func(yield func(Chunk, error) bool) {
 		touch := Toucher(ctx)
 		// 20 keep-alives 20 ms apart outlast the 150 ms watchdog several
-		// times over, with room for a loaded machine's scheduling delays.
+		// times over.
 		for range 20 {
 			select {
 			case <-time.After(20 * time.Millisecond):
@@ -77,10 +83,12 @@ func (tp *touchingProvider) Stream(ctx context.Context, req Request) iter.Seq2[C
 }
 
 func TestIdleTimeoutResetByTouch(t *testing.T) {
-	texts, err := collect(IdleTimeout(&touchingProvider{}, 150*time.Millisecond))
-	if err != nil || len(texts) != 1 {
-		t.Fatalf("texts %v err %v", texts, err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		texts, err := collect(IdleTimeout(&touchingProvider{}, 150*time.Millisecond))
+		if err != nil || len(texts) != 1 {
+			t.Fatalf("texts %v err %v", texts, err)
+		}
+	})
 	if Toucher(context.Background()) != nil {
 		t.Fatal("no watchdog, no toucher")
 	}

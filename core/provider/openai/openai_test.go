@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -309,14 +310,26 @@ func TestNonStreamingService(t *testing.T) {
 
 func TestIdleWatchdogSeesToolArgumentFragments(t *testing.T) {
 	// Fragments arrive every 40ms; no message is yielded until the call is
-	// complete, yet the 100ms watchdog must not fire.
+	// complete, yet the 100ms watchdog must not fire. The stream is paced
+	// in synctest's virtual time, so machine load cannot change the answer.
 	call := providertest.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls -la /tmp"}`}
-	s := start(t, providertest.Turn{ToolCalls: []providertest.ToolCall{call}, Delay: 40 * time.Millisecond})
-	p := provider.IdleTimeout(newTestProvider(t, s), 100*time.Millisecond)
-	conv, _, err := run(p, userHi)
-	if err != nil || len(toolRequests(conv[0])) != 1 {
-		t.Fatalf("conv %v err %v", conv, err)
+	body := providertest.Record(t, providertest.OpenAI, providertest.Turn{ToolCalls: []providertest.ToolCall{call}},
+		"/v1/chat/completions", `{"model":"gpt-4o","stream":true}`)
+	const gap, watchdog = 40 * time.Millisecond, 100 * time.Millisecond
+	if n := providertest.Units("text/event-stream", body); time.Duration(n)*gap < 2*watchdog {
+		t.Fatalf("the recorded stream has %d events: too short to outlast the watchdog", n)
 	}
+	synctest.Test(t, func(t *testing.T) {
+		p, err := New(Options{Host: "http://recorded", APIKey: testKey, Model: model.Config{ModelName: "gpt-4o"},
+			Now: fixedNow, HTTPClient: providertest.PacedClient("text/event-stream", body, gap)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv, _, err := run(provider.IdleTimeout(p, watchdog), userHi)
+		if err != nil || len(conv) != 1 || len(toolRequests(conv[0])) != 1 {
+			t.Fatalf("conv %v err %v", conv, err)
+		}
+	})
 }
 
 func TestNewRejectsBadEndpoints(t *testing.T) {

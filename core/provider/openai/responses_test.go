@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -156,16 +157,30 @@ func TestResponsesErrors(t *testing.T) {
 
 func TestResponsesIdleWatchdogSeesArgumentFragments(t *testing.T) {
 	// Events arrive every 30ms and no message is yielded until the call is
-	// done, yet the 100ms watchdog must not fire.
+	// done, yet the 100ms watchdog must not fire. The stream is paced in
+	// synctest's virtual time, so machine load cannot change the answer.
 	call := providertest.ToolCall{ID: "c1", Name: "shell", Arguments: `{"command":"ls -la /tmp"}`}
-	s := startResponses(t, providertest.Turn{ToolCalls: []providertest.ToolCall{call}, Delay: 30 * time.Millisecond})
-	p := provider.IdleTimeout(newTestProvider(t, s, codex), 100*time.Millisecond)
-	conv, _, err := run(p, userHi)
-	if err != nil || len(toolRequests(conv[0])) != 1 {
-		t.Fatalf("conv %v err %v", conv, err)
+	const sse = "text/event-stream; charset=utf-8"
+	body := providertest.Record(t, providertest.OpenAIResponses, providertest.Turn{ToolCalls: []providertest.ToolCall{call}},
+		"/v1/responses", `{"model":"gpt-5-codex","stream":true}`)
+	const gap, watchdog = 30 * time.Millisecond, 100 * time.Millisecond
+	if n := providertest.Units(sse, body); time.Duration(n)*gap < 2*watchdog {
+		t.Fatalf("the recorded stream has %d events: too short to outlast the watchdog", n)
 	}
+	synctest.Test(t, func(t *testing.T) {
+		p, err := New(Options{Host: "http://recorded", APIKey: testKey, Model: model.Config{ModelName: "gpt-5-codex"},
+			Now: fixedNow, HTTPClient: providertest.PacedClient(sse, body, gap)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv, _, err := run(provider.IdleTimeout(p, watchdog), userHi)
+		if err != nil || len(conv) != 1 || len(toolRequests(conv[0])) != 1 {
+			t.Fatalf("conv %v err %v", conv, err)
+		}
+	})
+	// A hung stream: the watchdog fires however long the machine takes.
 	hung := startResponses(t, providertest.Turn{Text: []string{"a", "b"}, Hang: true})
-	_, _, err = run(provider.IdleTimeout(newTestProvider(t, hung, codex), 100*time.Millisecond), userHi)
+	_, _, err := run(provider.IdleTimeout(newTestProvider(t, hung, codex), watchdog), userHi)
 	if provider.KindOf(err) != provider.KindNetwork || !strings.Contains(err.Error(), "Stream stalled") {
 		t.Fatalf("hung stream: %v", err)
 	}
