@@ -167,7 +167,7 @@ func (a *Agent) promptSegments(ctx context.Context, s *sessionState, mode permis
 		add("subdir_hints", sanitize(c))
 	}
 	if wd != "" {
-		add("hints", sanitize(loadHints(wd, a.opts.ConfigDir, a.contextFileNames())))
+		add("hints", sanitize(loadHints(wd, a.opts.ConfigDir, a.cfg.agentsHome(), a.contextFileNames())))
 	}
 	if mode == permission.ModeChat {
 		add("chat_mode", ChatModePromptText)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -27,18 +28,26 @@ const (
 
 var fileReference = regexp.MustCompile(`(?:^|\s)@([a-zA-Z0-9_\-./]+(?:\.[a-zA-Z0-9]+)+|[A-Z][a-zA-Z0-9_\-]*|[a-zA-Z0-9_\-./]*[./][a-zA-Z0-9_\-./]*)`)
 
-// loadHints is goose's load_hint_files: global hints from the config dir,
-// then every directory from the git root down to cwd (cwd only without a
-// git root), with @file imports expanded inside the boundary.
-func loadHints(cwd, configDir string, names []string) string {
+// loadHints is goose's load_hint_files: global hints from the config dir
+// and, when AGENTS.md is a context file name, the agents home's
+// (agentsHome, ~/.agents), then every directory from the git root down to
+// cwd (cwd only without a git root), with @file imports expanded inside
+// the boundary.
+func loadHints(cwd, configDir, agentsHome string, names []string) string {
 	var global, local []string
+	var globalPaths []string
 	if configDir != "" {
 		for _, n := range names {
-			p := filepath.Join(configDir, n)
-			if isFile(p) {
-				if s := expandHintFile(p, configDir); s != "" {
-					global = append(global, s)
-				}
+			globalPaths = append(globalPaths, filepath.Join(configDir, n))
+		}
+	}
+	if agentsHome != "" && slices.Contains(names, "AGENTS.md") {
+		globalPaths = append(globalPaths, filepath.Join(agentsHome, "AGENTS.md"))
+	}
+	for _, p := range globalPaths {
+		if isFile(p) {
+			if s := expandHintFile(p, filepath.Dir(p)); s != "" {
+				global = append(global, s)
 			}
 		}
 	}

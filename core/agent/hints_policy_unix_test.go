@@ -29,7 +29,7 @@ func TestHintImportsFollowThePathPolicy(t *testing.T) {
 	_ = syscall.Mkfifo(filepath.Join(sub, "AGENTS.md"), 0o600)
 	done := make(chan string, 1)
 	go func() {
-		done <- loadHints(dir, "", []string{".goosehints"}) + loadHints(sub, "", []string{"AGENTS.md"})
+		done <- loadHints(dir, "", "", []string{".goosehints"}) + loadHints(sub, "", "", []string{"AGENTS.md"})
 	}()
 	var got string
 	select {

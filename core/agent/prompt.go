@@ -102,7 +102,7 @@ func (a *Agent) promptExtras(s *sessionState, mode permission.Mode, wd string) [
 		extras = append(extras, sanitize(c))
 	}
 	if wd != "" {
-		if h := loadHints(wd, a.opts.ConfigDir, a.contextFileNames()); h != "" {
+		if h := loadHints(wd, a.opts.ConfigDir, a.cfg.agentsHome(), a.contextFileNames()); h != "" {
 			extras = append(extras, sanitize(h))
 		}
 	}

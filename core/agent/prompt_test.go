@@ -65,16 +65,21 @@ func TestHints(t *testing.T) {
 	write("repo/sub/AGENTS.md", "Sub agents")
 	write("repo/sub/cwd/.goosehints", "Cwd hints")
 	write("config/.goosehints", "Global hint")
-	got := loadHints(filepath.Join(root, "repo", "sub", "cwd"), filepath.Join(root, "config"), DefaultContextFileNames)
-	want := "\n### Global Hints\nThese are my global goose hints.\nGlobal hint\n\n### Project Hints\nThese are hints for working on the project in this directory.\n" +
+	write("home/.agents/AGENTS.md", "Agents home hint") // goose 1.54's global AGENTS.md
+	got := loadHints(filepath.Join(root, "repo", "sub", "cwd"), filepath.Join(root, "config"), filepath.Join(root, "home", ".agents"), DefaultContextFileNames)
+	want := "\n### Global Hints\nThese are my global goose hints.\nGlobal hint\nAgents home hint\n\n### Project Hints\nThese are hints for working on the project in this directory.\n" +
 		"Root hints\n--- Content from docs/api.md ---\nAPI doc\n--- End of docs/api.md ---\n@../outside.md\n@.git/config\n@secret.env\nSub agents\nCwd hints"
 	if got != want {
 		t.Fatalf("hints =\n%q\nwant\n%q", got, want)
 	}
+	// Without AGENTS.md among the context file names the agents home is not read.
+	if got := loadHints(filepath.Join(root, "repo"), "", filepath.Join(root, "home", ".agents"), []string{".goosehints"}); strings.Contains(got, "Agents home hint") {
+		t.Fatalf("agents home read for .goosehints only: %q", got)
+	}
 	// Without a git root only the working dir counts.
 	plain := t.TempDir()
 	_ = os.WriteFile(filepath.Join(plain, "AGENTS.md"), []byte("only here"), 0o644)
-	if got := loadHints(plain, "", DefaultContextFileNames); !strings.HasSuffix(got, "\nonly here") {
+	if got := loadHints(plain, "", "", DefaultContextFileNames); !strings.HasSuffix(got, "\nonly here") {
 		t.Fatalf("hints = %q", got)
 	}
 }
@@ -90,7 +95,7 @@ func TestHintImportLimits(t *testing.T) {
 		_ = os.WriteFile(filepath.Join(dir, "f"+string(rune('0'+i))+".md"), []byte("level"+string(rune('0'+i))+next), 0o644)
 	}
 	_ = os.WriteFile(filepath.Join(dir, ".goosehints"), []byte("@f0.md"), 0o644)
-	got := loadHints(dir, "", []string{".goosehints"})
+	got := loadHints(dir, "", "", []string{".goosehints"})
 	if !strings.Contains(got, "level2") || strings.Contains(got, "level3\n") || !strings.Contains(got, "@f3.md") {
 		t.Fatalf("depth limit not applied: %q", got)
 	}

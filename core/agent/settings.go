@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -82,4 +83,13 @@ func (c settings) home() string {
 		}
 	}
 	return c.getenv("HOME")
+}
+
+// agentsHome is goose's agents home (~/.agents): its AGENTS.md is a
+// global hint; "" without a home directory.
+func (c settings) agentsHome() string {
+	if h := c.home(); h != "" {
+		return filepath.Join(h, ".agents")
+	}
+	return ""
 }
