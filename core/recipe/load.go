@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // FromContent parses a recipe from YAML or JSON text (JSON is read as YAML,
@@ -40,7 +41,7 @@ func FromJSON(b []byte) (*Recipe, error) {
 func parseYAMLRecipe(content string) (*Recipe, error) {
 	var doc any
 	if err := yaml.Unmarshal([]byte(content), &doc); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrInvalid, stripLocation(err.Error()))
+		return nil, errkind.Wrapf(ErrInvalid, "%s", stripLocation(err.Error()))
 	}
 	top, ok := normalizeYAML(doc).(map[string]any)
 	if !ok {
@@ -53,15 +54,15 @@ func parseYAMLRecipe(content string) (*Recipe, error) {
 	}
 	b, err := json.Marshal(top)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, errkind.Wrapf(ErrInvalid, "%v", err)
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, errkind.Wrapf(ErrInvalid, "%v", err)
 	}
 	r, err := fromJSONObject(m, b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrInvalid, err.Error())
+		return nil, errkind.Wrapf(ErrInvalid, "%s", err.Error())
 	}
 	return r, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 // ValidateTemplate is goose's validate_recipe_template_from_content: it
@@ -35,10 +37,7 @@ func asInvalid(err error) error {
 	if _, ok := err.(*invalidError); ok {
 		return err
 	}
-	if strings.HasPrefix(err.Error(), ErrInvalid.Error()+": ") {
-		return &invalidError{msg: strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")}
-	}
-	return &invalidError{msg: err.Error()}
+	return &invalidError{msg: errkind.Detail(err)}
 }
 
 func validateParameterDefaults(params []Parameter) error {
