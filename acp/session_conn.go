@@ -66,7 +66,11 @@ func (s *Server) replay(as *acpSession, conv []conversation.Message) {
 			}
 			s.sendUpdate(as.id, u, false)
 		}
-		s.replayMessageUsage(as.id, m)
+		if f, ok := messageUsageFrame(as.id, m); ok && s.notes.custom() {
+			if err := s.frames.WriteFrame(f, false); err != nil {
+				s.log.Debug("message_usage not replayed", "session", as.id, "err", err)
+			}
+		}
 	}
 	if err := s.frames.Flush(); err != nil {
 		s.log.Debug("replay not flushed", "session", as.id, "err", err)

@@ -133,13 +133,14 @@ func (n *notifier) gooseSessionUsage(ctx context.Context, sess *session.Session)
 		AccumulatedOutputTokens: deref(sess.AccumulatedOutputTokens), AccumulatedCost: sess.AccumulatedCost})
 }
 
-// replayMessageUsage sends a replayed reply's stored usage as goose does on
-// session/load (message_usage after the message's frames, in the same
-// buffered stream), so Desktop shows per-reply usage in a reopened chat.
-func (s *Server) replayMessageUsage(sessionID string, m conversation.Message) {
+// messageUsageFrame is a replayed reply's stored usage as goose sends it on
+// session/load: message_usage after the message's frames (written in the
+// same buffered stream), so Desktop shows per-reply usage in a reopened
+// chat; false for a message without usage.
+func messageUsageFrame(sessionID string, m conversation.Message) ([]byte, bool) {
 	u := m.Metadata.Usage
-	if u == nil || !s.gooseCapability("customNotifications") {
-		return
+	if u == nil {
+		return nil, false
 	}
 	mu := gooseMessageUsage{SessionUpdate: "message_usage", Usage: messageUsageData{InputTokens: u.InputTokens,
 		OutputTokens: u.OutputTokens, TotalTokens: u.TotalTokens, ElapsedMs: u.ElapsedMs, TimeToFirstTokenMs: u.TimeToFirstTokenMs,
@@ -149,10 +150,5 @@ func (s *Server) replayMessageUsage(sessionID string, m conversation.Message) {
 	}
 	frame, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": GooseSessionUpdateMethod,
 		"params": gooseSessionNotification{SessionID: sessionID, Update: mu}})
-	if err == nil {
-		err = s.frames.WriteFrame(frame, false)
-	}
-	if err != nil {
-		s.log.Debug("message_usage not replayed", "session", sessionID, "err", err)
-	}
+	return frame, err == nil
 }
