@@ -49,7 +49,7 @@ func TestInjectReachesTheNextRequestOfTheRunningTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var texts []string
-	for _, m := range stored.Conversation {
+	for _, m := range conversation.Conversation(stored.Conversation).WithoutTurnContext() {
 		texts = append(texts, string(m.Role)+":"+m.AsText())
 	}
 	want := []string{"user:fix it", "assistant:working on it", "user:also check the tests", "assistant:done, and checked the tests"}
