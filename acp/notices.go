@@ -12,7 +12,6 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
-	"github.com/goose-acp/goose-acp/core/provider"
 )
 
 // ClientSessionCapabilities are the client's session/* opt-ins
@@ -82,15 +81,17 @@ func (n *notifier) sendNotice(ctx context.Context, sessionID, severity, title, d
 	n.notify(ctx, sessionID, u)
 }
 
-// retryNotices makes a turn's provider retries a warning notice.
-func (n *notifier) retryNotices(ctx context.Context, as *acpSession) context.Context {
+// retryNotice makes a provider retry of the turn a warning notice.
+func (n *notifier) retryNotice(ctx context.Context, sessionID string, r agent.ProviderRetryEvent) {
 	if !n.wantsNotices() && !n.custom() {
-		return ctx
+		return
 	}
-	return provider.WithRetryObserver(ctx, func(r provider.RetryNotice) {
-		title := fmt.Sprintf("%s is rate limited; retrying in %s (attempt %d of %d)", r.Provider, r.Delay.Round(time.Second), r.Attempt, r.Max)
-		n.sendNotice(context.WithoutCancel(ctx), as.id, NoticeWarning, title, r.Err.Error())
-	})
+	title := fmt.Sprintf("%s is rate limited; retrying in %s (attempt %d of %d)", r.Provider, r.Delay.Round(time.Second), r.Attempt, r.Max)
+	detail := ""
+	if r.Err != nil {
+		detail = r.Err.Error()
+	}
+	n.sendNotice(ctx, sessionID, NoticeWarning, title, detail)
 }
 
 // extensionNotices sends a warning notice per extension that failed to

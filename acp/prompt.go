@@ -54,7 +54,7 @@ func (p *promptAPI) runPrompt(ctx context.Context, req PromptRequest, messageID 
 	if err != nil {
 		return PromptResponse{}, err
 	}
-	turnCtx, cancel := context.WithCancel(p.notes.retryNotices(ctx, as))
+	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tc := as.beginTurn(cancel)
 	as.term.begin()
@@ -182,6 +182,8 @@ func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Ev
 	switch e := ev.(type) {
 	case agent.MessageEvent:
 		p.handleMessage(ctx, as, e.Message)
+	case agent.ProviderRetryEvent:
+		p.notes.retryNotice(live, as.id, e)
 	case agent.NotificationEvent:
 		p.markInProgress(ctx, as, e.RequestID)
 		p.delegateProgress(ctx, as, e)

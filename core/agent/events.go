@@ -56,6 +56,16 @@ type UsageEvent struct {
 // (Holder.SessionEvent).
 type TitleEvent struct{ Title string }
 
+// ProviderRetryEvent reports that the provider is rate limited and the
+// turn sends its request again after Delay (Attempt of Max). It comes
+// before the wait, from the turn.
+type ProviderRetryEvent struct {
+	Provider     string
+	Attempt, Max int
+	Delay        time.Duration
+	Err          error
+}
+
 // ProgressEvent is a transient note for the user about what the turn is
 // waiting for (extensions still starting); it is not part of the
 // conversation.
@@ -68,6 +78,7 @@ func (ModelChangeEvent) isEvent()     {}
 func (HistoryReplacedEvent) isEvent() {}
 func (UsageEvent) isEvent()           {}
 func (TitleEvent) isEvent()           {}
+func (ProviderRetryEvent) isEvent()   {}
 
 // StopReason says how a turn ended.
 type StopReason string

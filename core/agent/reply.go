@@ -96,6 +96,11 @@ func (a *Agent) Reply(ctx context.Context, sessionID string, msg conversation.Me
 	prov, perr, mode, wd := s.snapshot()
 	t := &turn{a: a, s: s, ctx: ctx, sink: sink, q: newEventQueue(), prov: prov, mode: mode, wd: wd, toolsVersion: -1, started: a.now()}
 	t.pairs.t = t
+	// The provider's retries are the turn's events, sent from this
+	// goroutine (the stream's retry waits run in it) before each wait.
+	t.ctx = provider.WithRetryObserver(ctx, func(n provider.RetryNotice) {
+		t.emit(ProviderRetryEvent{Provider: n.Provider, Attempt: n.Attempt, Max: n.Max, Delay: n.Delay, Err: n.Err})
+	})
 	s.mu.Lock()
 	s.turn = t
 	s.mu.Unlock()

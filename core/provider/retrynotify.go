@@ -17,8 +17,9 @@ type RetryNotice struct {
 type retryObserverKey struct{}
 
 // WithRetryObserver returns ctx carrying f, which WithRetry calls before
-// each retry it makes for a request under ctx, so a face can tell the user
-// (an ACP notice) instead of only logging it.
+// each retry it makes for a request under ctx. The agent's turn sets it
+// and reports each retry as an event on the session's stream
+// (agent.ProviderRetryEvent), so faces learn of retries there.
 func WithRetryObserver(ctx context.Context, f func(RetryNotice)) context.Context {
 	return context.WithValue(ctx, retryObserverKey{}, f)
 }
