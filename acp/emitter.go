@@ -3,45 +3,65 @@ package acp
 import (
 	"context"
 
+	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/developer"
 )
 
-// emitter turns developer tool progress into tool_call_updates while the
-// tool runs: live shell output (Zed's _meta.terminal_* extension when the
-// editor asks for it), delegated terminal ids, edit locations and diffs.
+// developerProgress hands what a developer tool reports while it runs to
+// the agent (extension.Env.Progress), which puts it on the session's event
+// stream as an agent.ToolProgressEvent.
+type developerProgress func(context.Context, extension.ToolProgress)
+
+var _ developer.Emitter = developerProgress(nil)
+
+func (f developerProgress) Emit(ctx context.Context, ev developer.Event) {
+	if f == nil {
+		return
+	}
+	f(ctx, extension.ToolProgress{ToolCallID: ev.ToolCallID, Kind: ev.Kind, Stream: ev.Stream, Output: ev.Output,
+		TerminalID: ev.TerminalID, Path: ev.Path, Lines: ev.Lines, OldText: ev.OldText, NewText: ev.NewText})
+}
+
+// emitter turns a running tool's progress (agent.ToolProgressEvent) into
+// tool_call_updates: in_progress when it starts, live shell output (Zed's
+// _meta.terminal_* extension when the editor asks for it), delegated
+// terminal ids, edit locations and diffs.
 type emitter struct {
 	p         *promptAPI
 	sessionID string
 }
 
-var _ developer.Emitter = (*emitter)(nil)
-
-func (e *emitter) Emit(ctx context.Context, ev developer.Event) {
+func (e *emitter) progress(ctx context.Context, ev extension.ToolProgress) {
 	if ev.ToolCallID == "" {
 		return
 	}
 	u := SessionUpdate{SessionUpdate: UpdateToolCallUpdate, ToolCallID: ev.ToolCallID}
 	switch ev.Kind {
-	case "shell_output":
+	case extension.ProgressStarted:
+		if as, err := e.p.loaded.lookup(e.sessionID); err == nil {
+			e.p.markInProgress(ctx, as, ev.ToolCallID)
+		}
+		return
+	case extension.ProgressShellOutput:
 		if !e.p.wantsTerminalOutput() {
 			return
 		}
 		e.p.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)
 		u.Meta = Meta{"terminal_output": map[string]any{"terminal_id": ev.ToolCallID, "data": ev.Output}}
-	case "terminal":
+	case extension.ProgressTerminal:
 		if as, err := e.p.loaded.lookup(e.sessionID); err == nil {
 			as.term.track(ev.TerminalID, ev.ToolCallID)
 			as.showTerminal(ev.ToolCallID, ev.TerminalID)
 		}
 		u.ToolContent = []ToolCallContent{{Type: "terminal", TerminalID: ev.TerminalID}}
-	case "locations":
+	case extension.ProgressLocations:
 		for _, l := range ev.Lines {
 			u.Locations = append(u.Locations, ToolCallLocation{Path: ev.Path, Line: row(l)})
 		}
 		if len(u.Locations) == 0 {
 			u.Locations = []ToolCallLocation{{Path: ev.Path}}
 		}
-	case "diff":
+	case extension.ProgressDiff:
 		newText := ev.NewText
 		u.ToolContent = []ToolCallContent{{Type: "diff", Path: ev.Path, OldText: ev.OldText, NewText: &newText}}
 	default:

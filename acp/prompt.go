@@ -182,6 +182,8 @@ func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Ev
 	switch e := ev.(type) {
 	case agent.MessageEvent:
 		p.handleMessage(ctx, as, e.Message)
+	case agent.ToolProgressEvent:
+		(&emitter{p: p, sessionID: as.id}).progress(ctx, e.ToolProgress)
 	case agent.ProviderRetryEvent:
 		p.notes.retryNotice(live, as.id, e)
 	case agent.NotificationEvent:

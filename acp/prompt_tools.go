@@ -4,15 +4,13 @@ import (
 	"context"
 
 	"github.com/goose-acp/goose-acp/core/extension"
-	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/developer"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // builtins returns the developer server factory bound to this editor: its
 // fs and terminal when it offers them (local disk and processes
-// otherwise), and the emitter that turns tool progress into
-// tool_call_updates.
+// otherwise), and its progress handed to the agent (which reports it as
+// agent.ToolProgressEvent, turned into tool_call_updates by emitter).
 //
 // roots are the session's additionalDirectories: with any, absolute paths
 // are confined to the working dir and those roots (ACP's effective roots).
@@ -27,7 +25,7 @@ func (p *promptAPI) builtins(roots []string) map[string]extension.BuiltinFactory
 				AllowedRoots: roots,
 				Logger:       env.Logger,
 				Config:       env.Config,
-				Emitter:      &emitter{p: p, sessionID: env.SessionID},
+				Emitter:      developerProgress(env.Progress),
 				// Checkpoints (core) wrap the editor's fs so /rewind
 				// restores delegated writes through the editor too.
 				FileIO: env.Checkpoints.Wrap(&fileIO{
@@ -39,27 +37,8 @@ func (p *promptAPI) builtins(roots []string) map[string]extension.BuiltinFactory
 			if c.Terminal {
 				opts.Terminal = &terminal{peer: p.peer, sessionID: env.SessionID, loaded: p.loaded}
 			}
-			srv := developer.NewDirect(opts)
-			srv.Use(p.inProgressOnCall(env.SessionID))
-			return extension.Direct(srv), nil
+			return extension.Direct(developer.NewDirect(opts)), nil
 		},
-	}
-}
-
-// inProgressOnCall marks a tool call in_progress when the developer server
-// starts running it (after any approval), so the editor sees pending →
-// in_progress → completed/failed.
-func (p *promptAPI) inProgressOnCall(sessionID string) inproc.ToolMiddleware {
-	return func(next mcp.ToolHandler) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if req.Params != nil {
-				id, _ := req.Params.Meta[extension.MetaToolCallID].(string)
-				if as, err := p.loaded.lookup(sessionID); err == nil {
-					p.markInProgress(ctx, as, id)
-				}
-			}
-			return next(ctx, req)
-		}
 	}
 }
 

@@ -188,8 +188,11 @@ func (s *Server) open(ctx context.Context) {
 	}
 	s.loaded.agent = s.opts.Agent
 	s.loaded.onEvent = func(id string, ev agent.Event) {
-		if t, ok := ev.(agent.TitleEvent); ok {
-			s.areas.prompt.sendTitle(ctx, id, t.Title)
+		switch e := ev.(type) {
+		case agent.TitleEvent:
+			s.areas.prompt.sendTitle(ctx, id, e.Title)
+		case agent.ToolProgressEvent: // a tool called outside a turn
+			(&emitter{p: s.areas.prompt, sessionID: id}).progress(ctx, e.ToolProgress)
 		}
 	}
 	s.bind()

@@ -63,7 +63,8 @@ type Terminal interface {
 type Event struct {
 	// ToolCallID is the request id of the call that produced the event.
 	ToolCallID string
-	// Kind is "shell_output", "terminal", "locations" or "diff".
+	// Kind is "started" (the call began running, after any approval),
+	// "shell_output", "terminal", "locations" or "diff".
 	Kind string
 	// Stream is "stdout" or "stderr" for shell_output.
 	Stream     string

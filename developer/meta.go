@@ -104,6 +104,21 @@ func newCallContext(ctx context.Context, req *mcp.CallToolRequest, defaultDir st
 	return cc
 }
 
+// reportStart tells the emitter when a call starts running (after any
+// approval), so a client sees it go from pending to in progress.
+func reportStart(s *service) inproc.ToolMiddleware {
+	return func(next mcp.ToolHandler) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params != nil {
+				if id := metaString(req.Params.Meta, MetaToolCallID); id != "" {
+					s.emit(ctx, callContext{toolCallID: id}, Event{Kind: "started"})
+				}
+			}
+			return next(ctx, req)
+		}
+	}
+}
+
 // emit sends ev with the call's id; emitter failures never reach the tool.
 func (s *service) emit(ctx context.Context, cc callContext, ev Event) {
 	if s.opts.Emitter == nil {

@@ -199,6 +199,9 @@ func NewDirect(opts Options) *inproc.Server {
 	srv := inproc.NewServer(s.implementation(), s.instructions())
 	s.direct = srv
 	s.register(srv)
+	if opts.Emitter != nil {
+		srv.Use(reportStart(s))
+	}
 	srv.OnClose(func() {
 		s.py.closeConn(srv)
 		s.outDir.remove()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -56,6 +57,12 @@ type UsageEvent struct {
 // (Holder.SessionEvent).
 type TitleEvent struct{ Title string }
 
+// ToolProgressEvent is progress an in-process tool reports while it runs
+// (it started, shell output, its terminal, an edit's locations and diff).
+// During a turn it comes in order with the turn's other events; outside
+// one (a face's direct tool call) it goes to the session's holders.
+type ToolProgressEvent struct{ extension.ToolProgress }
+
 // ProviderRetryEvent reports that the provider is rate limited and the
 // turn sends its request again after Delay (Attempt of Max). It comes
 // before the wait, from the turn.
@@ -79,6 +86,7 @@ func (HistoryReplacedEvent) isEvent() {}
 func (UsageEvent) isEvent()           {}
 func (TitleEvent) isEvent()           {}
 func (ProviderRetryEvent) isEvent()   {}
+func (ToolProgressEvent) isEvent()    {}
 
 // StopReason says how a turn ended.
 type StopReason string

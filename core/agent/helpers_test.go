@@ -199,6 +199,12 @@ func (ts *testServer) factory(ctx context.Context, env extension.Env) (extension
 		time.Sleep(50 * time.Millisecond)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("meta:%v", r.Params.Meta[extension.MetaToolCallID])}}}, nil
 	})
+	// report tells the agent where it worked, as the developer tools do.
+	s.AddTool(&mcp.Tool{Name: "report", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		id, _ := r.Params.Meta[extension.MetaToolCallID].(string)
+		env.Progress(ctx, extension.ToolProgress{ToolCallID: id, Kind: extension.ProgressLocations, Path: "/work/a.go", Lines: []int{3}})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "reported"}}}, nil
+	})
 	s.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, func(ctx context.Context, r *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res, err := r.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
 		if err != nil {

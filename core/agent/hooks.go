@@ -32,6 +32,11 @@ func (s *sessionState) hooks() extension.Hooks {
 		},
 		Elicit: s.elicit,
 		Sample: s.sample,
+		Progress: func(p extension.ToolProgress) {
+			if ev := (ToolProgressEvent{p}); !s.outOfBand(ev) {
+				s.toHolders(ev)
+			}
+		},
 	}
 }
 

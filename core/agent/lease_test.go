@@ -11,18 +11,29 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider"
 )
 
-// recordingHolder is a face's hold that records the titles it is sent.
+// recordingHolder is a face's hold that records the titles and tool
+// progress it is sent.
 type recordingHolder struct {
-	mu     sync.Mutex
-	titles []string
+	mu       sync.Mutex
+	titles   []string
+	progress []ToolProgressEvent
 }
 
 func (r *recordingHolder) SessionEvent(id string, ev Event) {
-	if te, ok := ev.(TitleEvent); ok {
-		r.mu.Lock()
-		r.titles = append(r.titles, id+":"+te.Title)
-		r.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch e := ev.(type) {
+	case TitleEvent:
+		r.titles = append(r.titles, id+":"+e.Title)
+	case ToolProgressEvent:
+		r.progress = append(r.progress, e)
 	}
+}
+
+func (r *recordingHolder) progressEvents() []ToolProgressEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ToolProgressEvent(nil), r.progress...)
 }
 
 func (r *recordingHolder) got() []string {

@@ -109,7 +109,8 @@ func (m *Manager) enableLogging(ctx context.Context, e *extension, cs *mcp.Clien
 const FrontendInstructions = "The following tools are provided directly by the frontend and will be executed by the frontend when called."
 
 func (m *Manager) env(withManager bool) Env {
-	env := Env{SessionID: m.opts.SessionID, WorkingDir: m.opts.WorkingDir, Logger: m.log, Config: m.opts.Config, Checkpoints: m.opts.Checkpoints}
+	env := Env{SessionID: m.opts.SessionID, WorkingDir: m.opts.WorkingDir, Logger: m.log, Config: m.opts.Config,
+		Checkpoints: m.opts.Checkpoints, Progress: m.progress}
 	if withManager {
 		env.Manager = m
 	}

@@ -112,6 +112,9 @@ type Hooks struct {
 	Notify func(callID string, n Notification)
 	Elicit func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
 	Sample func(ctx context.Context, extension string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
+	// Progress receives what in-process tools report while they run
+	// (Env.Progress).
+	Progress func(p ToolProgress)
 }
 
 // Env is what in-process server factories get.
@@ -130,6 +133,9 @@ type Env struct {
 	// files wraps its FileIO with Checkpoints.Wrap (nil-safe) so /rewind can
 	// restore them.
 	Checkpoints *checkpoint.Book
+	// Progress reports a running tool's progress to the agent (see
+	// ToolProgress); a builtin's own progress reporting calls it.
+	Progress func(ctx context.Context, p ToolProgress)
 }
 
 // BuiltinFactory builds an in-process builtin extension (e.g. "developer"):
