@@ -145,6 +145,36 @@ func TestContract(t *testing.T) {
 	call("POST", "/config/set_provider", "/config/set_provider", map[string]any{"provider": "fake", "model": "fake-model"}, 200)
 	call("POST", "/config/check_provider", "/config/check_provider", map[string]any{"provider": "fake"}, 200)
 	call("POST", "/config/providers/fake/cleanup", "/config/providers/{name}/cleanup", nil, 200)
+	// The provider catalog and model facts (core/provider/catalog, the same
+	// answers the ACP face gives Desktop 1.4x+).
+	var catalog []struct {
+		ID         string `json:"id"`
+		Format     string `json:"format"`
+		ModelCount int    `json:"model_count"`
+	}
+	json.Unmarshal(call("GET", "/config/provider-catalog?format=anthropic", "/config/provider-catalog", nil, 200), &catalog)
+	if len(catalog) == 0 || catalog[0].Format != "anthropic" || catalog[0].ModelCount == 0 {
+		t.Fatalf("provider catalog (anthropic) = %+v", catalog)
+	}
+	call("GET", "/config/provider-catalog?format=nope", "/config/provider-catalog", nil, 400)
+	call("GET", "/config/provider-catalog/"+catalog[0].ID, "/config/provider-catalog/{id}", nil, 200)
+	call("GET", "/config/provider-catalog/nope", "/config/provider-catalog/{id}", nil, 404)
+	var info struct {
+		ModelInfo *struct {
+			Model        string `json:"model"`
+			ContextLimit int    `json:"context_limit"`
+			Currency     string `json:"currency"`
+		} `json:"model_info"`
+		Source string `json:"source"`
+	}
+	json.Unmarshal(call("POST", "/config/canonical-model-info", "/config/canonical-model-info", map[string]any{"provider": "openai", "model": "gpt-4o-mini"}, 200), &info)
+	if info.Source != "canonical" || info.ModelInfo == nil || info.ModelInfo.Model != "gpt-4o-mini" || info.ModelInfo.ContextLimit != 128000 || info.ModelInfo.Currency != "$" {
+		t.Fatalf("canonical model info for openai/gpt-4o-mini = %+v", info)
+	}
+	json.Unmarshal(call("POST", "/config/canonical-model-info", "/config/canonical-model-info", map[string]any{"provider": "openai", "model": "no-such-model"}, 200), &info)
+	if info.ModelInfo != nil {
+		t.Fatalf("an unknown model has model info: %+v", info.ModelInfo)
+	}
 	custom := map[string]any{"engine": "openai_compatible", "display_name": "My LLM", "api_url": "http://127.0.0.1:1/v1", "api_key": "sk-custom", "models": []string{"m1", "m2"}}
 	var created struct {
 		ProviderName string `json:"provider_name"`

@@ -37,6 +37,7 @@ func (s *Server) routes() []route {
 			library: o.Recipes, buses: s.buses}).routes(),
 		(&configAPI{cfg: o.Config, perms: o.Permissions, library: o.Recipes}).routes(),
 		providers.routes(),
+		providers.catalogRoutes(),
 		(&recipesAPI{library: o.Recipes, scheduler: o.Scheduler, hasConfig: o.Config != nil, recipes: o.Agent.Recipes(), log: s.log}).routes(),
 		(&schedulesAPI{scheduler: o.Scheduler, store: o.Store, clock: o.Clock}).routes(),
 		(&promptsAPI{configDir: o.ConfigDir}).routes(),

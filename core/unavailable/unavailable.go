@@ -47,10 +47,6 @@ var (
 	LocalInference = Feature{"Local inference", "goose-acp does not embed llama.cpp or download models; " +
 		"run a local server such as Ollama and configure it as a provider"}
 	LiveVoice = Feature{"Live voice", "goose-acp has no realtime audio provider"}
-	// ProviderCatalog is goose's bundled models.dev catalog of provider
-	// templates and canonical model data.
-	ProviderCatalog = Feature{"The provider catalog", "goose-acp bundles no models.dev catalog; " +
-		"add the provider as a custom provider with its URL and model names instead"}
 	ProviderOAuth = Feature{"Provider sign-in (OAuth)", "goose-acp has no browser or device-code " +
 		"sign-in flow; configure the provider's API key instead"}
 
