@@ -46,7 +46,7 @@ var (
 		"Whisper models; type your message, or use goose Desktop with goose itself for voice input"}
 	LocalInference = Feature{"Local inference", "goose-acp does not embed llama.cpp or download models; " +
 		"run a local server such as Ollama and configure it as a provider"}
-	LiveVoice = Feature{"Live voice", "goose-acp has no realtime audio provider"}
+	LiveVoice     = Feature{"Live voice", "goose-acp has no realtime audio provider"}
 	ProviderOAuth = Feature{"Provider sign-in (OAuth)", "goose-acp has no browser or device-code " +
 		"sign-in flow; configure the provider's API key instead"}
 
