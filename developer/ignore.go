@@ -1,9 +1,14 @@
 package developer
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
+	"github.com/goose-acp/goose-acp/developer/shellguard"
 )
 
 // ErrIgnored marks a path restricted by .gooseignore (the same sentinel as
@@ -47,4 +52,46 @@ func (s *service) checkIgnored(path, workingDir string) error {
 // policy is the session's path policy for a call's working dir.
 func (s *service) policy(workingDir string) *pathpolicy.Policy {
 	return pathpolicy.New(pathpolicy.Options{WorkingDir: filepath.Clean(workingDir), Roots: s.paths.roots, ConfigDir: s.ignores.globalDir})
+}
+
+// checkShellPaths applies .gooseignore to a command before it runs: first
+// goose's own check of the literal words, then, for POSIX shells, what the
+// shell will actually touch once it has expanded the command (see
+// developer/shellguard).
+func (s *service) checkShellPaths(command string, cc callContext) error {
+	rules := s.ignores.rulesFor(cc.workingDir)
+	if err := s.checkShellWords(command, cc.workingDir, rules); err != nil {
+		return err
+	}
+	noProbe := func(string) (string, error) { return "", exec.ErrNotFound }
+	if runtime.GOOS == "windows" && selectShell(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
+		return nil // cmd and PowerShell syntax is not POSIX: goose's check only
+	}
+	g := shellguard.Guard{Rules: rules.r, Policy: s.policy(cc.workingDir), Dir: cc.workingDir, Getenv: s.getenv}
+	return g.Check(command)
+}
+
+// checkShellWords is goose's check: every token after the first that is
+// not a flag and exists relative to the working dir.
+func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules) error {
+	toks := splitShellArgs(command)
+	if len(toks) < 2 {
+		return nil
+	}
+	for _, tok := range toks[1:] {
+		if strings.HasPrefix(tok, "-") {
+			continue
+		}
+		p := pathpolicy.ExpandHome(tok, runtime.GOOS, s.getenv)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workingDir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if rules.ignored(filepath.Clean(p)) {
+			return shellguard.IgnoredError{Arg: tok}
+		}
+	}
+	return nil
 }

@@ -56,7 +56,7 @@ func (p pathPolicy) resolve(raw, workingDir string) (string, error) {
 	if uriScheme.MatchString(raw) {
 		return "", policyErr(ErrURIPath, "'%s' is an MCP resource URI, not a filesystem path. Use the read_resource tool (it takes server + uri) for raw URIs, or load_skill for named skills.", raw)
 	}
-	expanded := expandPath(raw, p.goos, p.getenv)
+	expanded := pathpolicy.ExpandHome(raw, p.goos, p.getenv)
 	wd := filepath.Clean(workingDir)
 	if p.goos == "windows" {
 		var err error
@@ -145,30 +145,4 @@ func windowsVolume(p string) string {
 
 func isDriveLetter(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-// expandPath expands "~" / "~/x" from HOME (USERPROFILE on Windows), and on
-// Windows the %USERPROFILE% and %APPDATA% variables, as goose does.
-func expandPath(p, goos string, getenv func(string) string) string {
-	home := getenv("HOME")
-	if goos == "windows" {
-		if up := getenv("USERPROFILE"); up != "" {
-			home = up
-		}
-		for _, v := range []string{"USERPROFILE", "APPDATA"} {
-			if val := getenv(v); val != "" {
-				p = strings.ReplaceAll(p, "%"+v+"%", val)
-			}
-		}
-	}
-	if home == "" {
-		return p
-	}
-	if p == "~" {
-		return home
-	}
-	if strings.HasPrefix(p, "~/") || (goos == "windows" && strings.HasPrefix(p, `~\`)) {
-		return home + p[1:]
-	}
-	return p
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
 
 func TestIsAbsPathPerOS(t *testing.T) {
@@ -44,8 +46,8 @@ func TestExpandPath(t *testing.T) {
 		{"windows", `%USERPROFILE%\d`, `C:\Users\u\d`},
 	}
 	for _, tc := range cases {
-		if got := expandPath(tc.in, tc.goos, getenv); got != tc.want {
-			t.Errorf("expandPath(%q, %s) = %q, want %q", tc.in, tc.goos, got, tc.want)
+		if got := pathpolicy.ExpandHome(tc.in, tc.goos, getenv); got != tc.want {
+			t.Errorf("ExpandHome(%q, %s) = %q, want %q", tc.in, tc.goos, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package developer
+package shellguard
 
 import (
 	"errors"
@@ -216,7 +216,7 @@ func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 				}
 				return nil
 			}
-			if p != abs && accept(d.Name()) && g.rules.r.Match(p, d.IsDir()) {
+			if p != abs && accept(d.Name()) && g.rules.Match(p, d.IsDir()) {
 				found = p
 				return errFound
 			}
@@ -224,7 +224,7 @@ func (g *shellGuard) checkRecursive(dir, name string, args []string) error {
 		})
 		if errors.Is(err, errFound) {
 			rel, _ := filepath.Rel(abs, found)
-			return errShellIgnored{arg: filepath.Join(root, rel)}
+			return IgnoredError{Arg: filepath.Join(root, rel)}
 		}
 	}
 	return nil

@@ -1,10 +1,9 @@
-package developer
+package shellguard
 
 import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,55 +18,32 @@ import (
 // maxShellNesting bounds recursion into `sh -c` / `eval` strings.
 const maxShellNesting = 4
 
-// errShellIgnored carries goose's text for a command touching an ignored path.
-type errShellIgnored struct{ arg string }
+// IgnoredError is goose's refusal of a command that touches a path
+// .gooseignore restricts; it wraps pathpolicy.ErrIgnored.
+type IgnoredError struct{ Arg string }
 
-func (e errShellIgnored) Error() string {
-	return "The command attempts to access '" + e.arg + "' which is restricted by .gooseignore"
+func (e IgnoredError) Error() string {
+	return "The command attempts to access '" + e.Arg + "' which is restricted by .gooseignore"
 }
 
-func (e errShellIgnored) Unwrap() error { return ErrIgnored }
+func (e IgnoredError) Unwrap() error { return pathpolicy.ErrIgnored }
 
-// checkShellPaths applies .gooseignore to a command before it runs: first
-// goose's own check of the literal words, then, for POSIX shells, what the
-// shell will actually touch once it has expanded the command (see
-// shellGuard).
-func (s *service) checkShellPaths(command string, cc callContext) error {
-	rules := s.ignores.rulesFor(cc.workingDir)
-	if err := s.checkShellWords(command, cc.workingDir, rules); err != nil {
-		return err
-	}
-	noProbe := func(string) (string, error) { return "", exec.ErrNotFound }
-	if runtime.GOOS == "windows" && selectShell(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
-		return nil // cmd and PowerShell syntax is not POSIX: goose's check only
-	}
-	g := &shellGuard{rules: rules, policy: s.policy(cc.workingDir), dirs: []string{cc.workingDir}, vars: map[string]string{}, getenv: s.getenv}
-	return g.check(command)
+// Guard checks POSIX shell commands run in Dir against the ignore Rules
+// and the path Policy of that directory.
+type Guard struct {
+	Rules  *pathpolicy.Rules
+	Policy *pathpolicy.Policy
+	Dir    string
+	// Getenv reads the environment the command runs with.
+	Getenv func(string) string
 }
 
-// checkShellWords is goose's check: every token after the first that is
-// not a flag and exists relative to the working dir.
-func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules) error {
-	toks := splitShellArgs(command)
-	if len(toks) < 2 {
-		return nil
-	}
-	for _, tok := range toks[1:] {
-		if strings.HasPrefix(tok, "-") {
-			continue
-		}
-		p := expandPath(tok, runtime.GOOS, s.getenv)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(workingDir, p)
-		}
-		if _, err := os.Stat(p); err != nil {
-			continue
-		}
-		if rules.ignored(filepath.Clean(p)) {
-			return errShellIgnored{arg: tok}
-		}
-	}
-	return nil
+// Check refuses script (an IgnoredError) when the shell would touch an
+// ignored path running it. A script the parser rejects is checked token
+// by token instead.
+func (g Guard) Check(script string) error {
+	w := &shellGuard{rules: g.Rules, policy: g.Policy, dirs: []string{g.Dir}, vars: map[string]string{}, getenv: g.Getenv}
+	return w.check(script)
 }
 
 // shellGuard walks a parsed command the way the shell will run it: words
@@ -76,9 +52,9 @@ func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules
 // `eval` strings are parsed in turn, `cd` adds a directory relative paths
 // may resolve against, and recursive tools have their roots searched for
 // ignored paths. What it cannot see — a program opening files of its own
-// accord — is documented in doc.go: this is a guard, not a sandbox.
+// accord — is documented in developer/doc.go: a guard, not a sandbox.
 type shellGuard struct {
-	rules  *ignoreRules
+	rules  *pathpolicy.Rules
 	policy *pathpolicy.Policy
 	dirs   []string
 	vars   map[string]string
@@ -321,8 +297,8 @@ func (g *shellGuard) checkPath(dir, p string, always bool) error {
 	if _, err := os.Lstat(abs); err != nil && !always {
 		return nil
 	}
-	if err := g.policy.CheckIgnored(abs, p); errors.Is(err, ErrIgnored) {
-		return errShellIgnored{arg: p}
+	if err := g.policy.CheckIgnored(abs, p); errors.Is(err, pathpolicy.ErrIgnored) {
+		return IgnoredError{Arg: p}
 	}
 	return nil
 }
@@ -343,7 +319,7 @@ func (g *shellGuard) checkTokens(script string) error {
 	for _, dir := range g.dirs {
 		for _, tok := range toks {
 			tok = strings.NewReplacer("${PWD}", dir, "$PWD", dir, "${HOME}", g.getenv("HOME"), "$HOME", g.getenv("HOME")).Replace(tok)
-			tok = expandPath(tok, runtime.GOOS, g.getenv)
+			tok = pathpolicy.ExpandHome(tok, runtime.GOOS, g.getenv)
 			matches, _ := filepath.Glob(absIn(dir, tok))
 			if len(matches) == 0 {
 				matches = []string{tok}
