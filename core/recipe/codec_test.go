@@ -167,3 +167,16 @@ func FuzzDecodeRecipe(f *testing.F) {
 		}
 	})
 }
+
+// A recipe field of the wrong JSON type is reported in serde's words
+// (no "json: " prefix), with the field's path.
+func TestFromJSONTypeErrorWording(t *testing.T) {
+	_, err := FromJSON([]byte(`{"title":"t","description":"d","extensions":"x"}`))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	const want = "cannot unmarshal string into Go struct field Recipe.extensions of type []config.ExtensionConfig"
+	if err.Error() != want {
+		t.Fatalf("error %q, want %q", err, want)
+	}
+}

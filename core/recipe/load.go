@@ -3,6 +3,7 @@ package recipe
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -112,9 +113,19 @@ func normalizeYAML(v any) any {
 	return v
 }
 
+// cleanJSONError words a decode failure as goose's serde message reads,
+// without encoding/json's "json: " prefix: built from the type error's
+// fields, never by editing the error's text. Syntax errors and our own
+// UnmarshalJSON errors carry no prefix and pass through.
 func cleanJSONError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	return fmt.Errorf("%s", msg)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if te.Struct == "" && te.Field == "" {
+		return fmt.Errorf("cannot unmarshal %s into Go value of type %s", te.Value, te.Type)
+	}
+	return fmt.Errorf("cannot unmarshal %s into Go struct field %s.%s of type %s", te.Value, te.Struct, te.Field, te.Type)
 }
 
 // stripLocation is goose's strip_error_location: drop " at line …".
