@@ -37,6 +37,7 @@ func (p *promptAPI) methods() map[string]RequestHandler {
 	return map[string]RequestHandler{
 		"session/prompt":                typed(p.prompt),
 		"_goose/unstable/session/steer": typed(p.unstableSteer),
+		"_session/steering":             typed(p.steering),
 	}
 }
 
@@ -50,6 +51,12 @@ func (p *promptAPI) prompt(ctx context.Context, req PromptRequest) (PromptRespon
 // runPrompt runs one prompt's turn; messageID, when set, is the id the
 // user message is stored with (v2 answers with it before the turn).
 func (p *promptAPI) runPrompt(ctx context.Context, req PromptRequest, messageID string) (PromptResponse, error) {
+	return p.runTurn(ctx, req, messageID, nil)
+}
+
+// runTurn is runPrompt; started, when set, is called once the agent has
+// begun the turn (its run started), before any of the turn's updates.
+func (p *promptAPI) runTurn(ctx context.Context, req PromptRequest, messageID string, started func()) (PromptResponse, error) {
 	as, err := p.loaded.lookup(req.SessionID)
 	if err != nil {
 		return PromptResponse{}, err
@@ -71,8 +78,12 @@ func (p *promptAPI) runPrompt(ctx context.Context, req PromptRequest, messageID 
 	}
 	ran := false // a run started: its end is announced (unstable_steer.go)
 	gate := newAuthGate(func(ev agent.Event) {
-		_, started := ev.(agent.RunEvent)
-		ran = ran || started
+		if _, run := ev.(agent.RunEvent); run {
+			if !ran && started != nil {
+				started()
+			}
+			ran = true
+		}
 		p.handleEvent(turnCtx, as, ev)
 	})
 	out, err := p.agent.Reply(turnCtx, as.id, msg, gate.sink)

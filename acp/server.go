@@ -306,6 +306,7 @@ func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (Initial
 		},
 		AuthMethods: s.authMethods(req.ClientCapabilities),
 		AgentInfo:   &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
+		Meta:        Meta{"steering": steeringMeta()},
 	}, nil
 }
 

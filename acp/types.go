@@ -46,6 +46,9 @@ type InitializeResponse struct {
 	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
 	AuthMethods       []AuthMethod      `json:"authMethods"`
 	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
+	// Meta carries the extensions peers advertise beside the capabilities
+	// (steering.supported: _session/steering, steering.go).
+	Meta Meta `json:"_meta,omitempty"`
 }
 
 type AgentCapabilities struct {

@@ -27,6 +27,8 @@ const (
 var v1Methods = map[string]bool{
 	"session/load": true, "session/set_mode": true, "session/set_model": true,
 	"authenticate": true, "session/fork": true,
+	// v2 steers with session/prompt itself (held prompts, v2_prompt.go).
+	"_session/steering": true,
 }
 
 // isV2 reports whether the client negotiated v2.

@@ -99,7 +99,34 @@ const rpcError = async (p) => {
 const newSession = (agent) => agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers });
 const prompt = (agent, sessionId, text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 
+const textOf = (id) => updatesOf(id).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text").map((u) => u.content.text).join("");
+
 const scenarios = {
+  // _session/steering: promptRequired while idle (when asked), injected
+  // into a running turn, a new turn when idle otherwise.
+  async steering(agent, init) {
+    assert(init._meta?.steering?.supported === true, "initialize _meta " + JSON.stringify(init._meta));
+    const s = (await newSession(agent)).sessionId;
+    const steer = (params) => agent.request("_session/steering", params);
+    const text = (t) => [{ type: "text", text: t }];
+    report.steerIdle = await steer({ sessionId: s, prompt: text("later"), _meta: { steering: { idleBehavior: "promptRequired" } } });
+    report.steerErrors = [
+      await rpcError(steer({ sessionId: s, prompt: text("x"), _meta: { steering: { idleBehavior: "queue" } } })),
+      await rpcError(steer({ sessionId: s, prompt: [] })),
+      await rpcError(steer({ sessionId: "20200101_999", prompt: text("x") })),
+    ];
+    const running = prompt(agent, s, "first");
+    await until(() => textOf(s).startsWith("working"), "the turn's first words");
+    report.steerRunning = await steer({ sessionId: s, prompt: text("also check the tests") });
+    report.firstStop = (await running).stopReason;
+    report.steeredShown = updatesOf(s).filter((u) => u.sessionUpdate === "user_message_chunk").map((u) => u.content.text + "|" + u._meta?.goose?.steer);
+    const before = updatesOf(s).length;
+    report.steerIdleStart = await steer({ sessionId: s, prompt: text("one more thing") });
+    await until(() => textOf(s).endsWith("answered the steer"), "the steered turn's answer");
+    await until(() => updatesOf(s).slice(before).some((u) => u.sessionUpdate === "usage_update"), "the steered turn's end");
+    report.newTurn = updatesOf(s).slice(before).map((u) => u.sessionUpdate + (u.sessionUpdate.endsWith("_chunk") ? ":" + u.content.text : ""));
+  },
+
   // session/set_title, session/archive|unarchive and session/list's
   // archived filter.
   async titles(agent, init) {
