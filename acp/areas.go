@@ -56,7 +56,7 @@ func (a *areas) bind(o Options, s *Server) {
 	*a.options = optionsAPI{sessions: o.Agent.Sessions(), loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
 		defaultModel: o.DefaultModel, defaultMode: o.DefaultMode, notify: s.notify}
 	*a.sessions = sessionsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, loaded: loaded, options: a.options,
-		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, tools: a.prompt.builtins, notes: s.notes, log: o.Logger}
+		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, tools: a.prompt.builtins, notes: s.notes, caps: s.clientCaps, log: o.Logger}
 	st := o.Settings
 	if st.Config != nil {
 		*a.providers = providersAPI{setup: st.Setup, custom: st.CustomProviders}

@@ -122,15 +122,12 @@ func (p *promptAPI) permissionToolCall(ctx context.Context, as *acpSession, d co
 	return tc
 }
 
-// elicit forwards an MCP server's question to the editor when it supports
-// elicitation; otherwise it declines at once so the tool is not left
-// waiting out its timeout.
+// elicit forwards an MCP server's question to the editor when it takes
+// the question's mode (elicitation.go); otherwise it declines at once so
+// the tool is not left waiting out its timeout.
 func (p *promptAPI) elicit(ctx context.Context, as *acpSession, d conversation.ActionData) {
 	action, content := "decline", json.RawMessage(nil)
-	if p.caps().Elicitation != nil {
-		var schema any
-		_ = json.Unmarshal(d.RequestedSchema, &schema)
-		req := ElicitationRequest{SessionID: as.id, Mode: "form", Message: d.Message, RequestedSchema: schema}
+	if req, ok := elicitationFor(as.id, elicitationModesOf(p.caps()), d); ok {
 		var resp ElicitationResponse
 		if err := p.peer.Call(ctx, "elicitation/create", req, &resp); err != nil {
 			action = "cancel"

@@ -218,6 +218,8 @@ func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Ev
 		p.sendActiveRun(live, as.id, e.RunID)
 	case agent.SteerEvent:
 		p.sendSteered(live, as.id, e.Message)
+	case agent.ElicitationCompleteEvent:
+		p.elicitationComplete(live, e.ElicitationID)
 	case agent.HistoryReplacedEvent:
 		p.notes.endCompaction(live, as, CompactionCompleted)
 	}

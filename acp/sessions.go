@@ -40,8 +40,14 @@ type sessionsAPI struct {
 	tools func(roots []string) map[string]extension.BuiltinFactory
 	// notes sends goose's usage_update after new and load.
 	notes *notifier
-	log   *slog.Logger
+	// caps are the client's capabilities.
+	caps func() ClientCapabilities
+	log  *slog.Logger
 }
+
+// elicitURL: the client takes URL-mode elicitations (elicitation.go), so
+// its sessions' MCP servers may ask in that mode.
+func (a *sessionsAPI) elicitURL() bool { return a.caps != nil && elicitationModesOf(a.caps()).url }
 
 // sessionConn is what the sessions area needs of its connection (the
 // Server): the developer tools bound to this editor, a session's
@@ -95,7 +101,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	opts := agent.StartOptions{
 		WorkingDir: req.CWD, Type: session.TypeUser, Name: name, Extensions: append(a.builtinExtensions(), exts...),
 		UseConfiguredExtensions: true, Builtins: a.tools(req.AdditionalDirectories),
-		ConnectInBackground: mr == nil && !a.extensionsFirst, Holder: a.loaded,
+		ConnectInBackground: mr == nil && !a.extensionsFirst, Holder: a.loaded, ElicitURL: a.elicitURL(),
 	}
 	if chosen, ok, err := enabledExtensions(req.Meta); err != nil {
 		return nil, err
@@ -157,7 +163,7 @@ func (a *sessionsAPI) reopen(ctx context.Context, req LoadSessionRequest, replay
 	a.loaded.drop(req.SessionID)
 	sess, results, err := a.agent.ResumeSession(ctx, req.SessionID, agent.StartOptions{
 		WorkingDir: cwd, Extensions: exts, UseConfiguredExtensions: true, Builtins: a.tools(req.AdditionalDirectories),
-		ConnectInBackground: !a.extensionsFirst, Holder: a.loaded,
+		ConnectInBackground: !a.extensionsFirst, Holder: a.loaded, ElicitURL: a.elicitURL(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to load session %s: %w", req.SessionID, err)

@@ -213,11 +213,14 @@ type TerminalOutputResponse struct {
 }
 
 type ElicitationRequest struct {
-	SessionID       string `json:"sessionId"`
-	ToolCallID      string `json:"toolCallId,omitempty"`
-	Mode            string `json:"mode"`
-	Message         string `json:"message"`
-	RequestedSchema any    `json:"requestedSchema"`
+	SessionID  string `json:"sessionId"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Mode       string `json:"mode"`
+	Message    string `json:"message"`
+	// RequestedSchema is a form's; URL and ElicitationID a URL-mode one's.
+	RequestedSchema any    `json:"requestedSchema,omitempty"`
+	URL             string `json:"url,omitempty"`
+	ElicitationID   string `json:"elicitationId,omitempty"`
 }
 
 type ElicitationResponse struct {

@@ -168,7 +168,7 @@ func (sa subagents) startDelegate(ctx context.Context, parent *sessionState, p p
 		WorkingDir: childDir, Type: session.TypeSubAgent, Name: DelegateSessionName, Mode: &auto,
 		Extensions: sa.subagentExtensions(parent, p.Extensions), Builtins: builtins, MaxTurns: maxTurns,
 		Recipe:  &Recipe{Title: r.Title, Instructions: r.Instructions, ResponseSchema: schema, MaxTurns: maxTurns},
-		inherit: prov, checkpoints: parent.checkpoints.Shared(),
+		inherit: prov, checkpoints: parent.checkpoints.Shared(), ElicitURL: parent.elicitURL,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create subagent session: %w", err)

@@ -73,20 +73,26 @@ type ProviderRetryEvent struct {
 	Err          error
 }
 
+// ElicitationCompleteEvent: the URL-mode elicitation ElicitationID that
+// the user was sent to has ended (the server's
+// notifications/elicitation/complete); clients close what they showed.
+type ElicitationCompleteEvent struct{ ElicitationID string }
+
 // ProgressEvent is a transient note for the user about what the turn is
 // waiting for (extensions still starting); it is not part of the
 // conversation.
 type ProgressEvent struct{ Text string }
 
-func (MessageEvent) isEvent()         {}
-func (ProgressEvent) isEvent()        {}
-func (NotificationEvent) isEvent()    {}
-func (ModelChangeEvent) isEvent()     {}
-func (HistoryReplacedEvent) isEvent() {}
-func (UsageEvent) isEvent()           {}
-func (TitleEvent) isEvent()           {}
-func (ProviderRetryEvent) isEvent()   {}
-func (ToolProgressEvent) isEvent()    {}
+func (MessageEvent) isEvent()             {}
+func (ProgressEvent) isEvent()            {}
+func (NotificationEvent) isEvent()        {}
+func (ModelChangeEvent) isEvent()         {}
+func (HistoryReplacedEvent) isEvent()     {}
+func (UsageEvent) isEvent()               {}
+func (TitleEvent) isEvent()               {}
+func (ProviderRetryEvent) isEvent()       {}
+func (ToolProgressEvent) isEvent()        {}
+func (ElicitationCompleteEvent) isEvent() {}
 
 // StopReason says how a turn ended.
 type StopReason string

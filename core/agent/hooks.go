@@ -30,8 +30,9 @@ func (s *sessionState) hooks() extension.Hooks {
 		Notify: func(callID string, n extension.Notification) {
 			s.outOfBand(NotificationEvent{RequestID: callID, Extension: n.Extension, Method: n.Method, Params: n.Params})
 		},
-		Elicit: s.elicit,
-		Sample: s.sample,
+		Elicit:         s.elicit,
+		ElicitComplete: s.elicitComplete,
+		Sample:         s.sample,
 		Progress: func(p extension.ToolProgress) {
 			if ev := (ToolProgressEvent{p}); !s.outOfBand(ev) {
 				s.toHolders(ev)
@@ -55,8 +56,18 @@ func (s *sessionState) outOfBand(ev Event) bool {
 func (s *sessionState) elicit(ctx context.Context, req extension.ElicitRequest) (extension.ElicitResponse, error) {
 	id := s.a.opts.NewID()
 	ch := s.elicits.add(id)
+	ask := conversation.Elicitation(id, req.Message, req.Schema)
+	if req.Mode == conversation.ElicitURLMode {
+		ask = conversation.URLElicitation(id, req.Message, req.URL, req.ElicitationID)
+		s.mu.Lock()
+		if s.urlFlows == nil {
+			s.urlFlows = map[string]bool{}
+		}
+		s.urlFlows[req.ElicitationID] = true
+		s.mu.Unlock()
+	}
 	msg := conversation.NewMessage(conversation.RoleAssistant, s.a.now().Unix()).
-		WithID(s.a.msgID()).With(conversation.Elicitation(id, req.Message, req.Schema))
+		WithID(s.a.msgID()).With(ask)
 	msg.Metadata = conversation.Metadata{UserVisible: true, AgentVisible: false}
 	if !s.outOfBand(MessageEvent{Message: msg}) {
 		s.elicits.remove(id)
@@ -72,6 +83,19 @@ func (s *sessionState) elicit(ctx context.Context, req extension.ElicitRequest) 
 		return resp, err
 	}
 	return resp, nil
+}
+
+// elicitComplete reports the end of a URL-mode flow this session's user
+// was sent to (ElicitationCompleteEvent), once; other flows on a shared
+// connection are not this session's.
+func (s *sessionState) elicitComplete(_, elicitationID string) {
+	s.mu.Lock()
+	mine := s.urlFlows[elicitationID]
+	delete(s.urlFlows, elicitationID)
+	s.mu.Unlock()
+	if mine {
+		s.outOfBand(ElicitationCompleteEvent{ElicitationID: elicitationID})
+	}
 }
 
 func (s *sessionState) sample(ctx context.Context, _ string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {

@@ -69,6 +69,10 @@ type StartOptions struct {
 	// Holder, when set, holds the session once it is loaded (lease.go):
 	// it stays loaded until the holder lets go.
 	Holder Holder
+	// ElicitURL: the client opening the session can send its user to a
+	// URL, so the session's MCP servers may ask in URL mode (hooks.go);
+	// its subagents inherit it.
+	ElicitURL bool
 
 	// inherit is a sub-recipe session's parent provider, used as is.
 	inherit provider.Provider
@@ -145,6 +149,10 @@ type sessionState struct {
 	confirms  waitSet[permission.Decision]
 	frontends waitSet[frontendResult]
 	elicits   waitSet[extension.ElicitResponse]
+	// elicitURL is StartOptions.ElicitURL; urlFlows are the URL-mode
+	// elicitations the session's user was sent to (guarded by mu).
+	elicitURL bool
+	urlFlows  map[string]bool
 }
 
 // wd is the session's working dir.
@@ -244,7 +252,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	id := sess.ID
 	var err error
 	s := &sessionState{a: a, id: id, typ: sess.SessionType, connect: newConnecting(), workingDir: sess.WorkingDir, recipe: opts.Recipe,
-		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}}
+		tokens: tokensOf(sess), repetition: &permission.RepetitionInspector{Max: opts.MaxToolRepetitions}, elicitURL: opts.ElicitURL}
 	if s.repetition.Max <= 0 {
 		s.repetition.Max = a.cfg.int("GOOSE_MAX_TOOL_REPETITIONS", 0)
 	}
@@ -286,6 +294,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		SessionID: id, WorkingDir: sess.WorkingDir, Builtins: s.builtins, Platforms: a.platforms(s),
 		Getenv: a.opts.Getenv, Secret: a.opts.Config.Secret, Config: a.opts.Config.Get, Logger: a.log, TempDir: a.opts.TempDir,
 		ClientVersion: a.opts.ClientVersion, Hooks: s.hooks(), Checkpoints: s.checkpoints, Shared: a.shared,
+		ElicitURL: opts.ElicitURL,
 	})
 	s.callTool = s.mgr.Call
 	a.selectProvider(ctx, s, saved, opts)

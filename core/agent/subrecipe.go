@@ -213,7 +213,7 @@ func (sa subagents) runSubRecipe(ctx context.Context, parent *sessionState, sub 
 		WorkingDir: wd, Type: session.TypeSubAgent, Name: SubagentSessionPrefix + parent.id,
 		Mode: &modeName, Builtins: builtins, Recipe: subAgentRecipe(rec, text),
 		MaxTurns: sa.a.cfg.int("GOOSE_SUBAGENT_MAX_TURNS", DefaultSubagentMaxTurns), inherit: prov,
-		checkpoints: parent.checkpoints.Shared(),
+		checkpoints: parent.checkpoints.Shared(), ElicitURL: parent.elicitURL,
 	}
 	if rec.Settings != nil {
 		opts.Temperature = rec.Settings.Temperature

@@ -32,6 +32,10 @@ type ActionData struct {
 	// elicitation
 	Message         string
 	RequestedSchema json.RawMessage
+	// URL-mode elicitation (MCP's mode "url": the user is sent to URL,
+	// ElicitationID names the flow). goose's JSON has no form of it: these
+	// travel with the live event only and are never written.
+	Mode, URL, ElicitationID string
 	// elicitationResponse
 	UserData json.RawMessage
 }
@@ -140,6 +144,17 @@ func Elicitation(id, message string, schema json.RawMessage) Content {
 		ActionType: ActionElicitation, ID: id, Message: message, RequestedSchema: schema,
 	}}}
 }
+
+// URLElicitation returns an actionRequired item sending the user to url
+// (MCP's URL-mode elicitation elicitationID).
+func URLElicitation(id, message, url, elicitationID string) Content {
+	return Content{Type: TypeActionRequired, ActionRequired: &ActionRequired{Data: ActionData{
+		ActionType: ActionElicitation, ID: id, Message: message, Mode: ElicitURLMode, URL: url, ElicitationID: elicitationID,
+	}}}
+}
+
+// ElicitURLMode is the Mode of a URL-mode elicitation.
+const ElicitURLMode = "url"
 
 // ElicitationResponse returns the user's answer to an elicitation.
 func ElicitationResponse(id string, userData json.RawMessage) Content {

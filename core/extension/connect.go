@@ -266,6 +266,9 @@ func (m *Manager) newClient(e *extension) *mcp.Client {
 		ElicitationHandler: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return m.elicit(ctx, e, r.Params)
 		},
+		ElicitationCompleteHandler: func(_ context.Context, r *mcp.ElicitationCompleteNotificationRequest) {
+			m.elicitComplete(e, r.Params)
+		},
 	}
 	if m.opts.Hooks.Sample != nil {
 		opts.CreateMessageHandler = func(ctx context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
@@ -276,8 +279,17 @@ func (m *Manager) newClient(e *extension) *mcp.Client {
 }
 
 // mcpClient is our MCP client with opts, announcing the working dir as
-// its root.
+// its root, and URL-mode elicitation beside forms when the session's user
+// can be sent to a URL (Options.ElicitURL).
 func (m *Manager) mcpClient(opts *mcp.ClientOptions) *mcp.Client {
+	if m.opts.ElicitURL {
+		opts.Capabilities = &mcp.ClientCapabilities{
+			RootsV2: &mcp.RootCapabilities{ListChanged: true},
+			Elicitation: &mcp.ElicitationCapabilities{
+				Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{},
+			},
+		}
+	}
 	c := mcp.NewClient(&mcp.Implementation{Name: m.opts.ClientName, Version: m.opts.ClientVersion}, opts)
 	if wd := m.opts.WorkingDir; wd != "" {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(wd)}
@@ -313,13 +325,16 @@ func (m *Manager) elicit(ctx context.Context, e *extension, p *mcp.ElicitParams)
 	if m.opts.Hooks.Elicit == nil {
 		return nil, ErrElicitationUnavailable
 	}
-	var schema json.RawMessage
-	if p.Mode == "url" || (p.URL != "" && p.RequestedSchema == nil) {
-		schema, _ = json.Marshal(map[string]string{"url": p.URL})
+	req := ElicitRequest{Extension: e.getKey(), Message: p.Message, Mode: "form"}
+	if p.Mode == "url" || (p.Mode == "" && (p.URL != "" || p.ElicitationID != "")) {
+		if !m.opts.ElicitURL {
+			// We never said we take URL mode: nobody can open it.
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		req.Mode, req.URL, req.ElicitationID = "url", p.URL, p.ElicitationID
 	} else {
-		schema, _ = json.Marshal(p.RequestedSchema)
+		req.Schema, _ = json.Marshal(p.RequestedSchema)
 	}
-	req := ElicitRequest{Extension: e.getKey(), Message: p.Message, Schema: schema}
 	if id, ok := p.Meta[MetaToolCallID].(string); ok {
 		req.CallID = id
 	} else if calls := e.activeCalls(); len(calls) == 1 {
@@ -330,4 +345,11 @@ func (m *Manager) elicit(ctx context.Context, e *extension, p *mcp.ElicitParams)
 		return nil, err
 	}
 	return &mcp.ElicitResult{Action: resp.Action, Content: resp.Content}, nil
+}
+
+// elicitComplete passes a server's end of a URL-mode flow on.
+func (m *Manager) elicitComplete(e *extension, p *mcp.ElicitationCompleteParams) {
+	if m.opts.Hooks.ElicitComplete != nil && p != nil && p.ElicitationID != "" {
+		m.opts.Hooks.ElicitComplete(e.getKey(), p.ElicitationID)
+	}
 }

@@ -97,8 +97,12 @@ type ElicitRequest struct {
 	// CallID is the tool call it belongs to, when it can be told.
 	CallID  string
 	Message string
-	// Schema is the requested schema (form mode) or {"url": …} (url mode).
+	// Schema is the requested schema of a form-mode request.
 	Schema json.RawMessage
+	// Mode is "form" or "url"; a URL-mode request sends the user to URL
+	// (ElicitationID names the flow; the server reports its end with
+	// notifications/elicitation/complete, Hooks.ElicitComplete).
+	Mode, URL, ElicitationID string
 }
 
 // ElicitResponse is the user's answer.
@@ -115,6 +119,9 @@ type Hooks struct {
 	// Progress receives what in-process tools report while they run
 	// (Env.Progress).
 	Progress func(p ToolProgress)
+	// ElicitComplete reports a server's notifications/elicitation/complete:
+	// the URL-mode flow elicitationID ended.
+	ElicitComplete func(extension, elicitationID string)
 }
 
 // Env is what in-process server factories get.
@@ -193,6 +200,11 @@ type Options struct {
 	// stdio, streamable_http and sse extension (see Shared); nil gives
 	// every manager connections of its own.
 	Shared *Shared
+	// ElicitURL: the session's user can be sent to a URL (the client that
+	// opened it handles URL-mode elicitation). Only then do servers hear
+	// that we take elicitation mode "url"; a URL-mode request without it
+	// is declined.
+	ElicitURL bool
 }
 
 // DefaultProtocolVersion is the MCP protocol version requested by default.

@@ -136,18 +136,19 @@ func shareable(t config.ExtensionType) bool {
 
 // connKey is everything that makes two connections differ.
 type connKey struct {
-	Type     config.ExtensionType
-	Path     string      `json:",omitempty"`
-	Args     []string    `json:",omitempty"`
-	Env      []string    `json:",omitempty"`
-	Dir      string      `json:",omitempty"`
-	URI      string      `json:",omitempty"`
-	Headers  [][2]string `json:",omitempty"`
-	Socket   string      `json:",omitempty"`
-	Timeout  int64
-	Roots    string
-	Client   [3]string // name, version, protocol version
-	Sampling bool
+	Type      config.ExtensionType
+	Path      string      `json:",omitempty"`
+	Args      []string    `json:",omitempty"`
+	Env       []string    `json:",omitempty"`
+	Dir       string      `json:",omitempty"`
+	URI       string      `json:",omitempty"`
+	Headers   [][2]string `json:",omitempty"`
+	Socket    string      `json:",omitempty"`
+	Timeout   int64
+	Roots     string
+	Client    [3]string // name, version, protocol version
+	Sampling  bool
+	ElicitURL bool
 }
 
 func (k connKey) String() string {
@@ -162,7 +163,7 @@ func (m *Manager) connectShared(ctx context.Context, cfg config.ExtensionConfig,
 	k := connKey{
 		Type: cfg.Type, Socket: cfg.Socket, Timeout: cfg.TimeoutSeconds(), Roots: m.opts.WorkingDir,
 		Client:   [3]string{m.opts.ClientName, m.opts.ClientVersion, m.opts.ProtocolVersion},
-		Sampling: m.opts.Hooks.Sample != nil,
+		Sampling: m.opts.Hooks.Sample != nil, ElicitURL: m.opts.ElicitURL,
 	}
 	var dial dialFunc
 	switch cfg.Type {
@@ -426,6 +427,13 @@ func (m *Manager) sharedClient(c *conn) *mcp.Client {
 				return nil, ErrElicitationUnavailable
 			}
 			return e.mgr.elicit(ctx, e, r.Params)
+		},
+		// The flow's end goes to every session on the connection: only
+		// the one that opened it shows it.
+		ElicitationCompleteHandler: func(_ context.Context, r *mcp.ElicitationCompleteNotificationRequest) {
+			for _, e := range c.extensions() {
+				e.mgr.elicitComplete(e, r.Params)
+			}
 		},
 	}
 	if m.opts.Hooks.Sample != nil {

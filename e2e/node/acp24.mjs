@@ -69,6 +69,7 @@ const writable = new WritableStream({
 const updates = [];
 const permissions = [];
 const elicitations = [];
+const completed = [];
 let elicitationAnswer = { action: "accept", content: { name: "Ada Lovelace", check: true } };
 const app = acp.client({ name: "goose-acp-acp24-harness" })
   .onNotification(acp.methods.client.session.update, ({ params }) => { updates.push(params); })
@@ -78,8 +79,9 @@ const app = acp.client({ name: "goose-acp-acp24-harness" })
   })
   .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
     elicitations.push(params);
-    return elicitationAnswer;
+    return params.mode === "url" ? { action: "accept" } : elicitationAnswer;
   })
+  .onNotification(acp.methods.client.elicitation.complete, ({ params }) => { completed.push(params); })
   .onRequest("*", ({ method }) => { throw acp.RequestError.methodNotFound(method); });
 
 const results = [];
@@ -102,6 +104,14 @@ const prompt = (agent, sessionId, text) => agent.request(acp.methods.agent.sessi
 const textOf = (id) => updatesOf(id).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text").map((u) => u.content.text).join("");
 
 const scenarios = {
+  // An MCP server's questions during one turn (form mode, then URL mode
+  // when the client takes it): what reaches the client is recorded.
+  async elicit(agent) {
+    const s = (await newSession(agent)).sessionId;
+    report.elicitStops = [(await prompt(agent, s, "ask me")).stopReason];
+    if (process.env.SECOND_PROMPT) report.elicitStops.push((await prompt(agent, s, process.env.SECOND_PROMPT)).stopReason);
+    report.elicitSession = s;
+  },
   // _session/steering: promptRequired while idle (when asked), injected
   // into a running turn, a new turn when idle otherwise.
   async steering(agent, init) {
@@ -186,6 +196,7 @@ child.stdin.end();
 await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
 
 const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
+report.completed = completed;
 console.log(JSON.stringify({ results, frames, violations, report, permissions, elicitations }));
 console.log(`${results.filter((r) => r.ok).length} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
