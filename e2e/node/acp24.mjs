@@ -104,6 +104,21 @@ const prompt = (agent, sessionId, text) => agent.request(acp.methods.agent.sessi
 const textOf = (id) => updatesOf(id).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text").map((u) => u.content.text).join("");
 
 const scenarios = {
+  // usage_update after each model call of a turn, then the turn's own.
+  async usage(agent) {
+    const s = (await newSession(agent)).sessionId;
+    // The session's own usage_update follows session/new's answer.
+    await until(() => updatesOf(s).some((u) => u.sessionUpdate === "usage_update"), "the new session's usage");
+    report.newSession = updatesOf(s).map((u) => u.sessionUpdate === "usage_update" ? `usage_update used=${u.used} size=${u.size}` : u.sessionUpdate);
+    const before = updatesOf(s).length;
+    const res = await prompt(agent, s, "run it");
+    report.usageStop = res.stopReason;
+    report.promptUsage = res.usage;
+    report.turn = updatesOf(s).slice(before)
+      .map((u) => u.sessionUpdate === "usage_update" ? `usage_update used=${u.used} size=${u.size}${u.cost ? ` cost=${u.cost.amount} ${u.cost.currency}` : ""}`
+        : u.sessionUpdate === "session_info_update" ? `session_info_update title=${u.title}` : u.sessionUpdate)
+      .filter((x, i, a) => x.startsWith("usage_update") || x !== a[i - 1]);
+  },
   // An MCP server's questions during one turn (form mode, then URL mode
   // when the client takes it): what reaches the client is recorded.
   async elicit(agent) {
