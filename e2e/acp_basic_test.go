@@ -107,16 +107,15 @@ func TestCancelDuringStreamAnswersCancelled(t *testing.T) {
 		done <- resp
 	}()
 	c.waitFor("the first chunk", func() bool { return strings.Contains(c.agentText(sess.SessionID), "partial") })
-	start := time.Now()
 	c.notify("session/cancel", acp.SessionIDRequest{SessionID: sess.SessionID})
 	select {
 	case resp := <-done:
 		if resp.StopReason != "cancelled" {
 			t.Fatalf("stopReason = %q, want cancelled", resp.StopReason)
 		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("cancel took %v, want < 2s", d)
-		}
+		// The answer came while the model was still streaming: the
+		// cancel ended the stream instead of waiting it out.
+		stoppedEarly(t, c.agentText(sess.SessionID))
 	case <-time.After(10 * time.Second):
 		t.Fatal("prompt did not return after session/cancel")
 	}
@@ -158,9 +157,24 @@ func TestLoadReplaysHistoryBeforeResponding(t *testing.T) {
 // slowTurn streams first and then a chunk every 50 ms for about 10 s, so a
 // test can act after the first chunk arrived and before the turn ends.
 // (Hang blocks after the role chunk, before any text.)
+// stoppedEarly fails t when text holds the whole of a slowTurn's reply:
+// a cancel that waited for the stream to end (10 s of deltas) instead of
+// ending it. It asserts what happened, not how long it took, so a loaded
+// machine cannot fail it.
+func stoppedEarly(t *testing.T, text string) {
+	t.Helper()
+	if n := strings.Count(text, "."); n >= slowTurnDeltas {
+		t.Errorf("all %d deltas of the slow reply arrived before the cancelled answer: the cancel waited for the stream", n)
+	}
+}
+
+// slowTurnDeltas is how many deltas follow slowTurn's first text, 50 ms
+// apart.
+const slowTurnDeltas = 200
+
 func slowTurn(first string) providertest.Turn {
 	text := []string{first}
-	for range 200 {
+	for range slowTurnDeltas {
 		text = append(text, ".")
 	}
 	return providertest.Turn{Text: text, Delay: 50 * time.Millisecond}

@@ -201,7 +201,6 @@ func TestCancelRequestCancelsThePrompt(t *testing.T) {
 			&resp, jsonrpc2.PickID(jsonrpc2.ID{Str: "prompt-1", IsString: true}))
 	}()
 	c.waitFor("the first chunk", func() bool { return strings.Contains(c.agentText(sess.SessionID), "partial") })
-	start := time.Now()
 	c.notify("$/cancel_request", map[string]any{"requestId": "prompt-1"})
 	select {
 	case err := <-done:
@@ -211,7 +210,5 @@ func TestCancelRequestCancelsThePrompt(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("$/cancel_request did not end the prompt")
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v", d)
-	}
+	stoppedEarly(t, c.agentText(sess.SessionID))
 }

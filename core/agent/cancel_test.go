@@ -51,7 +51,9 @@ func TestCancelMidTool(t *testing.T) {
 	if out.StopReason != Cancelled {
 		t.Fatalf("stop = %v", out.StopReason)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	// The blocking tool never returns by itself: this bound only turns a
+	// hang into a failure, far above a loaded machine's delays.
+	if d := time.Since(start); d > 20*time.Second {
 		t.Fatalf("cancel took %v", d)
 	}
 	conv := h.store.conversationOf(h.id)

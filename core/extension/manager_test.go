@@ -110,8 +110,10 @@ func TestCancelSendsCancelled(t *testing.T) {
 	if _, err := m.Call(ctx, "c", "t__block", nil); err == nil {
 		t.Fatal("blocked call returned no error")
 	}
-	if time.Since(start) > 2*time.Second {
-		t.Fatal("cancellation did not stop the call promptly")
+	// The handler blocks until its context ends: this bound only turns a
+	// hang into a failure, far above a loaded machine's delays.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("cancellation did not stop the call (%v)", d)
 	}
 	// notifications/cancelled reached the server: its handler's ctx ended.
 	select {

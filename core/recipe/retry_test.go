@@ -33,10 +33,12 @@ func TestRunChecks(t *testing.T) {
 	if ok, err := RunChecks(ctx, fail, nil); ok || err != nil {
 		t.Fatalf("fail: %v %v", ok, err)
 	}
-	slow := RetryConfig{MaxRetries: 1, TimeoutSeconds: i64(1), Checks: []SuccessCheck{{Type: "Shell", Command: "sleep 5"}}}
+	// The bound is far inside the sleep's 30 s and far above a loaded
+	// machine's delays: it only tells a timed-out check from a waited one.
+	slow := RetryConfig{MaxRetries: 1, TimeoutSeconds: i64(1), Checks: []SuccessCheck{{Type: "Shell", Command: "sleep 30"}}}
 	start := time.Now()
 	_, err := RunChecks(ctx, slow, nil)
-	if !errors.Is(err, ErrCommandTimeout) || !strings.HasPrefix(err.Error(), "Shell command timed out after 1s: sleep 5") || time.Since(start) > 4*time.Second {
+	if !errors.Is(err, ErrCommandTimeout) || !strings.HasPrefix(err.Error(), "Shell command timed out after 1s: sleep 30") || time.Since(start) > 20*time.Second {
 		t.Fatalf("timeout: %v after %v", err, time.Since(start))
 	}
 }
