@@ -76,15 +76,13 @@ func (a *providersAPI) list(_ context.Context, req providerIDsRequest) (map[stri
 
 // supportedModels fetches the provider's model list live.
 func (a *providersAPI) supportedModels(ctx context.Context, req providerIDRequest) (map[string]any, error) {
-	if _, err := a.knownProvider(req.ProviderID); err != nil {
-		return nil, err
-	}
-	if !a.setup.Configured(req.ProviderID) {
-		return nil, invalidParams("Provider is not configured: %s", req.ProviderID)
-	}
-	models, err := a.setup.Models(ctx, setup.Choice{Provider: req.ProviderID})
+	models, err := a.setup.ProviderModels(ctx, req.ProviderID)
 	switch {
-	case errors.Is(err, setup.ErrNoModelList): // the provider listed none
+	case errors.Is(err, setup.ErrUnknownProvider):
+		return nil, invalidParams("Unknown provider: %s", req.ProviderID)
+	case errors.Is(err, setup.ErrNotConfigured):
+		return nil, invalidParams("Provider is not configured: %s", req.ProviderID)
+	case errors.Is(err, setup.ErrNoModelList): // none listed, or the fetch failed
 		models = []string{}
 	case err != nil:
 		return nil, fmt.Errorf("Failed to fetch provider supported models: %w", err)

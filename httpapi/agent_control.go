@@ -32,8 +32,8 @@ func (a *agentAPI) agentUpdateProvider(r *http.Request, q updateProviderRequest)
 	if modelName == "" && a.cfg != nil {
 		modelName, _ = a.cfg.GetString("GOOSE_MODEL")
 	}
-	if modelName == "" {
-		if m, ok := a.providers.find(q.Provider); ok {
+	if modelName == "" && a.setup != nil {
+		if m, err := a.setup.Lookup(q.Provider); err == nil {
 			modelName = m.DefaultModel
 		}
 	}

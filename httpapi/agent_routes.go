@@ -13,6 +13,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // agentAPI answers /agent/*: a session's live agent state (start, resume,
@@ -28,7 +29,7 @@ type agentAPI struct {
 	store      agent.SessionReader
 	cfg        *config.Config
 	perms      *config.Permissions
-	providers  *providersAPI
+	setup      *setup.Setup
 	library    *recipe.Library
 	// buses: stopping a session's agent cancels its requests.
 	buses *buses

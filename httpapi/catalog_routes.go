@@ -13,7 +13,7 @@ import (
 
 func (a *providersAPI) catalogRoutes() []route {
 	return []route{
-		{"GET", "/config/provider-catalog", 0, noInput(a.providerCatalog), nil},
+		{"GET", "/config/provider-catalog", 0, needs(a.setup != nil, errNoConfig, noInput(a.providerCatalog)), nil},
 		{"GET", "/config/provider-catalog/{id}", 0, noInput(a.providerTemplate), nil},
 		{"POST", "/config/canonical-model-info", 0, withBody(a.canonicalModelInfo), nil},
 	}
@@ -31,7 +31,7 @@ type catalogEntryWire struct {
 }
 
 func (a *providersAPI) providerCatalog(r *http.Request) (reply, error) {
-	ps, err := setup.CatalogProvidersBeside(r.URL.Query().Get("format"), a.list())
+	ps, err := a.setup.CatalogProviders(r.URL.Query().Get("format"))
 	if err != nil {
 		return reply{}, badRequest("%w", err)
 	}

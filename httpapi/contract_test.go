@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session"
 )
@@ -130,8 +131,12 @@ func TestContract(t *testing.T) {
 
 	// Config.
 	call("POST", "/config/upsert", "/config/upsert", map[string]any{"key": "FOO", "value": 3, "is_secret": false}, 200)
-	call("POST", "/config/upsert", "/config/upsert", map[string]any{"key": "FAKE_API_KEY", "value": "sk-abcdefghijkl", "is_secret": true}, 200)
-	call("POST", "/config/read", "/config/read", map[string]any{"key": "FAKE_API_KEY", "is_secret": true}, 200)
+	llm := providertest.Start(providertest.OpenAI, nil)
+	defer llm.Close()
+	llm.Script.SetModels("gpt-4o")
+	call("POST", "/config/upsert", "/config/upsert", map[string]any{"key": "OPENAI_API_KEY", "value": "sk-abcdefghijkl", "is_secret": true}, 200)
+	call("POST", "/config/upsert", "/config/upsert", map[string]any{"key": "OPENAI_HOST", "value": llm.URL, "is_secret": false}, 200)
+	call("POST", "/config/read", "/config/read", map[string]any{"key": "OPENAI_API_KEY", "is_secret": true}, 200)
 	call("POST", "/config/remove", "/config/remove", map[string]any{"key": "FOO", "is_secret": false}, 200)
 	call("POST", "/config/remove", "/config/remove", map[string]any{"key": "FOO", "is_secret": false}, 404)
 	call("GET", "/config/validate", "/config/validate", nil, 200)
@@ -140,11 +145,11 @@ func TestContract(t *testing.T) {
 	call("DELETE", "/config/extensions/gh", "/config/extensions/{name}", nil, 404)
 	call("POST", "/config/permissions", "/config/permissions", map[string]any{"tool_permissions": []any{map[string]any{"tool_name": "tt__echo", "permission": "ask_before"}}}, 200)
 	call("GET", "/config/slash_commands", "/config/slash_commands", nil, 200)
-	call("GET", "/config/providers/fake/models", "/config/providers/{name}/models", nil, 200)
+	call("GET", "/config/providers/openai/models", "/config/providers/{name}/models", nil, 200)
 	call("GET", "/config/providers/nope/models", "/config/providers/{name}/models", nil, 400)
-	call("POST", "/config/set_provider", "/config/set_provider", map[string]any{"provider": "fake", "model": "fake-model"}, 200)
-	call("POST", "/config/check_provider", "/config/check_provider", map[string]any{"provider": "fake"}, 200)
-	call("POST", "/config/providers/fake/cleanup", "/config/providers/{name}/cleanup", nil, 200)
+	call("POST", "/config/check_provider", "/config/check_provider", map[string]any{"provider": "openai"}, 200)
+	call("POST", "/config/set_provider", "/config/set_provider", map[string]any{"provider": "openai", "model": "gpt-4o"}, 200)
+	call("POST", "/config/providers/openai/cleanup", "/config/providers/{name}/cleanup", nil, 200)
 	// The provider catalog and model facts (core/provider/catalog, the same
 	// answers the ACP face gives Desktop 1.4x+).
 	var catalog []struct {

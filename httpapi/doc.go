@@ -9,7 +9,9 @@
 // statuses. It decides and writes nothing itself: sessions
 // change through agent.Agent (Options.Store is the read-only
 // agent.SessionReader; boundary_test.go keeps it so), recipes start
-// through agent.RecipeFrom, custom providers are registry.CustomStore's,
+// through agent.RecipeFrom, provider set-up (the list, what is configured,
+// live model lists, set_provider) is core/setup's as the ACP face's, custom
+// providers are registry.CustomStore's,
 // the recipe library is recipe.Library's and schedule sources are the
 // scheduler's (CreateFromRecipe).
 //

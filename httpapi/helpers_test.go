@@ -213,17 +213,7 @@ func newTestEnvWith(t testing.TB, mode string, edit func(*Options), steps ...ste
 	a := agent.New(agent.Options{Store: store, Providers: factory, Config: cfgReader{cfg},
 		Builtins: map[string]extension.BuiltinFactory{"tt": echoServer}, TempDir: t.TempDir(), ConfigDir: paths.Config, DataDir: paths.Data})
 	opts := Options{Agent: a, Store: store, Config: cfg, Permissions: perms, SecretKey: testSecret,
-		Providers: func() []provider.Metadata {
-			return []provider.Metadata{{Name: "fake", DisplayName: "Fake", Description: "scripted", DefaultModel: "fake-model",
-				KnownModels: []provider.ModelInfo{{Name: "fake-model", ContextLimit: 1000}},
-				ConfigKeys:  []provider.ConfigKey{{Name: "FAKE_API_KEY", Required: true, Secret: true}}}}
-		},
-		// The fake provider is configured once its key is stored.
-		Configured: func(name string) bool {
-			_, err := cfg.GetSecret("FAKE_API_KEY")
-			return name == "fake" && err == nil
-		},
-		NewProvider: factory, ConfigDir: paths.Config, DataDir: paths.Data, StateDir: paths.State, Version: "1.33.0-test",
+		ConfigDir: paths.Config, DataDir: paths.Data, StateDir: paths.State, Version: "1.33.0-test",
 		Clock: clock, PingInterval: 50 * time.Millisecond}
 	if edit != nil {
 		edit(&opts)

@@ -1,34 +1,34 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
-	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/config"
-	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // providersAPI answers /config/providers* and the custom providers:
-// provider metadata, live model lists, the default provider and the custom
-// provider store.
+// provider metadata, live model lists and the default provider through
+// core/setup (the ACP face's provider set-up), and the custom provider
+// store.
 type providersAPI struct {
-	list        func() []provider.Metadata
-	configured  func(name string) bool
-	cfg         *config.Config
-	newProvider agent.ProviderFactory
-	custom      *registry.CustomStore
+	setup  *setup.Setup
+	custom *registry.CustomStore
 }
 
 func (a *providersAPI) routes() []route {
-	cfg := func(e endpoint) endpoint { return needs(a.cfg != nil, errNoConfig, e) }
+	cfg := func(e endpoint) endpoint { return needs(a.setup != nil, errNoConfig, e) }
 	return []route{
-		{"GET", "/config/providers", 0, noInput(a.providers), nil},
-		{"GET", "/config/providers/{name}/models", 0, noInput(a.providerModels), nil},
+		{"GET", "/config/providers", 0, cfg(noInput(a.providers)), nil},
+		{"GET", "/config/providers/{name}/models", 0, cfg(noInput(a.providerModels)), nil},
 		{"POST", "/config/set_provider", 0, cfg(withBody(a.setProvider)), nil},
-		{"POST", "/config/check_provider", 0, withBody(a.checkProvider), nil},
-		{"POST", "/config/providers/{name}/cleanup", 0, noInput(a.cleanupProvider), nil},
+		{"POST", "/config/check_provider", 0, cfg(withBody(a.checkProvider)), nil},
+		{"POST", "/config/providers/{name}/cleanup", 0, cfg(noInput(a.cleanupProvider)), nil},
 		{"POST", "/config/custom-providers", 0, cfg(withBody(a.createCustomProvider)), nil},
 		{"GET", "/config/custom-providers/{id}", 0, noInput(a.getCustomProvider), nil},
 		{"PUT", "/config/custom-providers/{id}", 0, cfg(withBody(a.updateCustomProvider)), nil},
@@ -74,20 +74,12 @@ func metadataWire(m provider.Metadata) providerMetadataWire {
 	return out
 }
 
+// providerList is every provider core/setup offers, by name (goosed's
+// order).
 func (a *providersAPI) providerList() []provider.Metadata {
-	if a.list == nil {
-		return nil
-	}
-	return a.list()
-}
-
-func (a *providersAPI) find(name string) (provider.Metadata, bool) {
-	for _, m := range a.providerList() {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	return provider.Metadata{}, false
+	mds := a.setup.Providers()
+	slices.SortStableFunc(mds, func(x, y provider.Metadata) int { return strings.Compare(x.Name, y.Name) })
+	return mds
 }
 
 // providers answers every provider with whether its required keys are set.
@@ -99,63 +91,47 @@ func (a *providersAPI) providers(*http.Request) (reply, error) {
 		if custom[m.Name] {
 			typ = "Custom"
 		}
-		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: a.isConfigured(m), ProviderType: typ})
+		out = append(out, providerDetails{Name: m.Name, Metadata: metadataWire(m), IsConfigured: a.setup.Configured(m.Name), ProviderType: typ})
 	}
 	return ok(out), nil
 }
 
-// isConfigured is core's answer (setup.Setup.Configured, the ACP face's
-// too): a provider with none is not configured.
-func (a *providersAPI) isConfigured(m provider.Metadata) bool {
-	return a.configured != nil && a.configured(m.Name)
+// refusal words core/setup's refusal of a provider as goosed: 400 for an
+// unknown one or one that cannot be built, else 500.
+func refusal(name string, err error) error {
+	switch {
+	case errors.Is(err, setup.ErrUnknownProvider):
+		return badRequest("Unknown provider: %s", name)
+	case errors.Is(err, setup.ErrCannotBuild):
+		return &apiError{status: http.StatusBadRequest, msg: "Failed to create provider " + name + ": " + errkind.Detail(err), err: err}
+	}
+	return errorf(http.StatusInternalServerError, "%w", err)
 }
 
-// build builds a provider with its default (or the given) model.
-func (a *providersAPI) build(r *http.Request, name, modelName string) (provider.Provider, error) {
-	m, ok := a.find(name)
-	if !ok {
-		return nil, badRequest("Unknown provider: %s", name)
-	}
-	if a.newProvider == nil {
-		return nil, errorf(http.StatusServiceUnavailable, "providers are not available in this goose-acp server")
-	}
-	if modelName == "" {
-		modelName = m.DefaultModel
-	}
-	p, err := a.newProvider(r.Context(), name, model.Config{ModelName: modelName})
-	if err != nil {
-		return nil, badRequest("Failed to create provider %s: %w", name, err)
-	}
-	return p, nil
-}
-
-// providerModels fetches the live model list: 400 when the provider is
-// not configured, 429 when rate limited.
+// providerModels is the provider's live model list (core/setup's, the ACP
+// face's too): 400 for an unknown or unconfigured provider, and for a
+// fetch the provider refused; 429 when rate limited.
 func (a *providersAPI) providerModels(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
-	m, ok := a.find(name)
-	if !ok {
+	models, err := a.setup.ProviderModels(r.Context(), name)
+	switch {
+	case errors.Is(err, setup.ErrUnknownProvider):
 		return reply{}, badRequest("Unknown provider: %s", name)
-	}
-	if !a.isConfigured(m) {
+	case errors.Is(err, setup.ErrNotConfigured):
 		return reply{}, badRequest("Provider %s is not configured", name)
-	}
-	p, err := a.build(r, name, "")
-	if err != nil {
-		return reply{}, err
-	}
-	models, err := p.FetchModels(r.Context())
-	if err != nil {
+	case setup.IsListFailure(err):
+		status := http.StatusInternalServerError
 		switch provider.KindOf(err) {
 		case provider.KindRateLimit:
-			return reply{}, errorf(http.StatusTooManyRequests, "%w", err)
+			status = http.StatusTooManyRequests
 		case provider.KindAuth, provider.KindRequest:
-			return reply{}, badRequest("%w", err)
+			status = http.StatusBadRequest
 		}
-		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
-	}
-	if models == nil {
+		return reply{}, &apiError{status: status, msg: errkind.Detail(err), err: err}
+	case errors.Is(err, setup.ErrNoModelList): // it listed none
 		models = []string{}
+	case err != nil:
+		return reply{}, refusal(name, err)
 	}
 	return reply{status: http.StatusOK, body: models}, nil
 }
@@ -167,16 +143,11 @@ type setProviderRequest struct {
 
 func (q setProviderRequest) check() error { return required("provider", q.Provider, "model", q.Model) }
 
-// setProvider validates provider+model, then writes GOOSE_PROVIDER and
-// GOOSE_MODEL to config.yaml.
-func (a *providersAPI) setProvider(r *http.Request, q setProviderRequest) (reply, error) {
-	if _, err := a.build(r, q.Provider, q.Model); err != nil {
-		return reply{}, err
-	}
-	for _, kv := range [][2]string{{"GOOSE_PROVIDER", q.Provider}, {"GOOSE_MODEL", q.Model}} {
-		if err := a.cfg.Set(kv[0], kv[1]); err != nil {
-			return reply{}, errorf(http.StatusInternalServerError, "%w", err)
-		}
+// setProvider makes the provider and model the default (GOOSE_PROVIDER
+// and GOOSE_MODEL in config.yaml) once core/setup can build them.
+func (a *providersAPI) setProvider(_ *http.Request, q setProviderRequest) (reply, error) {
+	if err := a.setup.SelectDefault(q.Provider, q.Model); err != nil {
+		return reply{}, refusal(q.Provider, err)
 	}
 	return noBody(http.StatusOK), nil
 }
@@ -187,9 +158,9 @@ type checkProviderRequest struct {
 
 func (q checkProviderRequest) check() error { return required("provider", q.Provider) }
 
-func (a *providersAPI) checkProvider(r *http.Request, q checkProviderRequest) (reply, error) {
-	if _, err := a.build(r, q.Provider, ""); err != nil {
-		return reply{}, err
+func (a *providersAPI) checkProvider(_ *http.Request, q checkProviderRequest) (reply, error) {
+	if err := a.setup.Build(q.Provider, ""); err != nil {
+		return reply{}, refusal(q.Provider, err)
 	}
 	return noBody(http.StatusOK), nil
 }
@@ -198,7 +169,7 @@ func (a *providersAPI) checkProvider(r *http.Request, q checkProviderRequest) (r
 // credentials, so there is nothing to clear beyond checking the name.
 func (a *providersAPI) cleanupProvider(r *http.Request) (reply, error) {
 	name := r.PathValue("name")
-	if _, ok := a.find(name); !ok {
+	if _, err := a.setup.Lookup(name); err != nil {
 		return reply{}, notFound("Unknown provider: %s", name)
 	}
 	return ok("Cleaned up provider " + name), nil

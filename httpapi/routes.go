@@ -23,7 +23,7 @@ func (s *Server) routes() []route {
 	o := s.opts
 	out := writer{log: s.log}
 	hold := &restHold{}
-	providers := &providersAPI{list: o.Providers, configured: o.Configured, cfg: o.Config, newProvider: o.NewProvider, custom: o.CustomProviders}
+	providers := &providersAPI{setup: o.Setup, custom: o.CustomProviders}
 	areas := [][]route{
 		(&statusAPI{version: o.Version, cfg: o.Config, store: o.Store, stateDir: o.StateDir, out: out}).routes(),
 		{
@@ -33,7 +33,7 @@ func (s *Server) routes() []route {
 		},
 		(&sessionsAPI{sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, cfg: o.Config, buses: s.buses}).routes(),
 		(&chatAPI{agent: o.Agent, sessions: o.Agent.Sessions(), hold: hold, store: o.Store, buses: s.buses, ctx: s.ctx, turns: &s.turns, ping: o.PingInterval, out: out}).routes(),
-		(&agentAPI{agent: o.Agent, sessions: o.Agent.Sessions(), hold: hold, extensions: o.Agent.Extensions(), store: o.Store, cfg: o.Config, perms: o.Permissions, providers: providers,
+		(&agentAPI{agent: o.Agent, sessions: o.Agent.Sessions(), hold: hold, extensions: o.Agent.Extensions(), store: o.Store, cfg: o.Config, perms: o.Permissions, setup: o.Setup,
 			library: o.Recipes, buses: s.buses}).routes(),
 		(&configAPI{cfg: o.Config, perms: o.Permissions, library: o.Recipes}).routes(),
 		providers.routes(),

@@ -21,11 +21,11 @@ func TestConfigRoutes(t *testing.T) {
 	}{
 		{"POST", "/config/read", map[string]any{"key": "GOOSE_MODEL", "is_secret": false}, 200, `"fake-model"`},
 		{"POST", "/config/read", map[string]any{"key": "NOPE", "is_secret": false}, 200, `null`},
-		{"POST", "/config/read", map[string]any{"key": "FAKE_API_KEY", "is_secret": true}, 200, `null`},
+		{"POST", "/config/read", map[string]any{"key": "ANTHROPIC_API_KEY", "is_secret": true}, 200, `null`},
 		{"POST", "/config/upsert", map[string]any{"key": "FOO", "value": 3, "is_secret": false}, 200, `"Upserted key FOO"`},
 		{"POST", "/config/read", map[string]any{"key": "FOO", "is_secret": false}, 200, `3`},
-		{"POST", "/config/upsert", map[string]any{"key": "FAKE_API_KEY", "value": "sk-abcdefghijkl", "is_secret": true}, 200, `"Upserted key FAKE_API_KEY"`},
-		{"POST", "/config/read", map[string]any{"key": "FAKE_API_KEY", "is_secret": true}, 200, `{"maskedValue":"sk-abcd********"}`},
+		{"POST", "/config/upsert", map[string]any{"key": "ANTHROPIC_API_KEY", "value": "sk-abcdefghijkl", "is_secret": true}, 200, `"Upserted key ANTHROPIC_API_KEY"`},
+		{"POST", "/config/read", map[string]any{"key": "ANTHROPIC_API_KEY", "is_secret": true}, 200, `{"maskedValue":"sk-abcd********"}`},
 		{"POST", "/config/remove", map[string]any{"key": "FOO", "is_secret": false}, 200, `"Removed key FOO"`},
 		{"POST", "/config/remove", map[string]any{"key": "FOO", "is_secret": false}, 404, `{"message":"Configuration value not found: FOO"}`},
 		{"POST", "/config/extensions", map[string]any{"name": "My Ext", "enabled": false, "config": map[string]any{"type": "stdio", "name": "My Ext", "description": "d", "cmd": "x", "args": []string{}}}, 200, `"Added extension My Ext"`},
@@ -50,12 +50,19 @@ func TestConfigRoutes(t *testing.T) {
 	if string(perms) != "user:\n  always_allow: []\n  ask_before: []\n  never_allow:\n    - tt__echo\n" {
 		t.Fatalf("permission.yaml:\n%s", perms)
 	}
-	// The provider is configured now that its key is set, and the tool
-	// list shows the permission.
+	// The registry's provider is configured now that its key is set (one
+	// without its key is not), and the tool list shows the permission.
 	var provs []providerDetails
 	e.callJSON("GET", "/config/providers", nil, 200, &provs)
-	if len(provs) != 1 || !provs[0].IsConfigured || provs[0].ProviderType != "Builtin" {
-		t.Fatalf("providers %+v", provs)
+	configured := map[string]bool{}
+	for i, p := range provs {
+		configured[p.Name] = p.IsConfigured
+		if p.ProviderType != "Builtin" || (i > 0 && provs[i-1].Name > p.Name) {
+			t.Fatalf("providers out of name order or not built in: %+v", provs)
+		}
+	}
+	if got, listed := configured["anthropic"]; !got || !listed || configured["openai"] {
+		t.Fatalf("configured providers %v", configured)
 	}
 	id := e.startSession()
 	var tools []toolInfo

@@ -12,10 +12,10 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
-	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/registry"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
+	"github.com/goose-acp/goose-acp/core/setup"
 )
 
 // Body limits goosed applies (axum DefaultBodyLimit).
@@ -36,15 +36,11 @@ type Options struct {
 	Store       agent.SessionReader
 	Config      *config.Config
 	Permissions *config.Permissions
-	// Providers lists provider metadata for /config/providers.
-	Providers func() []provider.Metadata
-	// Configured reports whether a provider has the settings it needs
-	// (setup.Setup.Configured: one answer for every face); nil means none
-	// has.
-	Configured func(provider string) bool
-	// NewProvider builds a provider (for /config/providers/{name}/models,
-	// /config/check_provider and /config/set_provider validation).
-	NewProvider agent.ProviderFactory
+	// Setup is provider set-up (core/setup, the ACP face's too): the
+	// provider list, whether each is configured, live model lists and the
+	// default provider (default: one over Config, reading no environment;
+	// nil Config → those routes answer 503).
+	Setup *setup.Setup
 	// Scheduler backs /schedule/*; nil → those routes answer 503.
 	Scheduler *schedule.Scheduler
 	// CustomProviders keeps /config/custom-providers (default: the files
@@ -211,6 +207,9 @@ func withStores(opts Options) Options {
 			secrets = opts.Config.Secrets()
 		}
 		opts.CustomProviders = registry.NewCustomStore(filepath.Join(opts.ConfigDir, "custom_providers"), secrets)
+	}
+	if opts.Setup == nil && opts.Config != nil {
+		opts.Setup = setup.New(setup.Options{Config: opts.Config, Logger: opts.Logger})
 	}
 	if opts.Recipes == nil {
 		opts.Recipes = &recipe.Library{Dir: filepath.Join(opts.ConfigDir, "recipes"), Logger: opts.Logger}

@@ -60,7 +60,8 @@ func keyNames(md provider.Metadata) string {
 var ErrNoModelList = errkind.New(errkind.Unavailable, "the provider did not list its models")
 
 // Models fetches the provider's model list live with the choice's values
-// (the model is not needed). An empty list is ErrNoModelList.
+// (the model is not needed). An empty list is ErrNoModelList; a failed
+// fetch wraps the provider's error in it.
 func (s *Setup) Models(ctx context.Context, c Choice) ([]string, error) {
 	md, err := s.Lookup(c.Provider)
 	if err != nil {
@@ -74,7 +75,7 @@ func (s *Setup) Models(ctx context.Context, c Choice) ([]string, error) {
 	defer cancel()
 	models, err := p.FetchModels(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoModelList, err)
+		return nil, errkind.Wrapf(ErrNoModelList, "%w", err)
 	}
 	if len(models) == 0 {
 		return nil, ErrNoModelList

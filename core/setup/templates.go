@@ -21,15 +21,8 @@ func Category(provider.Metadata) string { return CategoryModel }
 // for every format; goose's names, "openai_compatible" too), leaving out
 // the providers this Setup already has under the same name.
 func (s *Setup) CatalogProviders(format string) ([]catalog.Provider, error) {
-	return CatalogProvidersBeside(format, s.Providers())
-}
-
-// CatalogProvidersBeside lists the catalog's provider templates of format,
-// leaving out those named like one of have (a face that holds the provider
-// list but no Setup: goosed's /config/provider-catalog).
-func CatalogProvidersBeside(format string, have []provider.Metadata) ([]catalog.Provider, error) {
 	names := map[string]bool{}
-	for _, md := range have {
+	for _, md := range s.Providers() {
 		names[md.Name] = true
 	}
 	return catalog.Providers(format, func(id string) bool { return names[id] })
