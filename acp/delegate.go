@@ -13,7 +13,7 @@ import (
 // call: each progress notification carries the subagent's whole progress
 // text (core renders it), which replaces the tool call's content.
 func (p *promptAPI) delegateProgress(ctx context.Context, as *acpSession, e agent.NotificationEvent) {
-	if e.Extension != platform.Summon || e.Method != "notifications/progress" || e.RequestID == "" {
+	if !isDelegateProgress(e) {
 		return
 	}
 	var progress struct {
@@ -26,6 +26,11 @@ func (p *promptAPI) delegateProgress(ctx context.Context, as *acpSession, e agen
 		SessionUpdate: UpdateToolCallUpdate, ToolCallID: e.RequestID, Status: "in_progress",
 		ToolContent: []ToolCallContent{{Type: "content", Content: &ContentBlock{Type: "text", Text: progress.Message}}},
 	})
+}
+
+// isDelegateProgress: e is a running delegate's progress notification.
+func isDelegateProgress(e agent.NotificationEvent) bool {
+	return e.Extension == platform.Summon && e.Method == "notifications/progress" && e.RequestID != ""
 }
 
 // listedTypes are the sessions session/list shows: goose's default list

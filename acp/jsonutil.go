@@ -26,15 +26,20 @@ func marshalWithText(v any, text string) ([]byte, error) {
 	return append([]byte(`{"text":"",`), b[1:]...), nil
 }
 
-// MarshalJSON writes tool-call content as the "content" array; chunk
-// updates use "content" for their single block.
+// MarshalJSON writes tool-call content (or a session message's blocks) as
+// the "content" array; chunk updates use "content" for their single block.
 func (u SessionUpdate) MarshalJSON() ([]byte, error) {
 	type plain SessionUpdate
 	b, err := jsonMarshal(plain(u))
-	if err != nil || u.ToolContent == nil {
+	if err != nil || (u.ToolContent == nil && u.Blocks == nil) {
 		return b, err
 	}
-	tc, err := jsonMarshal(u.ToolContent)
+	var tc []byte
+	if u.ToolContent != nil {
+		tc, err = jsonMarshal(u.ToolContent)
+	} else {
+		tc, err = jsonMarshal(u.Blocks)
+	}
 	if err != nil {
 		return nil, err
 	}

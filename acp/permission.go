@@ -80,10 +80,13 @@ func (p *promptAPI) startPermission(ctx context.Context, as *acpSession, d conve
 	as.mu.Unlock()
 	go func() {
 		defer cancel()
-		req := RequestPermissionRequest{SessionID: as.id, ToolCall: p.permissionToolCall(permCtx, as, d), Options: permissionOptions}
+		// A subagent's request is asked here, on its parent (subagents.go).
+		askCtx, meta, answered := p.childAsk(permCtx, as, d.ID)
+		defer answered()
+		req := RequestPermissionRequest{SessionID: as.id, ToolCall: p.permissionToolCall(permCtx, as, d), Options: permissionOptions, Meta: meta}
 		as.keepPreview(d.ID, req.ToolCall.Content)
 		var resp RequestPermissionResponse
-		err := p.peer.Call(permCtx, "session/request_permission", req, &resp)
+		err := p.peer.Call(askCtx, "session/request_permission", req, &resp)
 		decision := decisionFor(resp, err)
 		if err != nil {
 			p.log.Debug("permission request ended without an answer", "tool", d.ToolName, "err", err)
@@ -128,8 +131,11 @@ func (p *promptAPI) permissionToolCall(ctx context.Context, as *acpSession, d co
 func (p *promptAPI) elicit(ctx context.Context, as *acpSession, d conversation.ActionData) {
 	action, content := "decline", json.RawMessage(nil)
 	if req, ok := elicitationFor(as.id, elicitationModesOf(p.caps()), d); ok {
+		askCtx, meta, answered := p.childAsk(ctx, as, d.ID)
+		defer answered()
+		req.Meta = meta
 		var resp ElicitationResponse
-		if err := p.peer.Call(ctx, "elicitation/create", req, &resp); err != nil {
+		if err := p.peer.Call(askCtx, "elicitation/create", req, &resp); err != nil {
 			action = "cancel"
 		} else {
 			action = resp.Action

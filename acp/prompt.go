@@ -199,6 +199,9 @@ func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Ev
 		p.notes.retryNotice(live, as.id, e)
 	case agent.NotificationEvent:
 		p.markInProgress(ctx, as, e.RequestID)
+		if isDelegateProgress(e) && p.showsSubagents() {
+			break // the client follows the subagent's own stream (subagents.go)
+		}
 		p.delegateProgress(ctx, as, e)
 		p.sendToolNotification(live, as, e)
 	case agent.UsageEvent:
@@ -218,6 +221,8 @@ func (p *promptAPI) handleEvent(ctx context.Context, as *acpSession, ev agent.Ev
 		p.sendActiveRun(live, as.id, e.RunID)
 	case agent.SteerEvent:
 		p.sendSteered(live, as.id, e.Message)
+	case agent.SubagentEvent:
+		p.subagentEvent(live, as, e)
 	case agent.ElicitationCompleteEvent:
 		p.elicitationComplete(live, e.ElicitationID)
 	case agent.HistoryReplacedEvent:

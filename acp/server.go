@@ -258,6 +258,13 @@ func (s *Server) notificationTable() map[string]NotificationHandler {
 			if s.isV2() {
 				s.turnsOf(req.SessionID).cancelHeld()
 			}
+			select {
+			case <-s.ready: // the areas are bound: a subagent's id stops that child only (subagents.go)
+				if s.openErr == nil && s.areas.prompt.cancelSubagent(req.SessionID) {
+					return
+				}
+			default: // nothing runs before the open
+			}
 			s.cancelTurn(req.SessionID)
 		},
 	}

@@ -42,6 +42,9 @@ type acpSession struct {
 	term terminalReleases
 	// usage is the last usage_update sent
 	usage usageState
+	// subagents are the running turn's subagents as the client sees them
+	// (subagents.go)
+	subagents subagentViews
 }
 
 // loadedSessions are the sessions this connection has open. The agent's

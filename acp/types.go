@@ -33,7 +33,10 @@ type ClientCapabilities struct {
 	Auth        AuthCapabilities `json:"auth,omitzero"`
 	// Session holds the session/* opt-ins (compaction, notices).
 	Session *ClientSessionCapabilities `json:"session,omitempty"`
-	Meta    Meta                       `json:"_meta,omitempty"`
+	// Subagents ({}: supported) is the unstable opt-in to subagents shown
+	// as child sessions (subagents.go).
+	Subagents *json.RawMessage `json:"subagents,omitempty"`
+	Meta      Meta             `json:"_meta,omitempty"`
 }
 
 type FSCapabilities struct {

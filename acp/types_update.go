@@ -80,7 +80,38 @@ type SessionUpdate struct {
 	CompactionID string `json:"compactionId,omitempty"`
 	// session_info_update
 	UpdatedAt string `json:"updatedAt,omitempty"`
-	Meta      Meta   `json:"_meta,omitempty"`
+	// subagent_update (with Title, Description): the child session, its
+	// state, what the client may do to it, its working dir
+	ChildSessionID string             `json:"sessionId,omitempty"`
+	State          *SubagentState     `json:"state,omitempty"`
+	Capabilities   *SubagentAllowance `json:"capabilities,omitempty"`
+	CWD            string             `json:"cwd,omitempty"`
+	// session_message (with MessageID): between two sessions, its content
+	// written as "content" (an array)
+	SenderSessionID    string         `json:"senderSessionId,omitempty"`
+	RecipientSessionID string         `json:"recipientSessionId,omitempty"`
+	Blocks             []ContentBlock `json:"-"`
+	Meta               Meta           `json:"_meta,omitempty"`
+}
+
+// SubagentState is a child session's foreground work: running,
+// requires_action, or idle with the stop reason (error with the error).
+type SubagentState struct {
+	State      string    `json:"state"`
+	StopReason string    `json:"stopReason,omitempty"`
+	Error      *RPCError `json:"error,omitempty"`
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// SubagentAllowance is what the client may do to one child session
+// (cancel: {} allows session/cancel with its id).
+type SubagentAllowance struct {
+	Cancel *struct{} `json:"cancel,omitempty"`
 }
 
 // Update kinds.
@@ -98,6 +129,8 @@ const (
 	UpdateSessionInfo       = "session_info_update"
 	UpdateNotice            = "notice"
 	UpdateCompaction        = "compaction_update"
+	UpdateSubagent          = "subagent_update"
+	UpdateSessionMessage    = "session_message"
 )
 
 // ToolCallContent is {type:"content",content}, {type:"diff",path,oldText,newText}
@@ -151,6 +184,7 @@ type RequestPermissionRequest struct {
 	SessionID string             `json:"sessionId"`
 	ToolCall  ToolCallUpdate     `json:"toolCall"`
 	Options   []PermissionOption `json:"options"`
+	Meta      Meta               `json:"_meta,omitempty"`
 }
 
 type PermissionOption struct {
@@ -221,6 +255,7 @@ type ElicitationRequest struct {
 	RequestedSchema any    `json:"requestedSchema,omitempty"`
 	URL             string `json:"url,omitempty"`
 	ElicitationID   string `json:"elicitationId,omitempty"`
+	Meta            Meta   `json:"_meta,omitempty"`
 }
 
 type ElicitationResponse struct {

@@ -181,10 +181,10 @@ func (sa subagents) startDelegate(ctx context.Context, parent *sessionState, p p
 	if task == "" {
 		task = "Begin."
 	}
-	return &delegateChild{id: sess.ID, task: task}, nil
+	return &delegateChild{id: sess.ID, task: task, title: r.Title, wd: childDir}, nil
 }
 
-type delegateChild struct{ id, task string }
+type delegateChild struct{ id, task, title, wd string }
 
 // linkParent records the parent in the child's parent_session_id, as
 // goose's delegate does.
@@ -224,8 +224,11 @@ func (sa subagents) driveDelegate(ctx context.Context, parent *sessionState, chi
 		return toolinfo.Guess(tool)
 	})
 	parent.outOfBand(prog.event())
+	parent.outOfBand(SubagentEvent{SessionID: child.id, CallID: callID,
+		Start: &SubagentStart{Title: child.title, Task: child.task, WorkingDir: child.wd}})
 	msg := conversation.UserText(sa.a.now().Unix(), fmt.Sprintf("Subagent ID: %s\n\n%s", child.id, child.task))
 	out, err := sa.a.Reply(ctx, child.id, msg, func(ev Event) {
+		parent.outOfBand(SubagentEvent{SessionID: child.id, CallID: callID, Event: ev})
 		me, ok := ev.(MessageEvent)
 		if !ok {
 			return
@@ -237,6 +240,14 @@ func (sa subagents) driveDelegate(ctx context.Context, parent *sessionState, chi
 			parent.outOfBand(prog.event())
 		}
 	})
+	end := out
+	if err != nil {
+		end = Outcome{StopReason: Error, Err: err}
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		end = Outcome{StopReason: Cancelled}
+	}
+	parent.outOfBand(SubagentEvent{SessionID: child.id, CallID: callID, End: &end})
 	res := sa.delegateOutcome(context.WithoutCancel(ctx), child.id, out, err, ctx.Err() != nil)
 	res.Meta = map[string]any{"subagent_session_id": child.id, "foreground_subagent": true}
 	return res

@@ -78,6 +78,24 @@ type ProviderRetryEvent struct {
 // notifications/elicitation/complete); clients close what they showed.
 type ElicitationCompleteEvent struct{ ElicitationID string }
 
+// SubagentEvent reports a subagent (summon's delegate) the session's turn
+// runs as a child session: Start once the child exists, then Event for
+// each of the child's own events, then End with how it stopped. The
+// child's requests for the user (approvals, elicitations) also reach the
+// turn as they are, right after the SubagentEvent carrying them, so a face
+// that does not show subagents answers them as its own turn's.
+type SubagentEvent struct {
+	// SessionID is the child's; CallID the parent's delegate tool call.
+	SessionID, CallID string
+	Start             *SubagentStart
+	Event             Event
+	End               *Outcome
+}
+
+// SubagentStart describes a starting subagent: its recipe's title, its
+// task (the message it starts from) and its working dir.
+type SubagentStart struct{ Title, Task, WorkingDir string }
+
 // ProgressEvent is a transient note for the user about what the turn is
 // waiting for (extensions still starting); it is not part of the
 // conversation.
@@ -93,6 +111,7 @@ func (TitleEvent) isEvent()               {}
 func (ProviderRetryEvent) isEvent()       {}
 func (ToolProgressEvent) isEvent()        {}
 func (ElicitationCompleteEvent) isEvent() {}
+func (SubagentEvent) isEvent()            {}
 
 // StopReason says how a turn ended.
 type StopReason string

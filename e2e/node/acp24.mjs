@@ -103,7 +103,62 @@ const prompt = (agent, sessionId, text) => agent.request(acp.methods.agent.sessi
 
 const textOf = (id) => updatesOf(id).filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text").map((u) => u.content.text).join("");
 
+// shown renders one update for the subagent scenarios.
+const shown = (n) => {
+  const u = n.update;
+  switch (u.sessionUpdate) {
+    case "subagent_update":
+      return `subagent_update ${u.sessionId === n.sessionId ? "self" : "child"}` + (u.title ? ` title=${u.title}` : "") +
+        (u.description ? ` description=${u.description}` : "") + (u.state ? ` state=${u.state.state}${u.state.stopReason ? "/" + u.state.stopReason : ""}` : "") +
+        (u.capabilities ? ` capabilities=${JSON.stringify(u.capabilities)}` : "") + (u.cwd ? " cwd" : "") + (u._meta?.goose?.toolCallId ? ` call=${u._meta.goose.toolCallId}` : "");
+    case "session_message":
+      return `session_message ${u.messageId} from=${u.senderSessionId === parentOf[n.sessionId] ? "parent" : u.senderSessionId} to=${u.recipientSessionId === n.sessionId ? "self" : u.recipientSessionId}: ${u.content.map((c) => c.text).join("")}`;
+    case "tool_call":
+      return `tool_call ${u.toolCallId} ${u.title}`;
+    case "tool_call_update":
+      return `tool_call_update ${u.toolCallId}` + (u.status ? " " + u.status : "") + (u.content?.[0]?.content?.text?.startsWith("Running subagent") ? " progress" : "");
+    case "agent_message_chunk":
+      return "agent_message_chunk " + u.content.text;
+    default:
+      return u.sessionUpdate;
+  }
+};
+const parentOf = {};
+const dedupe = (xs) => xs.filter((x, i, a) => x !== a[i - 1]);
+
 const scenarios = {
+  // A delegate's subagent; the session id of the child comes from the
+  // first subagent_update.
+  async subagents(agent) {
+    const s = (await newSession(agent)).sessionId;
+    await until(() => updatesOf(s).some((u) => u.sessionUpdate === "usage_update"), "the new session's usage");
+    const from = updates.length;
+    const res = await prompt(agent, s, "delegate it");
+    report.subagentStop = res.stopReason;
+    const announce = updates.slice(from).find((n) => n.update.sessionUpdate === "subagent_update");
+    const child = announce?.update.sessionId;
+    if (child) parentOf[child] = s;
+    report.child = child ?? null;
+    report.parentUpdates = dedupe(updates.slice(from).filter((n) => n.sessionId === s).map(shown).filter((x) => x !== "usage_update"));
+    report.childUpdates = dedupe(updates.slice(from).filter((n) => n.sessionId === child).map(shown));
+    report.others = updates.slice(from).filter((n) => n.sessionId !== s && n.sessionId !== child).length;
+    // Where each frame went, in wire order: the permission request's
+    // place among the parent's and child's updates.
+    report.order = dedupe(wire.filter((m) => m.method === "session/request_permission" || (m.method === "session/update" && m.params.update.sessionUpdate === "subagent_update"))
+      .map((m) => m.method === "session/request_permission" ? `request_permission on=${m.params.sessionId === s ? "parent" : m.params.sessionId} child=${child && m.params._meta?.goose?.subagentSessionId === child ? "named" : m.params._meta ? JSON.stringify(m.params._meta) : "unnamed"}` : shown(m.params)));
+  },
+  // session/cancel with a running subagent's id stops that child only.
+  async subagentcancel(agent) {
+    const s = (await newSession(agent)).sessionId;
+    const from = updates.length;
+    const running = prompt(agent, s, "delegate a long one");
+    let child;
+    await until(() => (child = updates.slice(from).find((n) => n.update.sessionUpdate === "subagent_update")?.update.sessionId) &&
+      updatesOf(child).some((u) => u.sessionUpdate === "agent_message_chunk"), "the subagent at work");
+    await agent.notify(acp.methods.agent.session.cancel, { sessionId: child });
+    report.cancelStop = (await running).stopReason;
+    report.cancelParent = dedupe(updates.slice(from).filter((n) => n.sessionId === s).map(shown).filter((x) => x !== "usage_update"));
+  },
   // usage_update after each model call of a turn, then the turn's own.
   async usage(agent) {
     const s = (await newSession(agent)).sessionId;
