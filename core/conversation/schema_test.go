@@ -106,10 +106,9 @@ func TestNullableRewriteKeepsSchemasStrict(t *testing.T) {
 	}
 }
 
-// The copies are goose's published OpenAPI documents, byte for byte (the
-// team's shared/reference/goosed-openapi.json and
-// goosed-openapi-1.24.0-blockgoose-index.json when they were taken): a
-// schema edited here would let the tests above agree with themselves.
+// The copies are goose's published OpenAPI documents (goose-server's
+// openapi.json of 1.33.0 and 1.24.0), byte for byte: a schema edited here
+// would let the tests above agree with themselves.
 // Tests read nothing outside the repository, so the copies are pinned by
 // their digest and version rather than compared with the reference.
 func TestOpenAPICopiesAreGoosesDocuments(t *testing.T) {

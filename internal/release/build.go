@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// Parser modules that mean the binary carries `analyze`: the official
-// cgo bindings, or the pure-Go parser older trees used.
-var parserModules = []string{"github.com/tree-sitter/go-tree-sitter", "github.com/odvcencio/gotreesitter"}
+// parserModules mean the binary carries `analyze`: the official
+// tree-sitter cgo bindings.
+var parserModules = []string{"github.com/tree-sitter/go-tree-sitter"}
 
 // binary is one built goose-acp executable and what it carries.
 type binary struct {
