@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// notYetUnstable lists the acp-meta.json methods still being written
-// (issue 14). Whoever registers one removes it here; the list must end
+// notYetUnstable lists the acp-meta.json methods still being written.
+// Whoever registers one removes it here; the list must end
 // empty.
 var notYetUnstable = []string{}
 

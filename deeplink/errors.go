@@ -1,6 +1,6 @@
 package deeplink
 
-// Code is a seed 003 §8 error code.
+// Code is a deep link error code.
 type Code string
 
 const (

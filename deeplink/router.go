@@ -10,7 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
-// Entry is the platform path a link arrived through (seed 003 §3.2).
+// Entry is the platform path a link arrived through.
 type Entry string
 
 const (
@@ -129,9 +129,9 @@ type RouterOptions struct {
 	DedupWindow time.Duration
 }
 
-// Router is the single deterministic deep link pipeline (seed 003 §3.2,
-// §6): every entry point is normalised, parsed and classified the same
-// way; recipe and bot links open a chat context at once; extension and
+// Router is the single deterministic deep link pipeline: every entry
+// point is normalised, parsed and classified the same way; recipe and bot
+// links open a chat context at once; extension and
 // sessions links wait until the renderer reports ready and are then
 // flushed in arrival order; the same link delivered again within the
 // dedup window is dropped.

@@ -214,7 +214,7 @@ func TestLoadPolicy(t *testing.T) {
 	}
 }
 
-// TestEveryEntryClassifiesAlike: seed 003 §3.2, one pipeline. The same link
+// TestEveryEntryClassifiesAlike: one pipeline. The same link
 // gets the same classification (and error code) from argv,
 // second-instance, open-url and open-file, odd scheme spellings included.
 func TestEveryEntryClassifiesAlike(t *testing.T) {

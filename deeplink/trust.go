@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Outcome is a seed 003 §5.4 extension outcome.
+// Outcome is what the trust gate decides for an extension link.
 type Outcome string
 
 const (

@@ -16,8 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Python session mode: goose's developer/python_session (goose-platform-
-// extensions.md §3b). GOOSE_DEVELOPER_MODE=python_session replaces the
+// Python session mode: goose's developer python_session.
+// GOOSE_DEVELOPER_MODE=python_session replaces the
 // editor surface's tools with one `python` tool backed by a persistent
 // interpreter per session.
 const (

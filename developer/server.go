@@ -24,8 +24,8 @@ import (
 type Surface int
 
 const (
-	// Classic is seed 000 §5: shell, text_editor, analyze, image_processor,
-	// list_windows, screen_capture. `goose-acp mcp developer` serves it.
+	// Classic is goose's classic surface: shell, text_editor, analyze,
+	// image_processor, list_windows, screen_capture. `goose-acp mcp developer` serves it.
 	Classic Surface = iota
 	// Editor is goose 1.54's developer platform extension: write, edit,
 	// shell, tree, read_image, and read when Options.ReadTool is set. The

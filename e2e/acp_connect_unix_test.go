@@ -2,7 +2,7 @@
 
 package e2e
 
-// Issue 17 §3: session/new answers before the session's extensions have
+// session/new answers before the session's extensions have
 // connected; the first prompt waits for them, telling the user after a
 // second, and the model sees their tools.
 

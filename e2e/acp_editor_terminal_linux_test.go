@@ -10,7 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 )
 
-// TestTerminalReleasedAfterFinalUpdate (issue 17 §7): Zed forgets a
+// TestTerminalReleasedAfterFinalUpdate: Zed forgets a
 // terminal on terminal/release, so the final tool_call_update (which names
 // the terminal and carries the exit) must come first; its rawOutput holds
 // the text output.

@@ -43,7 +43,7 @@ func onlyDiff(t *testing.T, content []acp.ToolCallContent) acp.ToolCallContent {
 
 func strp(s string) *string { return &s }
 
-// TestApprovalShowsWholeChange (issue 17 §1): a write over an existing
+// TestApprovalShowsWholeChange: a write over an existing
 // file sends the current content as oldText, read through the editor (its
 // unsaved buffer, not the disk); an edit sends the whole file before and
 // after, the same texts the completed update carries; titles name action
@@ -129,7 +129,7 @@ func TestApprovalShowsWholeChange(t *testing.T) {
 	}
 }
 
-// TestShellTitleAndRawOutput (§1, §7): the shell call's title carries the
+// TestShellTitleAndRawOutput: the shell call's title carries the
 // whole command verbatim; every completed call has rawOutput (the text
 // the model read).
 func TestShellTitleAndRawOutput(t *testing.T) {
@@ -165,7 +165,7 @@ func TestShellTitleAndRawOutput(t *testing.T) {
 	}
 }
 
-// TestRejectedCallsEndFailed (issue 25 §1): a call the user rejected
+// TestRejectedCallsEndFailed: a call the user rejected
 // (once or always) ends failed, still showing the command it would have
 // run; the model's refusal text is its rawOutput, not its content.
 func TestRejectedCallsEndFailed(t *testing.T) {
@@ -189,7 +189,7 @@ func TestRejectedCallsEndFailed(t *testing.T) {
 	}
 }
 
-// TestEditorOutsideWorktreeFallsBackToDisk (§7): Zed answers -32002 to
+// TestEditorOutsideWorktreeFallsBackToDisk: Zed answers -32002 to
 // fs/read_text_file and "invalid path" to fs/write_text_file for files
 // outside its worktrees; those are read and written on local disk.
 func TestEditorOutsideWorktreeFallsBackToDisk(t *testing.T) {
@@ -233,7 +233,7 @@ func rawJSON(s string) *json.RawMessage {
 	return &m
 }
 
-// TestOneUsageUpdatePerPrompt (§6): the usage_update of the last model
+// TestOneUsageUpdatePerPrompt: the usage_update of the last model
 // call is not repeated before the prompt result; closing stdin logs
 // nothing (no "session/cancel for an unknown session").
 func TestOneUsageUpdatePerPrompt(t *testing.T) {
@@ -264,7 +264,7 @@ func countUsage(ups []acp.SessionUpdate) int {
 	return n
 }
 
-// TestFirstMessageTitlesTheSession (issue 17 §4): with naming disabled a
+// TestFirstMessageTitlesTheSession: with naming disabled a
 // session is called by its first user message, on one line and cut to 60
 // characters, announced once with session_info_update and listed so;
 // a session without a message stays "New Chat".
@@ -299,7 +299,7 @@ func TestFirstMessageTitlesTheSession(t *testing.T) {
 	}
 }
 
-// TestConfigChangesApplyInArrivalOrder (issue 17 §7): Zed sends each saved
+// TestConfigChangesApplyInArrivalOrder: Zed sends each saved
 // default as its own set_config_option, all at once. They are applied in
 // the order they arrived, and choosing the provider already in use keeps
 // the model, so the saved model survives.
@@ -343,7 +343,7 @@ func TestConfigChangesApplyInArrivalOrder(t *testing.T) {
 	}
 }
 
-// TestSlashMenuDescriptionsOneLine (issue 17 §7): a prompt command whose
+// TestSlashMenuDescriptionsOneLine: a prompt command whose
 // description is its whole multi-line template shows its first line.
 func TestSlashMenuDescriptionsOneLine(t *testing.T) {
 	env := newAgentEnv(t)
@@ -377,7 +377,7 @@ func TestSlashMenuDescriptionsOneLine(t *testing.T) {
 	}
 }
 
-// TestReopenedThreadKeepsDiffs (issue 17 §7): session/load replays an
+// TestReopenedThreadKeepsDiffs: session/load replays an
 // edit's stored diff and its location like the live update did, and
 // locations[].line is the 0-based row Zed moves the cursor to.
 func TestReopenedThreadKeepsDiffs(t *testing.T) {
@@ -422,7 +422,7 @@ func lastToolUpdate(ups []acp.SessionUpdate) acp.SessionUpdate {
 	return last
 }
 
-// TestReopenedThreadKeepsMentions (issue 17 §7): a prompt's resource_link
+// TestReopenedThreadKeepsMentions: a prompt's resource_link
 // (an @-mention) is replayed by session/load as the same link, not as the
 // file text the model got.
 func TestReopenedThreadKeepsMentions(t *testing.T) {
@@ -457,7 +457,7 @@ func TestReopenedThreadKeepsMentions(t *testing.T) {
 	}
 }
 
-// TestNoticesAndCompactionWhenAdvertised (issue 17 §6): a client that
+// TestNoticesAndCompactionWhenAdvertised: a client that
 // advertises session.notices gets a warning notice for an extension that
 // failed to start, and one that advertises session.compaction gets
 // compaction_update in_progress then completed around goose's automatic
@@ -502,7 +502,7 @@ func TestNoticesAndCompactionWhenAdvertised(t *testing.T) {
 	}
 }
 
-// TestRetryNotice (issue 17 §6): a rate-limited provider call that goose
+// TestRetryNotice: a rate-limited provider call that goose
 // retries is a warning notice for a client that advertises notices.
 func TestRetryNotice(t *testing.T) {
 	env := newAgentEnv(t,

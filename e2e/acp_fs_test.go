@@ -63,7 +63,7 @@ func (e *editor) writeLog() []acp.WriteTextFileRequest {
 
 var fsCaps = acp.ClientCapabilities{FS: acp.FSCapabilities{ReadTextFile: true, WriteTextFile: true}}
 
-// Seed 002 scenario 1: read delegation. The edit tool reads through
+// Read delegation: the edit tool reads through
 // fs/read_text_file (seeing the unsaved buffer), with no permission
 // request for the read.
 func TestSeed002ReadDelegation(t *testing.T) {
@@ -108,7 +108,7 @@ func TestSeed002ReadDelegation(t *testing.T) {
 	}
 }
 
-// Seed 002 scenarios 2-5: write with permission approved or rejected, with
+// Write delegation: write with permission approved or rejected, with
 // and without the editor's fs.
 func TestSeed002Writes(t *testing.T) {
 	cases := []struct {

@@ -10,7 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 )
 
-// TestResourceLinksFollowThePathPolicy (issue 25 §6): a resource_link is
+// TestResourceLinksFollowThePathPolicy: a resource_link is
 // judged by the path it resolves to, one rule for every spelling. The user
 // attached the file, so it is attached even outside the working dir and
 // the roots — spelled absolutely or as "cwd/../x" alike — but never from

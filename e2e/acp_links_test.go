@@ -50,7 +50,7 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-// TestNonFileLinksAreNotedForModelAndUser (issue 17 §2): links goose-acp
+// TestNonFileLinksAreNotedForModelAndUser: links goose-acp
 // cannot open reach the model as a note saying what was attached and why
 // its content is missing, and the user is told the same in an
 // agent_message_chunk before the reply — as for a file link the path

@@ -20,7 +20,7 @@ func modelOption(u acp.SessionUpdate) (string, bool) {
 	return "", false
 }
 
-// Regression (issue 13): when a lead/worker provider hands over to the
+// Regression: when a lead/worker provider hands over to the
 // worker, the editor is told the worker's model, not the session's
 // (lead) model the adapter used to keep a copy of.
 func TestLeadWorkerSwitchAnnouncesTheActiveModel(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // TestPermissionOutcomes runs one shell call in approve mode per outcome
 // and checks what the user relies on: whether the command ran, the tool
 // call's final status, permission.yaml's exact text, and that the turn
-// ends with end_turn unless the client cancelled it (goose-acp.md §3).
+// ends with end_turn unless the client cancelled it.
 func TestPermissionOutcomes(t *testing.T) {
 	const (
 		yamlAllow = "user:\n  always_allow:\n  - shell\n  ask_before: []\n  never_allow: []\n"
@@ -33,10 +33,10 @@ func TestPermissionOutcomes(t *testing.T) {
 	}{
 		{"allow_once", true, "completed", "", "end_turn"},
 		{"allow_always", true, "completed", yamlAllow, "end_turn"},
-		// A call that did not run ends failed (issue 25 §1).
+		// A call that did not run ends failed.
 		{"reject_once", false, "failed", "", "end_turn"},
 		{"reject_always", false, "failed", yamlDeny, "end_turn"},
-		// "cancelled" is the client cancelling the turn (issue 25 §2).
+		// "cancelled" is the client cancelling the turn.
 		{"cancelled", false, "failed", "", "cancelled"},
 		{"error", false, "failed", "", "end_turn"},
 	}

@@ -52,7 +52,7 @@ func lastRequestHas(env *agentEnv, text string) bool {
 	return strings.Contains(string(reqs[len(reqs)-1].Body), string(needle[1:len(needle)-1]))
 }
 
-// TestRewindRestoresLocalFiles (issue 17 §5): /rewind and /undo are
+// TestRewindRestoresLocalFiles: /rewind and /undo are
 // advertised; /rewind lists the user messages; /undo puts the files the
 // last turn changed back and drops the turn from what the model sees;
 // /rewind 1 goes back to before the first message, deleting a file that
@@ -139,7 +139,7 @@ func TestRewindRestoresLocalFiles(t *testing.T) {
 	}
 }
 
-// TestRewindThroughEditor (issue 17 §5): with the editor's fs, the
+// TestRewindThroughEditor: with the editor's fs, the
 // checkpoint is the buffer text the edit read (no second
 // fs/read_text_file), and /undo writes it back with fs/write_text_file so
 // the editor's buffer follows.
@@ -173,7 +173,7 @@ func TestRewindThroughEditor(t *testing.T) {
 	}
 }
 
-// TestRewindTooLargeFile (issue 17 §5): a file over the checkpoint limit is
+// TestRewindTooLargeFile: a file over the checkpoint limit is
 // still written; the user is told at once that it cannot be rewound, and
 // /undo names it among the files it did not restore.
 func TestRewindTooLargeFile(t *testing.T) {

@@ -234,7 +234,7 @@ func TestSDKClientPermission(t *testing.T) {
 		ran    bool
 	}{
 		{"allow_once", sdk.ToolCallStatusCompleted, true},
-		// A call the user rejected ends failed (issue 25 §1).
+		// A call the user rejected ends failed.
 		{"reject_once", sdk.ToolCallStatusFailed, false},
 	} {
 		t.Run(tc.answer, func(t *testing.T) {

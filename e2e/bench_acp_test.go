@@ -1,6 +1,6 @@
 package e2e
 
-// Benchmarks of the spawned goose-acp binary (issue 6's goals):
+// Benchmarks of the spawned goose-acp binary:
 //
 //	go test -run XXX -bench . -benchtime 20x -count 10 ./e2e/
 //

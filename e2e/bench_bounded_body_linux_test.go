@@ -2,7 +2,7 @@
 
 package e2e
 
-// Issue 23's bounded HTTP bodies, measured on the spawned binary:
+// Bounded HTTP bodies, measured on the spawned binary:
 //
 //	go test ./e2e -run XXX -bench RejectedBodyRSS -benchtime 3x -count 3
 //

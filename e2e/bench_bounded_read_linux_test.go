@@ -2,7 +2,7 @@
 
 package e2e
 
-// Issue 16's bounded reads, measured on the spawned binary:
+// Bounded reads, measured on the spawned binary:
 //
 //	go test ./e2e -run XXX -bench BoundedResourceLink -benchtime 10x -count 5
 //

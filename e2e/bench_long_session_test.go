@@ -1,6 +1,6 @@
 package e2e
 
-// Issue 17 §3's long-session goal, measured on the spawned binary:
+// The long-session goal, measured on the spawned binary:
 //
 //	go test -run XXX -bench LongSession -benchtime 20x -count 10 ./e2e/
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 )
 
-// The editors of issues 25 and 29, as goose-acp meets them: their exact
+// The editors goose-acp serves, as it meets them: their exact
 // initialize requests (capabilities and client info), read from their
 // sources.
 var (

@@ -47,7 +47,7 @@ func (m *missingFileEditor) install(c *acpClient) {
 	})
 }
 
-// TestEditorsMissingFileThroughEditor (issue 25 §3, issue 29 §3): a file
+// TestEditorsMissingFileThroughEditor: a file
 // that does not exist is "does not exist" to the model, whatever the
 // editor answers for it ("" from Zed, -32603 from VS Code's ACP Client),
 // and the editor is asked about it once; writing a new file asks the
@@ -119,7 +119,7 @@ func TestEditorsMissingFileThroughEditor(t *testing.T) {
 	}
 }
 
-// TestEditorsLinkOutsideWorktreeReadFromDisk (issue 25 §6): Zed answers
+// TestEditorsLinkOutsideWorktreeReadFromDisk: Zed answers
 // -32002 for a file outside its worktrees; a resource_link to such a file
 // (the user attached it, so it is allowed) is read from disk, under both
 // spellings of the same file.

@@ -12,7 +12,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 )
 
-// TestEditorsRejectedCallEndsFailed (issue 25 §1): after the user picks
+// TestEditorsRejectedCallEndsFailed: after the user picks
 // Reject the call ends failed in every client — ACP's terminal statuses
 // are completed and failed, and a client with no "rejected" state of its
 // own (agent-shell) would otherwise show it pending forever. The refused
@@ -80,7 +80,7 @@ func TestEditorsRejectedCallEndsFailed(t *testing.T) {
 	}
 }
 
-// TestEditorsCancelledPermissionCancelsTurn (issue 25 §2): agent-shell
+// TestEditorsCancelledPermissionCancelsTurn: agent-shell
 // answers the open permission request "cancelled" and sends session/cancel
 // a moment later (Goose Desktop does the same). A "cancelled" answer means
 // the turn is being cancelled: it ends cancelled and the model is not

@@ -9,7 +9,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 )
 
-// TestEditorsClearSaysCleared (issue 25 §6, issue 29 §4): /clear answers
+// TestEditorsClearSaysCleared: /clear answers
 // with goose's "Conversation cleared" as an agent message, without a model
 // call; the next turn starts from an empty history.
 func TestEditorsClearSaysCleared(t *testing.T) {
@@ -45,7 +45,7 @@ func TestEditorsClearSaysCleared(t *testing.T) {
 	}
 }
 
-// TestEditorsTodoAsksNoPermission (issue 25 §6): approve mode asks before
+// TestEditorsTodoAsksNoPermission: approve mode asks before
 // tools that change files or run commands, not before the todo list (it
 // only writes the session's notes).
 func TestEditorsTodoAsksNoPermission(t *testing.T) {
@@ -68,7 +68,7 @@ func TestEditorsTodoAsksNoPermission(t *testing.T) {
 	}
 }
 
-// TestEditorsWholeFileReadHasNoLine (issue 25 §6): a read of a whole file
+// TestEditorsWholeFileReadHasNoLine: a read of a whole file
 // names the file without a line (0 is no position: v2 calls it invalid,
 // and Zed would put the cursor on the first row); a read from a line
 // keeps it, as the 0-based row Zed moves to.
@@ -103,7 +103,7 @@ func TestEditorsWholeFileReadHasNoLine(t *testing.T) {
 	}
 }
 
-// TestEditorsModeChangesUpdateBothViews (issue 25 §6): a client may show
+// TestEditorsModeChangesUpdateBothViews: a client may show
 // the mode as session/new's modes or as the "mode" config option. Either
 // way of setting it updates both views before the response: set_mode
 // sends current_mode_update and config_option_update, set_config_option
@@ -155,7 +155,7 @@ func TestEditorsModeChangesUpdateBothViews(t *testing.T) {
 	}
 }
 
-// TestEditorsPlainTitles (issue 25 §6): Zed shows titles as plain text,
+// TestEditorsPlainTitles: Zed shows titles as plain text,
 // so a title carries no Markdown: "Run echo plain-title", not the command
 // in backticks, on the tool_call and on the permission request alike.
 func TestEditorsPlainTitles(t *testing.T) {
@@ -178,7 +178,7 @@ func TestEditorsPlainTitles(t *testing.T) {
 	}
 }
 
-// TestEditorsStdioStderrWarningsOnly (issue 25 §5): acp.el turns every
+// TestEditorsStdioStderrWarningsOnly: acp.el turns every
 // stderr chunk into an error and agent-shell shows each as a "Notices"
 // block. Over stdio goose-acp writes only warnings and errors to stderr
 // by default; info records (a shell command starting, a server
@@ -227,7 +227,7 @@ func TestEditorsStdioStderrWarningsOnly(t *testing.T) {
 	}
 }
 
-// TestEditorsSessionInfoAlwaysHasInfo (issue 29 §2): a session_info_update
+// TestEditorsSessionInfoAlwaysHasInfo: a session_info_update
 // goes to an editor only with session info in it (a title); the running
 // turn's run id (_meta.goose.activeRunId, for steering) goes only to a
 // client that asked for goose's own notifications, as Goose Desktop does —

@@ -16,7 +16,7 @@ import (
 // _meta.terminal_output (display terminals) and runs nothing itself.
 const displayOnlyInitialize = `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":false,"_meta":{"terminal_output":true}},"clientInfo":{"name":"zed","title":"Zed","version":"0.230.0"}}`
 
-// TestEditorsTerminalInfoOnToolCall (issue 25 §6): Zed creates a display
+// TestEditorsTerminalInfoOnToolCall: Zed creates a display
 // terminal only from the tool_call's _meta.terminal_info; output for a
 // terminal it does not know fails ("Terminal … not found"). A shell
 // call's tool_call carries terminal_info (its id, the session's cwd) and
@@ -67,7 +67,7 @@ func TestEditorsTerminalInfoOnToolCall(t *testing.T) {
 	}
 }
 
-// TestEditorsCancelledShellKeepsTerminal (issue 25 §4): cancelling a
+// TestEditorsCancelledShellKeepsTerminal: cancelling a
 // running command keeps its terminal in the call's final update (ACP's
 // content replaces the call's content; the terminal holds what the
 // command printed), for Zed's own terminals and its display terminals,

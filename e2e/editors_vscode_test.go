@@ -8,7 +8,7 @@ import (
 	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
-// TestVSCodeACPClient (issue 29) drives the agent with the SDK VS Code's
+// TestVSCodeACPClient drives the agent with the SDK VS Code's
 // "ACP Client" extension ships (@agentclientprotocol/sdk 0.21.1), handling
 // requests as the extension does (e2e/vscode/harness.mjs): auto-approve
 // takes the first allow option, a missing file's read fails with -32603,

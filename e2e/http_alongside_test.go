@@ -124,7 +124,7 @@ func TestHTTPAlongsideACPSharesSessions(t *testing.T) {
 }
 
 // TestHTTPAlongsideSurvivesStdinClose: closing stdin ends ACP, but the
-// HTTP server keeps serving (issue 7) until the process is signalled.
+// HTTP server keeps serving until the process is signalled.
 func TestHTTPAlongsideSurvivesStdinClose(t *testing.T) {
 	env := newAgentEnv(t)
 	const secret = "alongside-secret"

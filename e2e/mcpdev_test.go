@@ -18,7 +18,7 @@ import (
 // passedLine is run.mjs's closing summary; anything but "0 failed" fails.
 var passedLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`)
 
-// TestMCPDeveloperAcceptance runs seed 000 §14 through the official MCP
+// TestMCPDeveloperAcceptance runs the developer server's acceptance scenario through the official MCP
 // TypeScript client (e2e/mcpdev/run.mjs) against the real binary's
 // `goose-acp mcp developer`. The harness's npm packages are installed on
 // first use; without node/npm it skips (fails in CI).

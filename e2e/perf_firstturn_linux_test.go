@@ -15,7 +15,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
-// BenchmarkFreshProcessFirstTurn is issue 27's start-up figure, what an
+// BenchmarkFreshProcessFirstTurn is the start-up figure, what an
 // editor meets when it starts goose-acp for a new chat (Zed and
 // codecompanion start one process per chat, acpx one per command): every
 // iteration spawns a fresh process and times, as client round trips,
@@ -29,7 +29,7 @@ import (
 //
 //	go test -run '^$' -bench FreshProcessFirstTurn -benchtime 10x -count 10 ./e2e/
 //
-// Goals (issue 27): session/new ≤ 1.8 ms, first prompt ≤ 8 ms, total
+// Goals: session/new ≤ 1.8 ms, first prompt ≤ 8 ms, total
 // ≤ 17 ms, peak RSS ≤ 20 MB. The binary is the test's own build: a
 // binary the linker just wrote can sit in the page cache in larger folios
 // than a copied one, which maps more of it per page fault (RSS).

@@ -42,7 +42,7 @@ func ranNothing(t *testing.T, root, when string) {
 	}
 }
 
-// TestProjectPluginWaitsForConsent is issue 31: opening a repository that
+// TestProjectPluginWaitsForConsent: opening a repository that
 // ships a plugin runs nothing of it — even with a project settings.json
 // enabling it — and says why, once; its skills are offered. After the user
 // runs goose-acp plugin enable in that project its hooks fire and its

@@ -166,7 +166,7 @@ func (ct *contract) check(t *testing.T, method, pattern string, status int, head
 }
 
 // specGaps are statuses goosed 1.33's code answers that its spec does not
-// list (goosed-http.md §1).
+// list.
 var specGaps = map[string]bool{
 	"POST /agent/resume 404":       true,
 	"POST /schedule/{id}/kill 400": true,

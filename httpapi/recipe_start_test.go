@@ -23,7 +23,7 @@ type rawJSON string
 
 func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 
-// Regression (issue 13): recipes started from Desktop never ran their
+// Regression: recipes started from Desktop never ran their
 // retry checks, because httpapi's converter dropped Retry.
 func TestDesktopRecipeRunsRetryChecks(t *testing.T) {
 	if runtime.GOOS == "windows" {
@@ -52,7 +52,7 @@ func TestDesktopRecipeRunsRetryChecks(t *testing.T) {
 	}
 }
 
-// Regression (issue 13): httpapi passed a "null" response schema through,
+// Regression: httpapi passed a "null" response schema through,
 // which made a final_output tool out of nothing and kept the turn asking
 // for it.
 func TestDesktopRecipeNullResponseSchema(t *testing.T) {

@@ -49,7 +49,7 @@ func TestRefusedLinksBecomeVisibleNotes(t *testing.T) {
 	}
 }
 
-// TestLinksJudgedByWhereTheyLead (issue 25 §6): the user attached the
+// TestLinksJudgedByWhereTheyLead: the user attached the
 // file, so it may lie outside the working dir and the roots; one file
 // spelled absolutely, with "..", or through a symlink gets one answer; a
 // symlink into /proc is refused like /proc itself.

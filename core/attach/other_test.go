@@ -12,7 +12,7 @@ import (
 )
 
 // Links that are not file:// become notes that say what was attached and
-// why its content is not there (issue 17 §2).
+// why its content is not there.
 func TestOtherSchemesBecomeNotes(t *testing.T) {
 	pol := pathpolicy.New(pathpolicy.Options{WorkingDir: t.TempDir(), ConfigDir: t.TempDir()})
 	cases := map[string]string{

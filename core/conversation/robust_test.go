@@ -38,7 +38,7 @@ func TestDecodeRejectsUnknownShapes(t *testing.T) {
 	}
 }
 
-// Shapes exactly as goose writes them (goosed-http.md §3) re-encode to the
+// Shapes exactly as goose writes them re-encode to the
 // same bytes.
 func TestGooseWireSamplesAreByteStable(t *testing.T) {
 	for _, s := range []string{

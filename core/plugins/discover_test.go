@@ -135,7 +135,7 @@ func TestSettingsPrecedence(t *testing.T) {
 	}
 }
 
-// TestProjectPluginConsent is issue 31's rule: a project settings file
+// TestProjectPluginConsent is the consent rule: a project settings file
 // cannot enable a project plugin; the user's settings.json or config.yaml
 // can; a change after the consent needs it again; a project plugin that
 // waits leaves its name to the user's plugin.

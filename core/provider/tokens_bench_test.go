@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// hugeTexts are the issue 16 prompt (31 MB without a space: the long-run
+// hugeTexts are the huge prompt (31 MB without a space: the long-run
 // cut makes it 128-byte segments) and 31 MB of log lines (one segment).
 func hugeTexts() map[string]string {
 	line := "2026-01-01 12:00:00 INFO something happened here, user=42 path=/srv/app\n"

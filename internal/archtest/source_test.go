@@ -30,16 +30,30 @@ func moduleRoot(t *testing.T) string {
 	}
 }
 
-// goFile is one parsed non-test Go file of the module.
+// goFile is one parsed Go file of the module.
 type goFile struct {
 	rel  string // slash path from the module root
 	dir  string // its package directory, slash path
 	file *ast.File
+	test bool
 }
 
 // sourceFiles parses every non-test .go file of the module (testdata and
 // node_modules skipped) for imports and declarations.
 func sourceFiles(t *testing.T) []goFile {
+	t.Helper()
+	var out []goFile
+	for _, f := range goFiles(t) {
+		if !f.test {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// goFiles parses every .go file of the module, tests included, with its
+// comments.
+func goFiles(t *testing.T) []goFile {
 	t.Helper()
 	root := moduleRoot(t)
 	fset := token.NewFileSet()
@@ -55,16 +69,16 @@ func sourceFiles(t *testing.T) []goFile {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		out = append(out, goFile{rel: rel, dir: filepath.ToSlash(filepath.Dir(rel)), file: f})
+		out = append(out, goFile{rel: rel, dir: filepath.ToSlash(filepath.Dir(rel)), file: f, test: strings.HasSuffix(path, "_test.go")})
 		return nil
 	})
 	if err != nil {

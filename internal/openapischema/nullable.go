@@ -1,6 +1,3 @@
-// Package openapischema turns OpenAPI 3.0 schema documents into JSON
-// Schema that a validator (jsonschema/v6) takes, for the tests that check
-// our goosed wire format against goose's OpenAPI specs.
 package openapischema
 
 // Nullable rewrites OpenAPI 3.0's "nullable": {"type":T,"nullable":true}

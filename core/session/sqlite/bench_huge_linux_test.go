@@ -15,7 +15,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
-// BenchmarkAppendHugeMessage stores one 31 MB user message (issue 16's
+// BenchmarkAppendHugeMessage stores one 31 MB user message (the huge prompt's
 // prompt) and reports the process's peak RSS growth (VmHWM after
 // /proc/self/clear_refs) as a multiple of its size. Go holds one copy,
 // the row encoded once; SQLite's own memory holds the bound text and the
