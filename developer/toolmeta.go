@@ -43,19 +43,27 @@ type ToolMeta struct {
 	// runs ("shell_output" events), so a host may show the call as a live
 	// terminal from its start.
 	Terminal bool `json:"terminal,omitempty"`
+	// Verb is the action a call performs as a title names it ("Write",
+	// "List"), where the kind alone says it too coarsely; VerbArg names an
+	// argument whose value picks the verb from Verbs (text_editor's
+	// command), Verb being the default.
+	Verb    string            `json:"verb,omitempty"`
+	VerbArg string            `json:"verbArg,omitempty"`
+	Verbs   map[string]string `json:"verbs,omitempty"`
 }
 
 // toolMetas is the one declaration of what each developer tool is; both
 // surfaces publish it (a name means the same tool on either).
 var toolMetas = map[string]ToolMeta{
-	"shell":           {Kind: KindExecute, Terminal: true},
-	"text_editor":     {Kind: KindEdit, Path: "path", TextFile: true, Range: "view_range", Before: "old_str", After: "new_str", Content: "file_text"},
+	"shell": {Kind: KindExecute, Terminal: true},
+	"text_editor": {Kind: KindEdit, Path: "path", TextFile: true, Range: "view_range", Before: "old_str", After: "new_str", Content: "file_text",
+		Verb: "Edit", VerbArg: "command", Verbs: map[string]string{"view": "Read", "write": "Write", "create": "Write", "undo_edit": "Undo edit of"}},
 	"read":            {Kind: KindRead, Path: "path", TextFile: true, Line: "line"},
-	"write":           {Kind: KindEdit, Path: "path", TextFile: true, Content: "content"},
+	"write":           {Kind: KindEdit, Path: "path", TextFile: true, Content: "content", Verb: "Write"},
 	"edit":            {Kind: KindEdit, Path: "path", TextFile: true, Before: "before", After: "after"},
-	"tree":            {Kind: KindRead, Path: "path"},
-	"analyze":         {Kind: KindSearch, Path: "path"},
-	"read_image":      {Kind: KindRead},
+	"tree":            {Kind: KindRead, Path: "path", Verb: "List"},
+	"analyze":         {Kind: KindSearch, Path: "path", Verb: "Analyze"},
+	"read_image":      {Kind: KindRead, Verb: "View"},
 	"python":          {Kind: KindExecute},
 	"image_processor": {Kind: KindEdit, Path: "path"},
 	"list_windows":    {Kind: KindOther},

@@ -11,7 +11,7 @@ import (
 // A subagent's progress names its calls as the editor titles tool calls:
 // the action and its object, no "<extension>__" tool name.
 func TestDelegateProgressTitlesCallsAsEditorsDo(t *testing.T) {
-	info := map[string]toolinfo.Info{"write": {Kind: toolinfo.Edit, Path: "path"}}
+	info := map[string]toolinfo.Info{"write": {Kind: toolinfo.Edit, Path: "path", Verb: "Write"}} // as developer declares it
 	p := newDelegateProgress("20260101_2", "look around", "call_d", "/w", func(tool string) toolinfo.Info {
 		if i, ok := info[tool]; ok {
 			return i

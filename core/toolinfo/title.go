@@ -23,7 +23,7 @@ func Title(name string, args map[string]any, info Info, cwd string) string {
 	if !ok {
 		bare = name
 	}
-	verb := toolVerb(bare, info.Kind, args)
+	verb := toolVerb(info, args)
 	object := ""
 	if p, ok := info.PathOf(args); ok {
 		object = displayPath(p, cwd)
@@ -45,32 +45,19 @@ func Title(name string, args map[string]any, info Info, cwd string) string {
 	return verb + " " + object
 }
 
-// toolVerb is the action a call performs: from the tool's own name for
-// the developer tools whose kind is too coarse (write creates, tree
-// lists, text_editor's command picks), else from its kind; "" for tools
-// of kind other, which are named by their own name.
-func toolVerb(bare, kind string, args map[string]any) string {
-	switch bare {
-	case "write":
-		return "Write"
-	case "tree":
-		return "List"
-	case "read_image":
-		return "View"
-	case "analyze":
-		return "Analyze"
-	case "text_editor":
-		switch cmd, _ := args["command"].(string); cmd {
-		case "view":
-			return "Read"
-		case "write", "create":
-			return "Write"
-		case "undo_edit":
-			return "Undo edit of"
+// toolVerb is the action a call performs: the verb the tool declares
+// (picked by its VerbArg argument when it names one), else from its kind;
+// "" for tools of kind other, which are named by their own name.
+func toolVerb(info Info, args map[string]any) string {
+	if info.VerbArg != "" {
+		if v, ok := args[info.VerbArg].(string); ok && info.Verbs[v] != "" {
+			return info.Verbs[v]
 		}
-		return "Edit"
 	}
-	switch kind {
+	if info.Verb != "" {
+		return info.Verb
+	}
+	switch info.Kind {
 	case Read:
 		return "Read"
 	case Edit:

@@ -35,3 +35,25 @@ func TestToolTitle(t *testing.T) {
 		}
 	}
 }
+
+// A tool's declared verb names its calls; one picked by an argument wins
+// over the default; without a declaration the kind decides.
+func TestDeclaredVerbs(t *testing.T) {
+	editor := Info{Kind: Edit, Path: "path", Verb: "Edit", VerbArg: "command", Verbs: map[string]string{"view": "Read", "undo_edit": "Undo edit of"}}
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		info Info
+		want string
+	}{
+		{"text_editor", map[string]any{"command": "view", "path": "/w/a.go"}, editor, "Read a.go"},
+		{"text_editor", map[string]any{"command": "undo_edit", "path": "/w/a.go"}, editor, "Undo edit of a.go"},
+		{"text_editor", map[string]any{"command": "str_replace", "path": "/w/a.go"}, editor, "Edit a.go"},
+		{"mine__lister", map[string]any{"path": "/w/src"}, Info{Kind: Read, Path: "path", Verb: "List"}, "List src"},
+		{"mine__lister", map[string]any{"path": "/w/src"}, Info{Kind: Read, Path: "path"}, "Read src"},
+	} {
+		if got := Title(tc.name, tc.args, tc.info, "/w"); got != tc.want {
+			t.Errorf("%s %v = %q, want %q", tc.name, tc.args, got, tc.want)
+		}
+	}
+}

@@ -41,6 +41,13 @@ type Info struct {
 	// runs, so a client may show the call as a live terminal from its
 	// start (Zed's _meta.terminal_info on the tool_call).
 	Terminal bool `json:"terminal,omitempty"`
+	// Verb is the action a call performs as a title names it ("Write",
+	// "List"), where the kind alone says it too coarsely; VerbArg names an
+	// argument whose value picks the verb from Verbs (text_editor's
+	// command), Verb being the default.
+	Verb    string            `json:"verb,omitempty"`
+	VerbArg string            `json:"verbArg,omitempty"`
+	Verbs   map[string]string `json:"verbs,omitempty"`
 }
 
 // FromMeta decodes the Info a tool published in its _meta; false when it

@@ -9,7 +9,7 @@ func TestFromMeta(t *testing.T) {
 	meta := map[string]any{MetaKey: map[string]any{"kind": "edit", "path": "path", "textFile": true, "before": "old_str", "after": "new_str", "content": "file_text", "range": "view_range"}}
 	got, ok := FromMeta(meta)
 	want := Info{Kind: Edit, Path: "path", TextFile: true, Range: "view_range", Before: "old_str", After: "new_str", Content: "file_text"}
-	if !ok || got != want {
+	if !ok || !reflect.DeepEqual(got, want) {
 		t.Fatalf("FromMeta = %+v %v, want %+v", got, ok, want)
 	}
 	if _, ok := FromMeta(map[string]any{"other": 1}); ok {
@@ -31,7 +31,7 @@ func TestGuess(t *testing.T) {
 		"remote__shell": Execute, "x__grep": Search,
 		"web__fetch": Fetch, "platform__manage_extensions": Other, "echo": Other,
 	} {
-		if got := Guess(name); got != (Info{Kind: kind}) {
+		if got := Guess(name); !reflect.DeepEqual(got, Info{Kind: kind}) {
 			t.Errorf("Guess(%s) = %+v, want kind %s only", name, got, kind)
 		}
 	}
