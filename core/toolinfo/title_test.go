@@ -9,7 +9,7 @@ func TestToolTitle(t *testing.T) {
 	long := "echo " + string(bytes.Repeat([]byte("a"), 70))
 	shell := Info{Kind: Execute}
 	edit := Info{Kind: Edit, Path: "path", Before: "before", After: "after"}
-	write := Info{Kind: Edit, Path: "path", Content: "content"}
+	write := Info{Kind: Edit, Path: "path", Content: "content", Verb: "Write"} // as developer declares it
 	read := Info{Kind: Read, Path: "path", Line: "line"}
 	cases := []struct {
 		name string
