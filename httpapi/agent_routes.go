@@ -187,7 +187,7 @@ func (a *agentAPI) agentRestart(r *http.Request, q sessionIDRequest) (reply, err
 	return ok(map[string]any{"extension_results": results}), nil
 }
 
-// reload is the agent's ReloadSession with goosed's statuses.
+// reload is Sessions().Reload with goosed's statuses.
 func (a *agentAPI) reload(ctx context.Context, id string) ([]extension.Result, error) {
 	results, err := a.sessions.Reload(ctx, id)
 	switch errkind.Of(err) {

@@ -22,7 +22,7 @@ type createRecipeResponse struct {
 }
 
 // createRecipe asks the session's model to turn the conversation into a
-// recipe (agent.CreateRecipe). The session must be loaded (412 otherwise,
+// recipe (agent.Recipes().Create). The session must be loaded (412 otherwise,
 // as goosed answers when it has no agent for it); a request author
 // replaces the one taken from $USER.
 func (a *recipesAPI) createRecipe(r *http.Request, req createRecipeRequest) (reply, error) {

@@ -14,7 +14,7 @@ import (
 
 // recipesAPI answers /recipes/*: the codec and parser of core/recipe, the
 // saved-recipe library, its schedules and slash commands, and a recipe
-// made from a session (agent.CreateRecipe).
+// made from a session (agent.Recipes().Create).
 type recipesAPI struct {
 	library   *recipe.Library
 	scheduler *schedule.Scheduler

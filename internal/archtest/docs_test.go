@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"go/ast"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,4 +85,32 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// docs/architecture.md names every event of the one event stream: each
+// type of core/agent with an isEvent method.
+func TestArchitectureNamesEveryEvent(t *testing.T) {
+	var events []string
+	for _, f := range sourceFiles(t) {
+		if f.dir != "core/agent" {
+			continue
+		}
+		for _, d := range f.file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "isEvent" {
+				events = append(events, receiverName(fd))
+			}
+		}
+	}
+	if len(events) < 10 {
+		t.Fatalf("found only %v: the scan is broken", events)
+	}
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		if !strings.Contains(string(b), "`"+e+"`") {
+			t.Errorf("docs/architecture.md does not name %s", e)
+		}
+	}
 }
