@@ -72,6 +72,7 @@ func (a *areas) bind(o Options, s *Server) {
 	*a.sessionOps = sessionOpsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), store: o.Store, loaded: loaded}
 	*a.onboarding = onboardingAPI{settings: st, store: o.Store, version: version}
 	*a.titles = sessionTitlesAPI{sessions: o.Agent.Sessions(), loaded: loaded}
+	s.v2.agent = o.Agent
 	if o.Agent != nil {
 		a.onboarding.home = a.sources.sources.Store().Home
 	}

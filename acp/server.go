@@ -96,12 +96,8 @@ type Server struct {
 	// loggedOut is set by v2's auth/logout until auth/login.
 	proto     atomic.Int32
 	loggedOut atomic.Bool
-	// v2turns order each session's v2 prompts (v2_prompt.go); v2wg counts
-	// the v2 turns running.
-	v2mu    sync.Mutex
-	v2turns map[string]*v2Turns
-	v2terms map[string]*v2Terminals
-	v2wg    sync.WaitGroup
+	// v2 answers and frames what a v2 client gets (v2_prompt.go).
+	v2 *v2API
 
 	// loaded are the sessions this connection has open.
 	loaded *loadedSessions
@@ -129,6 +125,7 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 		loaded: newLoadedSessions(), areas: newAreas()}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.v2 = &v2API{log: s.log, ctx: ctx, loaded: s.loaded, prompt: s.areas.prompt, requireProvider: s.requireProvider}
 	conn := jsonrpc.NewConn(stream, jsonrpc.Options{
 		Requests: s.requestTable(), Notifications: s.notificationTable(), Ordered: orderedMethods,
 		ErrorOf: toRPCError, Logger: s.log, Grace: shutdownGrace,
@@ -137,14 +134,14 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 		// turn its idle state).
 		OnEOF: func() {
 			s.cancelAllTurns()
-			waitTimeout(&s.v2wg, shutdownGrace)
+			waitTimeout(&s.v2.wg, shutdownGrace)
 		},
 	})
 	s.openCtx = ctx
-	s.peer, s.frames = versionedPeer{s, rpcPeer{conn}}, conn
+	s.peer, s.frames, s.v2.frames = versionedPeer{s, rpcPeer{conn}}, conn, conn
 	err := conn.Run(ctx)
 	cancel()
-	s.v2wg.Wait()
+	s.v2.wg.Wait()
 	// The caller closes what Open built, so Open must have finished (or
 	// never start: an editor that left before asking for anything).
 	s.openOnce.Do(func() { close(s.ready) })
@@ -233,8 +230,11 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	if s.areas == nil {
 		s.areas = newAreas()
 	}
+	if s.v2 == nil {
+		s.v2 = &v2API{log: s.log, loaded: s.loaded, prompt: s.areas.prompt, requireProvider: s.requireProvider}
+	}
 	maps.Copy(table, s.areas.methods())
-	s.versioned(table, s.v2Methods(table))
+	s.versioned(table, s.v2.methods(table))
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
 	}
@@ -256,7 +256,7 @@ func (s *Server) notificationTable() map[string]NotificationHandler {
 				return
 			}
 			if s.isV2() {
-				s.turnsOf(req.SessionID).cancelHeld()
+				s.v2.turnsOf(req.SessionID).cancelHeld()
 			}
 			select {
 			case <-s.ready: // the areas are bound: a subagent's id stops that child only (subagents.go)
@@ -352,8 +352,8 @@ func (s *Server) sendUpdate(sessionID string, u SessionUpdate, flush bool) {
 	if s.isV2() {
 		// The one unflushed writer is a replay: its tool calls are not
 		// running.
-		for _, m := range v2Frames(u, flush, s.terminalsOf(sessionID)) {
-			s.sendV2(sessionID, m, flush)
+		for _, m := range v2Frames(u, flush, s.v2.terminalsOf(sessionID)) {
+			s.v2.send(sessionID, m, flush)
 		}
 		return
 	}

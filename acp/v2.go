@@ -9,9 +9,10 @@ import (
 
 // ACP v2 is a draft, served to a client whose initialize asks for it; v1
 // clients see no change. The v2 face is a translation at this adapter's
-// edges (v2*.go): the method table (v2Methods), the frames it sends
-// (v2_update.go), the prompt lifecycle (v2_prompt.go) and the agent's own
-// requests (v2_peer.go). Moving to the next draft is a change in these
+// edges (v2*.go): the handshake on the Server (initialize, auth), the
+// rest on v2API — the method table (v2API.methods), the frames it sends
+// (v2_update.go), the prompt lifecycle (v2_prompt.go) — and the agent's
+// own requests (v2_peer.go). Moving to the next draft is a change in these
 // files; the version it follows is named once, here.
 const (
 	// ProtocolVersion2 is the draft's protocol version.

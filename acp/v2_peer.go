@@ -40,10 +40,10 @@ func (p versionedPeer) Call(ctx context.Context, method string, params, result a
 	if sessionID == "" {
 		return p.peer.Call(ctx, method, params, result)
 	}
-	p.s.sendState(sessionID, "requires_action")
+	p.s.v2.sendState(sessionID, "requires_action")
 	err := p.peer.Call(ctx, method, params, result)
 	if ctx.Err() == nil {
-		p.s.sendState(sessionID, "running")
+		p.s.v2.sendState(sessionID, "running")
 	}
 	return err
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync"
 
 	"github.com/google/uuid"
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/core/agent"
 )
 
 // v2's prompt lifecycle: session/prompt answers as soon as the prompt is
@@ -32,32 +35,57 @@ type v2Turns struct {
 	held    []chan error
 }
 
+// v2API answers what a v2 client gets in place of v1's handlers and sends
+// what it sees instead of v1's frames: the prompt lifecycle (held prompts,
+// foreground state), v2's session/update frames with each session's display
+// terminals, session/resume's replay choice and tool_call/terminal cancel.
+// It holds the connection's writer and context, the loaded sessions, the
+// prompt area that runs a turn and the agent (bound once the server's
+// options are complete); the handshake (initialize, auth) stays the
+// Server's.
+type v2API struct {
+	frames frameWriter
+	log    *slog.Logger
+	// ctx is the connection's: a v2 turn outlives its session/prompt.
+	ctx             context.Context
+	loaded          *loadedSessions
+	prompt          *promptAPI
+	requireProvider func() error
+	agent           *agent.Agent
+
+	mu    sync.Mutex
+	turns map[string]*v2Turns
+	terms map[string]*v2Terminals
+	// wg counts the v2 turns running.
+	wg sync.WaitGroup
+}
+
 // turnsOf returns the session's prompt order.
-func (s *Server) turnsOf(sessionID string) *v2Turns {
-	s.v2mu.Lock()
-	defer s.v2mu.Unlock()
-	if s.v2turns == nil {
-		s.v2turns = map[string]*v2Turns{}
+func (a *v2API) turnsOf(sessionID string) *v2Turns {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.turns == nil {
+		a.turns = map[string]*v2Turns{}
 	}
-	q := s.v2turns[sessionID]
+	q := a.turns[sessionID]
 	if q == nil {
 		q = &v2Turns{}
-		s.v2turns[sessionID] = q
+		a.turns[sessionID] = q
 	}
 	return q
 }
 
 // terminalsOf returns the session's open display terminals.
-func (s *Server) terminalsOf(sessionID string) *v2Terminals {
-	s.v2mu.Lock()
-	defer s.v2mu.Unlock()
-	if s.v2terms == nil {
-		s.v2terms = map[string]*v2Terminals{}
+func (a *v2API) terminalsOf(sessionID string) *v2Terminals {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.terms == nil {
+		a.terms = map[string]*v2Terminals{}
 	}
-	t := s.v2terms[sessionID]
+	t := a.terms[sessionID]
 	if t == nil {
 		t = &v2Terminals{}
-		s.v2terms[sessionID] = t
+		a.terms[sessionID] = t
 	}
 	return t
 }
@@ -120,38 +148,38 @@ func (q *v2Turns) cancelHeld() {
 	q.held = nil
 }
 
-func (s *Server) promptV2(ctx context.Context, req PromptRequest) (any, error) {
-	as, err := s.lookup(req.SessionID)
+func (a *v2API) promptV2(ctx context.Context, req PromptRequest) (any, error) {
+	as, err := a.loaded.lookup(req.SessionID)
 	if err != nil {
 		return nil, err
 	}
 	if len(req.Prompt) == 0 {
 		return nil, invalidParams("prompt is empty")
 	}
-	if err := s.requireProvider(); err != nil {
+	if err := a.requireProvider(); err != nil {
 		return nil, err
 	}
-	q := s.turnsOf(as.id)
+	q := a.turnsOf(as.id)
 	if err := q.acquire(ctx); err != nil {
 		return nil, err
 	}
 	id := "msg_" + uuid.NewString()
-	s.v2wg.Add(1)
+	a.wg.Add(1)
 	return followUp{v2PromptResponse{MessageID: id}, func() {
-		s.sendV2(as.id, map[string]any{"sessionUpdate": "user_message", "messageId": id, "content": req.Prompt}, true)
-		s.sendState(as.id, "running")
+		a.send(as.id, map[string]any{"sessionUpdate": "user_message", "messageId": id, "content": req.Prompt}, true)
+		a.sendState(as.id, "running")
 		go func() {
-			defer s.v2wg.Done()
+			defer a.wg.Done()
 			defer q.release()
-			resp, err := s.areas.prompt.runPrompt(s.openCtx, req, id)
-			s.finishV2(as.id, resp, err)
+			resp, err := a.prompt.runPrompt(a.ctx, req, id)
+			a.finish(as.id, resp, err)
 		}()
 	}}, nil
 }
 
-// finishV2 reports the end of foreground work: idle with the stop
+// finish reports the end of foreground work: idle with the stop
 // reason, or with the error a v1 prompt would have answered.
-func (s *Server) finishV2(sessionID string, resp PromptResponse, err error) {
+func (a *v2API) finish(sessionID string, resp PromptResponse, err error) {
 	idle := map[string]any{"sessionUpdate": "state_update", "state": "idle", "stopReason": resp.StopReason}
 	if err != nil {
 		var e *jsonrpc2.Error
@@ -160,17 +188,17 @@ func (s *Server) finishV2(sessionID string, resp PromptResponse, err error) {
 		}
 		idle["stopReason"], idle["error"] = "error", e
 	}
-	s.sendV2(sessionID, idle, true)
+	a.send(sessionID, idle, true)
 }
 
 // sendState reports the session's foreground state (running,
 // requires_action) to a v2 client.
-func (s *Server) sendState(sessionID, state string) {
-	s.sendV2(sessionID, map[string]any{"sessionUpdate": "state_update", "state": state}, true)
+func (a *v2API) sendState(sessionID, state string) {
+	a.send(sessionID, map[string]any{"sessionUpdate": "state_update", "state": state}, true)
 }
 
-// sendV2 writes one v2 session/update.
-func (s *Server) sendV2(sessionID string, update map[string]any, flush bool) {
+// send writes one v2 session/update.
+func (a *v2API) send(sessionID string, update map[string]any, flush bool) {
 	frame, err := jsonMarshal(SessionNotificationV2{SessionID: sessionID, Update: update})
 	if err == nil {
 		frame, err = jsonMarshal(struct {
@@ -180,10 +208,10 @@ func (s *Server) sendV2(sessionID string, update map[string]any, flush bool) {
 		}{"2.0", "session/update", frame})
 	}
 	if err == nil {
-		err = s.frames.WriteFrame(frame, flush)
+		err = a.frames.WriteFrame(frame, flush)
 	}
 	if err != nil {
-		s.log.Debug("session/update not sent", "update", update["sessionUpdate"], "err", err)
+		a.log.Debug("session/update not sent", "update", update["sessionUpdate"], "err", err)
 	}
 }
 

@@ -68,20 +68,20 @@ func v2ConfigOptions(opts []ConfigOption) []v2ConfigOption {
 	return out
 }
 
-// v2Methods are the handlers a v2 client gets in place of v1's (v1 is
+// methods are the handlers a v2 client gets in place of v1's (v1 is
 // v1's table): each answers through v1's handler and reshapes.
-func (s *Server) v2Methods(v1 map[string]RequestHandler) map[string]RequestHandler {
+func (a *v2API) methods(v1 map[string]RequestHandler) map[string]RequestHandler {
 	return map[string]RequestHandler{
 		"session/new": reshape(v1["session/new"], func(r NewSessionResponse) any {
 			return v2NewSessionResponse{SessionID: r.SessionID, ConfigOptions: v2ConfigOptions(r.ConfigOptions), Meta: r.Meta}
 		}),
-		"session/resume": s.resumeV2(v1["session/load"], v1["session/resume"]),
+		"session/resume": resumeV2(v1["session/load"], v1["session/resume"]),
 		"session/set_config_option": reshape(v1["session/set_config_option"], func(r SetConfigOptionResponse) any {
 			return v2SetConfigOptionResponse{v2ConfigOptions(r.ConfigOptions)}
 		}),
-		"session/prompt":   typed(s.promptV2),
-		"tool_call/cancel": typed(s.cancelToolCallV2),
-		"terminal/cancel":  typed(s.cancelTerminalV2),
+		"session/prompt":   typed(a.promptV2),
+		"tool_call/cancel": typed(a.cancelToolCall),
+		"terminal/cancel":  typed(a.cancelTerminal),
 	}
 }
 
@@ -117,7 +117,7 @@ func reshape[R any](h RequestHandler, f func(R) any) RequestHandler {
 // resumeV2 is v2's session/resume: with replayFrom (the history from its
 // start, the draft's one cursor) it replays like v1's session/load, else
 // it resumes without replay.
-func (s *Server) resumeV2(load, resume RequestHandler) RequestHandler {
+func resumeV2(load, resume RequestHandler) RequestHandler {
 	toV2 := func(r SessionSetupResponse) any {
 		return v2ResumeSessionResponse{ConfigOptions: v2ConfigOptions(r.ConfigOptions), Meta: r.Meta}
 	}
@@ -137,24 +137,24 @@ func (s *Server) resumeV2(load, resume RequestHandler) RequestHandler {
 	}
 }
 
-// cancelToolCallV2 stops one running tool call; the turn goes on, and
+// cancelToolCall stops one running tool call; the turn goes on, and
 // the call's final tool_call_update confirms it.
-func (s *Server) cancelToolCallV2(_ context.Context, req v2CancelToolCallRequest) (struct{}, error) {
-	if _, err := s.lookup(req.SessionID); err != nil {
+func (a *v2API) cancelToolCall(_ context.Context, req v2CancelToolCallRequest) (struct{}, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, s.opts.Agent.CancelToolCall(req.SessionID, req.ToolCallID)
+	return struct{}{}, a.agent.CancelToolCall(req.SessionID, req.ToolCallID)
 }
 
-// cancelTerminalV2 stops a display terminal's command. Each terminal this
+// cancelTerminal stops a display terminal's command. Each terminal this
 // adapter shows is its shell call's own (terminal id = tool call id), so
 // stopping it cancels that call; a terminal_update with exitStatus
 // follows.
-func (s *Server) cancelTerminalV2(_ context.Context, req v2CancelTerminalRequest) (struct{}, error) {
-	if _, err := s.lookup(req.SessionID); err != nil {
+func (a *v2API) cancelTerminal(_ context.Context, req v2CancelTerminalRequest) (struct{}, error) {
+	if _, err := a.loaded.lookup(req.SessionID); err != nil {
 		return struct{}{}, err
 	}
-	return struct{}{}, s.opts.Agent.CancelToolCall(req.SessionID, req.TerminalID)
+	return struct{}{}, a.agent.CancelToolCall(req.SessionID, req.TerminalID)
 }
 
 // logout ends this connection's signed-in state. The provider's stored

@@ -3,7 +3,10 @@ package archtest
 import (
 	"fmt"
 	"go/ast"
+	"os"
 	"path"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -65,6 +68,43 @@ func TestNoTypeHasTooManyMethods(t *testing.T) {
 	}
 	if counts["core/agent.Agent"] == 0 {
 		t.Error("counted no methods of core/agent.Agent: the walk is broken")
+	}
+}
+
+// receiverLine is how a line-oriented check counts methods: a line that
+// starts a method, its receiver's type name cut at the first character
+// that is not a letter or _ (so v2API, v2Turns and v2Terminals all count
+// as "v"), non-test files only.
+var receiverLine = regexp.MustCompile(`(?m)^func \([a-zA-Z_]+ \*?([A-Za-z_]+)`)
+
+// TestNoTypeHasTooManyMethodsByLine counts as a grep over the source does,
+// so that check and this test cannot disagree: where a grep lumps types
+// whose names share a prefix before a digit, or misses a method written
+// across lines, its count is the one held to MaxMethods here too.
+func TestNoTypeHasTooManyMethodsByLine(t *testing.T) {
+	root := moduleRoot(t)
+	counts := map[string]int{}
+	for _, f := range sourceFiles(t) {
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range receiverLine.FindAllSubmatch(src, -1) {
+			counts[f.dir+"/"+string(m[1])]++
+		}
+	}
+	var over []string
+	for k, n := range counts {
+		if n > MaxMethods {
+			over = append(over, fmt.Sprintf("%s: %d methods", k, n))
+		}
+	}
+	sort.Strings(over)
+	if len(over) > 0 {
+		t.Errorf("receivers over %d methods by a line count (split them by job):\n%s", MaxMethods, strings.Join(over, "\n"))
+	}
+	if counts["core/agent/Agent"] == 0 {
+		t.Error("counted no methods of core/agent/Agent: the line count is broken")
 	}
 }
 
