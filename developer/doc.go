@@ -17,11 +17,11 @@
 // developer/shellguard before it runs (a guard, not a sandbox); no process
 // a shell starts outlives the agent (internal/proctree).
 // GOOSE_DEVELOPER_MODE=python_session offers goose's single python tool
-// instead of the file and shell tools (python_*.go).
+// instead of the file and shell tools (python_*.go, over developer/pykernel).
 //
 // Of ours it imports only core/pathpolicy, core/extension/inproc,
-// internal/proctree and its own sub-packages (shellguard, analyze,
-// imageproc, screen), so it can be served on its own. The rules of the
+// internal/proctree and its own sub-packages (shellguard, pykernel,
+// analyze, imageproc, screen), so it can be served on its own. The rules of the
 // path policy, the shell guard, process supervision and the python
 // session, and where developer departs from goose on purpose, are in
 // docs/developer.md.

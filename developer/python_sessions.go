@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goose-acp/goose-acp/developer/pykernel"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,7 +34,7 @@ type pyKey struct {
 // of one session run one at a time.
 type pySlot struct {
 	mu     sync.Mutex
-	k      *kernel
+	k      *pykernel.Kernel
 	dir    string // the kernel's working directory
 	reset  bool   // the next cell reports pyResetNotice
 	idle   *time.Timer
@@ -109,7 +110,7 @@ func (sl *pySlot) stop() {
 		sl.idle.Stop()
 	}
 	if sl.k != nil {
-		sl.k.kill()
+		sl.k.Kill()
 		sl.k = nil
 	}
 }
@@ -127,7 +128,7 @@ func (sl *pySlot) armIdle(ttl time.Duration) {
 		}
 		defer sl.mu.Unlock()
 		if sl.k != nil && time.Since(sl.used) >= ttl {
-			sl.k.kill()
+			sl.k.Kill()
 			sl.k = nil
 			// The next cell restores the snapshot and says so; without
 			// one it must say the variables are gone.
@@ -154,30 +155,30 @@ func (p *pySessions) run(ctx context.Context, s *service, cc callContext, code s
 		if err != nil {
 			return pyCellOutput{}, err
 		}
-		spec.statePath = sl.statePath(s)
-		if sl.k, err = startKernel(spec); err != nil {
+		spec.StatePath = sl.statePath(s)
+		if sl.k, err = pykernel.Start(spec); err != nil {
 			return pyCellOutput{}, err
 		}
-		sl.dir, restore = cc.workingDir, sl.k.restoreNotice
+		sl.dir, restore = cc.workingDir, sl.k.RestoreNotice()
 	} else if cc.workingDir != sl.dir {
 		// The session's working dir changed: follow it before the cell, as
 		// goose's update_working_dir does.
-		if r, err := sl.k.simple(map[string]any{"op": "chdir", "dir": cc.workingDir}, pyChdirTimeout); err != nil || !r.OK {
+		if r, err := sl.k.Simple(map[string]any{"op": "chdir", "dir": cc.workingDir}, pyChdirTimeout); err != nil || !r.OK {
 			s.log.Warn("python session could not change directory", "dir", cc.workingDir, "err", err)
 		} else {
 			sl.dir = cc.workingDir
 		}
 	}
-	out, err := sl.k.exec(ctx, code, s.cellTimeout())
+	out, err := sl.k.Exec(ctx, code, s.cellTimeout())
 	if err != nil {
-		sl.k.kill()
+		sl.k.Kill()
 		sl.k = nil
 		sl.reset = true
 		return pyCellOutput{}, errors.New(err.Error() + "\n" + pyResetNotice)
 	}
 	reset := sl.reset
 	sl.reset = false
-	return pyCellOutput{pyOutcome: out, reset: reset, restore: restore}, nil
+	return pyCellOutput{Outcome: out, reset: reset, restore: restore}, nil
 }
 
 // statePath is the slot's snapshot file, its owner-only directory made on

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goose-acp/goose-acp/developer/pykernel"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -153,7 +154,7 @@ func (s *service) interpreter(pathEnv string) (string, error) {
 // kernelSpecFor resolves the interpreter and environment a new kernel of
 // this call gets: the login shell's PATH when configured (as the shell
 // does), AGENT_SESSION_ID, and the output and image limits.
-func (s *service) kernelSpecFor(cc callContext) (kernelSpec, error) {
+func (s *service) kernelSpecFor(cc callContext) (pykernel.Spec, error) {
 	path := s.getenv("PATH")
 	if s.opts.LoginShellPath {
 		if p := s.loginPath(selectShell(runtime.GOOS, s.getenv, exec.LookPath)); p != "" {
@@ -162,7 +163,7 @@ func (s *service) kernelSpecFor(cc callContext) (kernelSpec, error) {
 	}
 	python, err := s.interpreter(path)
 	if err != nil {
-		return kernelSpec{}, err
+		return pykernel.Spec{}, err
 	}
 	over := map[string]string{"PATH": path, "AGENT_SESSION_ID": cc.sessionID, pyMaxImagesKey: strconv.Itoa(pyMaxImages)}
 	if v, ok := s.configValue(pyMaxOutputKey); ok {
@@ -174,7 +175,7 @@ func (s *service) kernelSpecFor(cc callContext) (kernelSpec, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = ""
 	}
-	return kernelSpec{python: python, dir: dir, env: mergeEnv(os.Environ(), over, runtime.GOOS)}, nil
+	return pykernel.Spec{Python: python, Dir: dir, Env: mergeEnv(os.Environ(), over, runtime.GOOS)}, nil
 }
 
 func (s *service) pythonTool(ctx context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {
@@ -190,14 +191,14 @@ func (s *service) pythonTool(ctx context.Context, cc callContext, raw json.RawMe
 	if err != nil {
 		return toolError("%s", err.Error()), nil
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{text(formatOutcome(out))}, IsError: out.resp.Error != nil}
-	s.attachImages(ctx, cc, res, out.resp)
+	res := &mcp.CallToolResult{Content: []mcp.Content{text(formatOutcome(out))}, IsError: out.Resp.Error != nil}
+	s.attachImages(ctx, cc, res, out.Resp)
 	return res, nil
 }
 
 // attachImages loads the cell's view_image() requests through read_image
 // (same formats, limits, SSRF guard and path policy).
-func (s *service) attachImages(ctx context.Context, cc callContext, res *mcp.CallToolResult, r pyResponse) {
+func (s *service) attachImages(ctx context.Context, cc callContext, res *mcp.CallToolResult, r pykernel.Response) {
 	for _, img := range r.Images[:min(len(r.Images), pyMaxImages)] {
 		args, _ := json.Marshal(map[string]any{"source": img.Source, "crop": img.Crop})
 		got, _ := s.readImage(ctx, cc, args)
@@ -225,7 +226,7 @@ func contentTexts(cs []mcp.Content) []string {
 
 // pyCellOutput is a finished cell plus the notices owed to the model.
 type pyCellOutput struct {
-	pyOutcome
+	pykernel.Outcome
 	reset   bool
 	restore string
 }
@@ -240,7 +241,7 @@ func formatOutcome(o pyCellOutput) string {
 	if o.restore != "" {
 		parts = append(parts, o.restore)
 	}
-	r := o.resp
+	r := o.Resp
 	if strings.TrimSpace(r.Stdout) != "" {
 		parts = append(parts, strings.TrimRight(r.Stdout, " \t\r\n"))
 	}
@@ -253,7 +254,7 @@ func formatOutcome(o pyCellOutput) string {
 	case r.Value != nil:
 		parts = append(parts, "=> "+*r.Value)
 	}
-	if o.interrupted && r.Error == nil {
+	if o.Interrupted && r.Error == nil {
 		parts = append(parts, "[cell was interrupted but completed anyway]")
 	}
 	if r.DurationMS != nil && *r.DurationMS >= 5000 {

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package developer
+package pykernel
 
 import (
 	"os/exec"
@@ -9,12 +9,12 @@ import (
 
 // preparePythonCmd starts the interpreter in its own process group, as
 // shells are, so Kill reaches everything it leaves in the group.
-func preparePythonCmd(cmd *exec.Cmd) { prepareCmd(cmd, shellSpec{}, "") }
+func preparePythonCmd(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
 // interrupt sends SIGINT to the interpreter alone (not its group: on Linux
 // the group holds the supervisor, which ends everything on SIGINT); the
 // cell gets a KeyboardInterrupt and the session survives.
-func (k *kernel) interrupt() bool {
+func (k *Kernel) interrupt() bool {
 	if k.pid <= 0 {
 		return false
 	}

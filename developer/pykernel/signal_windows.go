@@ -1,6 +1,6 @@
 //go:build windows
 
-package developer
+package pykernel
 
 import (
 	"os/exec"
@@ -8,11 +8,11 @@ import (
 )
 
 // preparePythonCmd hides the console window; the command line is the
-// interpreter's own (prepareCmd would build a shell's).
+// interpreter's own.
 func preparePythonCmd(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: createNoWindow}
+	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: 0x08000000} // CREATE_NO_WINDOW
 }
 
 // interrupt is unavailable on Windows (as in goose): the caller stops the
 // session instead and the next cell starts a fresh one.
-func (k *kernel) interrupt() bool { return false }
+func (k *Kernel) interrupt() bool { return false }

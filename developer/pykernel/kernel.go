@@ -1,4 +1,4 @@
-package developer
+package pykernel
 
 import (
 	"bufio"
@@ -24,7 +24,7 @@ import (
 //go:embed python_driver.py
 var pythonDriver string
 
-// goose's kernel timings (python_session/kernel.rs).
+// goose's kernel timings.
 const (
 	pyReadyTimeout   = 15 * time.Second
 	pyInterruptGrace = 5 * time.Second
@@ -34,41 +34,48 @@ const (
 	pyMaxLine = 16 << 20
 )
 
-// pyResponse is one driver reply.
-type pyResponse struct {
-	ID         int64     `json:"id"`
-	OK         bool      `json:"ok"`
-	Stdout     string    `json:"stdout"`
-	Stderr     string    `json:"stderr"`
-	Value      *string   `json:"value"`
-	Error      *string   `json:"error"`
-	DurationMS *int64    `json:"duration_ms"`
-	NS         string    `json:"ns"`
-	PID        int       `json:"pid"`
-	Images     []pyImage `json:"images"`
-	ImagesOver int       `json:"images_dropped"`
+// Response is one driver reply.
+type Response struct {
+	ID         int64   `json:"id"`
+	OK         bool    `json:"ok"`
+	Stdout     string  `json:"stdout"`
+	Stderr     string  `json:"stderr"`
+	Value      *string `json:"value"`
+	Error      *string `json:"error"`
+	DurationMS *int64  `json:"duration_ms"`
+	NS         string  `json:"ns"`
+	PID        int     `json:"pid"`
+	Images     []Image `json:"images"`
+	ImagesOver int     `json:"images_dropped"`
 	// Restored and Dropped (ready reply): the snapshot's variables that
 	// came back, and those that could not.
 	Restored []string `json:"restored"`
 	Dropped  []string `json:"dropped"`
 }
 
-// pyImage is a view_image() request the host loads after the cell.
-type pyImage struct {
-	Source string    `json:"source"`
-	Crop   *cropArgs `json:"crop,omitempty"`
+// Crop is a view_image() crop box.
+type Crop struct {
+	X, Y          int
+	Width, Height int
 }
 
-// pyOutcome is what one cell produced.
-type pyOutcome struct {
-	resp        pyResponse
-	interrupted bool
+// Image is a view_image() request the host loads after the cell.
+type Image struct {
+	Source string `json:"source"`
+	Crop   *Crop  `json:"crop,omitempty"`
 }
 
-// kernel is one live driver process. Its exec/ns/chdir calls are made
+// Outcome is what one cell produced.
+type Outcome struct {
+	Resp        Response
+	Interrupted bool
+}
+
+// Kernel is one live driver process. Its exec/ns/chdir calls are made
 // under the session slot's lock, one at a time.
-type kernel struct {
-	sp      *startedProc
+type Kernel struct {
+	cmd     *exec.Cmd
+	watch   *proctree.Proc
 	stdin   io.WriteCloser
 	lines   chan []byte // protocol lines; closed when stdout ends
 	nextID  int64
@@ -81,19 +88,19 @@ type kernel struct {
 	restoreNotice string
 }
 
-// kernelSpec is how to start one. statePath, when set, is the snapshot
+// Spec is how to start one. statePath, when set, is the snapshot
 // file the driver restores from at start and rewrites after every cell.
-type kernelSpec struct {
-	python    string
-	dir       string
-	env       []string
-	statePath string
+type Spec struct {
+	Python    string
+	Dir       string
+	Env       []string
+	StatePath string
 }
 
-// startKernel runs the driver under the shell's process machinery (its
+// Start runs the driver under the shell's process machinery (its
 // own process group; on Linux a supervisor with a parent-death signal), so
 // the interpreter and anything sh() starts die with the agent.
-func startKernel(spec kernelSpec) (*kernel, error) {
+func Start(spec Spec) (*Kernel, error) {
 	// The driver sits alone in a private directory: the interpreter puts the
 	// script's directory first on sys.path before the driver resets it.
 	tmp, err := os.MkdirTemp("", "goose-python-session-")
@@ -108,19 +115,19 @@ func startKernel(spec kernelSpec) (*kernel, error) {
 	k, err := launchKernel(spec, script)
 	if err != nil {
 		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("failed to start the python session with `%s`: %w", spec.python, err)
+		return nil, fmt.Errorf("failed to start the python session with `%s`: %w", spec.Python, err)
 	}
 	k.tmpDir = tmp
 	ready, err := k.await(context.Background(), 0, pyReadyTimeout)
 	switch {
 	case errors.Is(err, errPyTimeout):
-		k.kill()
+		k.Kill()
 		return nil, errors.New("the python session did not become ready within 15s")
 	case err != nil:
-		k.kill()
+		k.Kill()
 		return nil, errors.New(k.deathText("during startup"))
 	case !ready.OK:
-		k.kill()
+		k.Kill()
 		msg := ""
 		if ready.Error != nil {
 			msg = *ready.Error
@@ -131,6 +138,10 @@ func startKernel(spec kernelSpec) (*kernel, error) {
 	k.restoreNotice = restoreNotice(ready.Restored, ready.Dropped)
 	return k, nil
 }
+
+// RestoreNotice is goose's report of the snapshot the kernel restored at
+// its start ("" if none).
+func (k *Kernel) RestoreNotice() string { return k.restoreNotice }
 
 // restoreNotice is goose's text for a kernel that restored a snapshot.
 func restoreNotice(restored, dropped []string) string {
@@ -147,12 +158,12 @@ func restoreNotice(restored, dropped []string) string {
 	return n + "]"
 }
 
-func launchKernel(spec kernelSpec, script string) (*kernel, error) {
-	cmd := exec.Command(spec.python, script)
-	cmd.Dir = spec.dir
-	cmd.Env = spec.env
-	if spec.statePath != "" {
-		cmd.Env = append(cmd.Env, "GOOSE_PYTHON_SESSION_STATE_PATH="+spec.statePath)
+func launchKernel(spec Spec, script string) (*Kernel, error) {
+	cmd := exec.Command(spec.Python, script)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if spec.StatePath != "" {
+		cmd.Env = append(cmd.Env, "GOOSE_PYTHON_SESSION_STATE_PATH="+spec.StatePath)
 	}
 	preparePythonCmd(cmd)
 	w, err := proctree.Prepare(cmd)
@@ -180,7 +191,7 @@ func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 		errR.Close()
 		return nil, err
 	}
-	k := &kernel{sp: &startedProc{cmd: cmd, watch: w}, stdin: inW, lines: make(chan []byte, 4), nextID: 1}
+	k := &Kernel{cmd: cmd, watch: w, stdin: inW, lines: make(chan []byte, 4), nextID: 1}
 	go k.readLines(outR)
 	go k.readTail(errR)
 	return k, nil
@@ -188,7 +199,7 @@ func launchKernel(spec kernelSpec, script string) (*kernel, error) {
 
 // readLines passes protocol lines on; an over-long line ends the stream
 // (the kernel is then treated as dead).
-func (k *kernel) readLines(r io.ReadCloser) {
+func (k *Kernel) readLines(r io.ReadCloser) {
 	defer close(k.lines)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -213,7 +224,7 @@ func (k *kernel) readLines(r io.ReadCloser) {
 
 // readTail keeps the last pyStderrTail bytes of the driver's stderr for
 // death reports.
-func (k *kernel) readTail(r io.ReadCloser) {
+func (k *Kernel) readTail(r io.ReadCloser) {
 	defer r.Close()
 	buf := make([]byte, 4096)
 	for {
@@ -238,7 +249,7 @@ var (
 )
 
 // request sends one op and returns its id.
-func (k *kernel) request(body map[string]any) (int64, error) {
+func (k *Kernel) request(body map[string]any) (int64, error) {
 	id := k.nextID
 	k.nextID++
 	body["id"] = id
@@ -255,63 +266,63 @@ func (k *kernel) request(body map[string]any) (int64, error) {
 // await returns the reply to id, skipping stale replies (an interrupted
 // cell's late answer) and stray lines; errPyTimeout after limit or when
 // ctx ends, errPyDead when the driver's stdout closes.
-func (k *kernel) await(ctx context.Context, id int64, limit time.Duration) (pyResponse, error) {
+func (k *Kernel) await(ctx context.Context, id int64, limit time.Duration) (Response, error) {
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	for {
 		select {
 		case line, ok := <-k.lines:
 			if !ok {
-				return pyResponse{}, errPyDead
+				return Response{}, errPyDead
 			}
-			var r pyResponse
+			var r Response
 			if json.Unmarshal(line, &r) == nil && r.ID == id {
 				return r, nil
 			}
 		case <-t.C:
-			return pyResponse{}, errPyTimeout
+			return Response{}, errPyTimeout
 		case <-ctx.Done():
-			return pyResponse{}, errPyTimeout
+			return Response{}, errPyTimeout
 		}
 	}
 }
 
 // exec runs one cell. On timeout or cancellation the cell is interrupted
 // (KeyboardInterrupt) and given pyInterruptGrace to answer.
-func (k *kernel) exec(ctx context.Context, code string, timeout time.Duration) (pyOutcome, error) {
+func (k *Kernel) Exec(ctx context.Context, code string, timeout time.Duration) (Outcome, error) {
 	id, err := k.request(map[string]any{"op": "exec", "code": code})
 	if err != nil {
-		return pyOutcome{}, errors.New(k.deathText("while sending a request"))
+		return Outcome{}, errors.New(k.deathText("while sending a request"))
 	}
 	r, err := k.await(ctx, id, timeout)
 	interrupted := false
 	if errors.Is(err, errPyTimeout) {
 		interrupted = true
 		if !k.interrupt() {
-			return pyOutcome{}, errors.New("cell interrupt is not supported on this platform; the session was stopped")
+			return Outcome{}, errors.New("cell interrupt is not supported on this platform; the session was stopped")
 		}
 		r, err = k.await(context.Background(), id, pyInterruptGrace)
 		if errors.Is(err, errPyTimeout) {
-			return pyOutcome{}, fmt.Errorf("cell did not stop within %ds of interrupt", int(pyInterruptGrace/time.Second))
+			return Outcome{}, fmt.Errorf("cell did not stop within %ds of interrupt", int(pyInterruptGrace/time.Second))
 		}
 	}
 	if err != nil {
-		return pyOutcome{}, errors.New(k.deathText("while executing a cell"))
+		return Outcome{}, errors.New(k.deathText("while executing a cell"))
 	}
-	return pyOutcome{resp: r, interrupted: interrupted}, nil
+	return Outcome{Resp: r, Interrupted: interrupted}, nil
 }
 
 // simple runs a non-cell op (ns, chdir) with a short limit.
-func (k *kernel) simple(body map[string]any, limit time.Duration) (pyResponse, error) {
+func (k *Kernel) Simple(body map[string]any, limit time.Duration) (Response, error) {
 	id, err := k.request(body)
 	if err != nil {
-		return pyResponse{}, err
+		return Response{}, err
 	}
 	return k.await(context.Background(), id, limit)
 }
 
 // deathText is goose's report of a driver that went away.
-func (k *kernel) deathText(when string) string {
+func (k *Kernel) deathText(when string) string {
 	k.tailMu.Lock()
 	tail := strings.TrimRight(strings.ToValidUTF8(string(k.tail), "\uFFFD"), " \t\r\n")
 	k.tailMu.Unlock()
@@ -321,14 +332,14 @@ func (k *kernel) deathText(when string) string {
 	return "the python session died " + when + "; stderr tail:\n" + tail
 }
 
-// kill ends the driver and everything it started (its stdin first, so an
+// Kill ends the driver and everything it started (its stdin first, so an
 // idle driver exits on its own), then removes its script directory. It
 // waits for the process to be reaped.
-func (k *kernel) kill() {
+func (k *Kernel) Kill() {
 	k.stopped.Do(func() {
 		k.stdin.Close()
-		k.sp.watch.Kill(k.sp.watch.Waited())
-		<-k.sp.watch.Waited()
+		k.watch.Kill(k.watch.Waited())
+		<-k.watch.Waited()
 		// Let the reader finish; a descendant still holding stdout (none
 		// should survive Kill) must not hang the caller.
 		deadline := time.After(2 * time.Second)
