@@ -42,7 +42,10 @@ func contextSize(sess *session.Session) int {
 // agent has a mode or model for a session, GOOSE_MODE, GOOSE_PROVIDER and
 // GOOSE_MODEL are shown.
 type optionsAPI struct {
-	sessions  agent.Sessions
+	sessions   agent.Sessions
+	extensions agent.Extensions
+	// caps are the client's capabilities (boolean options).
+	caps      func() ClientCapabilities
 	loaded    *loadedSessions
 	providers func() []provider.Metadata
 	// defaultProvider, defaultModel and defaultMode are GOOSE_PROVIDER,
@@ -127,7 +130,7 @@ func (a *optionsAPI) optionsFor(sessionID string, activeModel string) []ConfigOp
 	if effort, thinks, _ := a.sessions.ThinkingEffort(sessionID); thinks {
 		out = append(out, thinkingOption(effort))
 	}
-	return out
+	return append(out, a.switchOptions(sessionID)...)
 }
 
 func (a *optionsAPI) providerList() []provider.Metadata {
@@ -222,6 +225,14 @@ func (a *optionsAPI) setConfigOption(ctx context.Context, req SetConfigOptionReq
 	as, err := a.loaded.lookup(req.SessionID)
 	if err != nil {
 		return SetConfigOptionResponse{}, err
+	}
+	if ok, err := a.setSwitch(ctx, as.id, req.ConfigID, req.Value); ok {
+		if err != nil {
+			return SetConfigOptionResponse{}, err
+		}
+		opts := a.options(as.id)
+		a.notify(ctx, as.id, SessionUpdate{SessionUpdate: UpdateConfigOption, ConfigOptions: opts})
+		return SetConfigOptionResponse{ConfigOptions: opts}, nil
 	}
 	var value string
 	if err := json.Unmarshal(req.Value, &value); err != nil {

@@ -20,6 +20,10 @@ import (
 type ClientSessionCapabilities struct {
 	Compaction *json.RawMessage `json:"compaction,omitempty"`
 	Notices    *json.RawMessage `json:"notices,omitempty"`
+	// ConfigOptions.Boolean ({}) takes boolean config options.
+	ConfigOptions *struct {
+		Boolean *json.RawMessage `json:"boolean,omitempty"`
+	} `json:"configOptions,omitempty"`
 }
 
 // Notice severities.

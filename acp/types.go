@@ -203,6 +203,8 @@ type ConfigOption struct {
 	Type         string              `json:"type"`
 	CurrentValue string              `json:"currentValue"`
 	Options      []ConfigOptionValue `json:"options"`
+	// Bool is a boolean option's value (type "boolean"; config_switches.go).
+	Bool *bool `json:"-"`
 }
 
 type ConfigOptionValue struct {

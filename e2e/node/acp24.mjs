@@ -127,6 +127,33 @@ const parentOf = {};
 const dedupe = (xs) => xs.filter((x, i, a) => x !== a[i - 1]);
 
 const scenarios = {
+  // A client without boolean options: none offered, none settable.
+  async switchesplain(agent) {
+    const created = await newSession(agent);
+    report.switchesNew = created.configOptions.map((o) => `${o.id}:${o.type}`);
+    report.switchesErrors = [await rpcError(agent.request(acp.methods.agent.session.setConfigOption,
+      { sessionId: created.sessionId, configId: "extension.todo", type: "boolean", value: true }))];
+  },
+  // Boolean config options: the session's extension switches.
+  async switches(agent) {
+    const created = await newSession(agent);
+    const s = created.sessionId;
+    const brief = (opts) => opts.map((o) => `${o.id}:${o.type}${o.type === "boolean" ? "=" + o.currentValue : ""}`);
+    report.switchesNew = brief(created.configOptions);
+    const set = (configId, value, type) => agent.request(acp.methods.agent.session.setConfigOption,
+      type ? { sessionId: s, configId, type, value } : { sessionId: s, configId, value });
+    const before = updatesOf(s).length;
+    report.switchesTodoOn = brief((await set("extension.todo", true, "boolean")).configOptions);
+    report.switchesUpdate = updatesOf(s).slice(before).filter((u) => u.sessionUpdate === "config_option_update").map((u) => brief(u.configOptions));
+    report.switchesStop = (await prompt(agent, s, "with todo")).stopReason;
+    report.switchesSummonOff = brief((await set("extension.summon", false, "boolean")).configOptions);
+    report.switchesStop2 = (await prompt(agent, s, "without summon")).stopReason;
+    report.switchesErrors = [
+      await rpcError(set("extension.todo", "on")),
+      await rpcError(set("extension.apps", true, "boolean")),
+      await rpcError(set("extension.nope", true, "boolean")),
+    ];
+  },
   // A delegate's subagent; the session id of the child comes from the
   // first subagent_update.
   async subagents(agent) {
