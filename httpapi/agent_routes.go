@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sort"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
+	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/setup"
@@ -28,7 +28,6 @@ type agentAPI struct {
 	extensions agent.Extensions
 	store      agent.SessionReader
 	cfg        *config.Config
-	perms      *config.Permissions
 	setup      *setup.Setup
 	library    *recipe.Library
 	// buses: stopping a session's agent cancels its requests.
@@ -224,7 +223,8 @@ type toolInfo struct {
 }
 
 // agentTools lists the session's tools sorted by name, with their
-// parameter names and permission.yaml level.
+// parameter names and permission.yaml level (core's ListTools, the ACP
+// face's tool list).
 func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 	id := r.URL.Query().Get("session_id")
 	if id == "" {
@@ -233,26 +233,19 @@ func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 	if err := a.sessions.Hold(r.Context(), id, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	tools, err := a.extensions.Tools(r.Context(), id, r.URL.Query().Get("extension_name"))
+	tools, err := a.extensions.ListTools(r.Context(), id, r.URL.Query().Get("extension_name"))
 	if err != nil {
 		return reply{}, errorf(http.StatusFailedDependency, "%w", err)
 	}
 	out := make([]toolInfo, 0, len(tools))
 	for _, t := range tools {
-		ti := toolInfo{Name: t.Name, Description: t.Description, Parameters: schemaParams(t.InputSchema), InputSchema: t.InputSchema}
-		if a.perms != nil {
-			l, ok := a.perms.User(t.Name)
-			if !ok && t.Local != "" { // a rule saved under the name before goose 1.54 made it bare
-				l, ok = a.perms.User(t.PrefixedName())
-			}
-			if ok {
-				v := string(l)
-				ti.Permission = &v
-			}
+		ti := toolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters, InputSchema: t.InputSchema}
+		if t.UserLevel != permission.LevelNone {
+			v := string(t.UserLevel)
+			ti.Permission = &v
 		}
 		out = append(out, ti)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return ok(out), nil
 }
 
@@ -260,9 +253,6 @@ func (a *agentAPI) agentTools(r *http.Request) (reply, error) {
 func errNoAgent(err error) error {
 	return errorf(http.StatusFailedDependency, "Failed to get session agent: %w", err)
 }
-
-// schemaParams lists the property names of a JSON schema, sorted.
-func schemaParams(schema json.RawMessage) []string { return agent.ParameterNames(schema) }
 
 type addExtensionRequest struct {
 	SessionID string                  `json:"session_id"`

@@ -5,16 +5,20 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
+	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/recipe"
 )
 
 // configAPI answers /config/*: config.yaml, secrets and extensions
 // through core/config, tool permissions, and the slash commands.
 type configAPI struct {
-	cfg     *config.Config
-	perms   *config.Permissions
-	library *recipe.Library
+	cfg *config.Config
+	// extensions write tool permissions (core's, as the ACP face's).
+	extensions agent.Extensions
+	library    *recipe.Library
 }
 
 func (a *configAPI) routes() []route {
@@ -28,7 +32,7 @@ func (a *configAPI) routes() []route {
 		{"GET", "/config/extensions", 0, cfg(noInput(a.getExtensions)), nil},
 		{"POST", "/config/extensions", 0, cfg(withBody(a.addExtension)), nil},
 		{"DELETE", "/config/extensions/{name}", 0, cfg(noInput(a.removeExtension)), nil},
-		{"POST", "/config/permissions", 0, needs(a.perms != nil, errNoPermissions, withBody(a.upsertPermissions)), nil},
+		{"POST", "/config/permissions", 0, withBody(a.upsertPermissions), nil},
 		{"GET", "/config/slash_commands", 0, noInput(a.slashCommands), nil},
 	}
 }
@@ -209,7 +213,10 @@ func (q upsertPermissionsQuery) check() error {
 // upsertPermissions writes per-tool levels to permission.yaml.
 func (a *configAPI) upsertPermissions(_ *http.Request, q upsertPermissionsQuery) (reply, error) {
 	for _, p := range q.ToolPermissions {
-		if err := a.perms.SetUser(p.ToolName, p.Permission); err != nil {
+		if err := a.extensions.SetToolPermission(p.ToolName, permission.Level(p.Permission)); err != nil {
+			if errkind.Is(err, errkind.Unavailable) { // no permission store: 503
+				return reply{}, err
+			}
 			return reply{}, badRequest("%w", err)
 		}
 	}

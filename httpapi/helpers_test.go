@@ -23,6 +23,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/session/memory"
 )
@@ -210,9 +211,9 @@ func newTestEnvWith(t testing.TB, mode string, edit func(*Options), steps ...ste
 		prov.mu.Unlock()
 		return prov, nil
 	}
-	a := agent.New(agent.Options{Store: store, Providers: factory, Config: cfgReader{cfg},
+	a := agent.New(agent.Options{Store: store, Providers: factory, Config: cfgReader{cfg}, Permissions: permission.FromConfig(perms),
 		Builtins: map[string]extension.BuiltinFactory{"tt": echoServer}, TempDir: t.TempDir(), ConfigDir: paths.Config, DataDir: paths.Data})
-	opts := Options{Agent: a, Store: store, Config: cfg, Permissions: perms, SecretKey: testSecret,
+	opts := Options{Agent: a, Store: store, Config: cfg, SecretKey: testSecret,
 		ConfigDir: paths.Config, DataDir: paths.Data, StateDir: paths.State, Version: "1.33.0-test",
 		Clock: clock, PingInterval: 50 * time.Millisecond}
 	if edit != nil {

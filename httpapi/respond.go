@@ -93,7 +93,6 @@ func statusOf(err error) int {
 // Services this server may run without.
 var (
 	errNoConfig             = errkind.New(errkind.Unavailable, "configuration is not available in this goose-acp server")
-	errNoPermissions        = errkind.New(errkind.Unavailable, "permissions are not available in this goose-acp server")
 	errSchedulerUnavailable = errkind.New(errkind.Unavailable, "Scheduling is not available in this goose-acp server")
 )
 

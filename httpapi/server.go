@@ -33,9 +33,8 @@ const DefaultPingInterval = 500 * time.Millisecond
 type Options struct {
 	Agent *agent.Agent
 	// Store is read-only: every change goes through Agent.
-	Store       agent.SessionReader
-	Config      *config.Config
-	Permissions *config.Permissions
+	Store  agent.SessionReader
+	Config *config.Config
 	// Setup is provider set-up (core/setup, the ACP face's too): the
 	// provider list, whether each is configured, live model lists and the
 	// default provider (default: one over Config, reading no environment;

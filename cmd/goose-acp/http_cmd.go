@@ -101,7 +101,7 @@ func (rt *runtime) httpServer(env *environment, secret string, useTLS bool) (goo
 	}
 	acpHandler := acphttp.New(acphttp.Options{Logger: rt.log, Serve: rt.serveACPConn})
 	srv := httpapi.New(httpapi.Options{
-		Agent: rt.agent, Store: rt.store, Config: rt.cfg, Permissions: rt.perms,
+		Agent: rt.agent, Store: rt.store, Config: rt.cfg,
 		Setup: rt.providers.setup, Scheduler: rt.scheduler,
 		CustomProviders: rt.providers.custom, SecretKey: secret,
 		ConfigDir: rt.paths.Config, DataDir: rt.paths.Data, StateDir: rt.paths.State,

@@ -20,6 +20,9 @@ type ListedTool struct {
 	// Permission is LevelNone when goose would not ask (auto mode and no
 	// permission.yaml entry).
 	Permission permission.Level
+	// UserLevel is the tool's permission.yaml user level alone (what
+	// goosed lists), LevelNone when it has none.
+	UserLevel permission.Level
 }
 
 // ListTools lists a loaded session's tools sorted by name (ext filters by
@@ -36,35 +39,45 @@ func (svc Extensions) ListTools(ctx context.Context, sessionID, ext string) ([]L
 	}
 	out := make([]ListedTool, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: svc.toolPermission(mode, t)})
+		out = append(out, ListedTool{Tool: t, Parameters: ParameterNames(t.InputSchema), Permission: svc.toolPermission(mode, t),
+			UserLevel: svc.userLevel(t)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-// toolPermission reads the tool's levels under its public name, else
-// under the prefixed name rules saved before goose 1.54 carry.
+// toolPermission is the tool's user level, else in smart_approve its
+// smart level, in approve mode ask_before.
 func (svc Extensions) toolPermission(mode permission.Mode, t extension.Tool) permission.Level {
-	level := func(lookup func(string) permission.Level) permission.Level {
-		if l := lookup(t.Name); l != permission.LevelNone || t.Local == "" {
-			return l
-		}
-		return lookup(t.PrefixedName())
-	}
-	if svc.a.opts.Permissions != nil {
-		if l := level(svc.a.opts.Permissions.User); l != permission.LevelNone {
-			return l
-		}
+	if l := svc.userLevel(t); l != permission.LevelNone {
+		return l
 	}
 	switch mode {
 	case permission.ModeSmartApprove:
 		if svc.a.opts.Permissions != nil {
-			return level(svc.a.opts.Permissions.Smart)
+			return storedLevel(svc.a.opts.Permissions.Smart, t)
 		}
 	case permission.ModeApprove:
 		return permission.LevelAskBefore
 	}
 	return permission.LevelNone
+}
+
+// userLevel is the tool's permission.yaml user level.
+func (svc Extensions) userLevel(t extension.Tool) permission.Level {
+	if svc.a.opts.Permissions == nil {
+		return permission.LevelNone
+	}
+	return storedLevel(svc.a.opts.Permissions.User, t)
+}
+
+// storedLevel reads a tool's level under its public name, else under the
+// prefixed name rules saved before goose 1.54 carry.
+func storedLevel(lookup func(string) permission.Level, t extension.Tool) permission.Level {
+	if l := lookup(t.Name); l != permission.LevelNone || t.Local == "" {
+		return l
+	}
+	return lookup(t.PrefixedName())
 }
 
 // ErrNoPermissionStore: the agent was built without permission.yaml.
