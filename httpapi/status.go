@@ -1,15 +1,9 @@
 package httpapi
 
 import (
-	"archive/zip"
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
@@ -70,92 +64,15 @@ func (a *statusAPI) diagnostics(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(data)
 }
 
-// maxDiagnosticLogs bounds how many log files go into the bundle.
-const maxDiagnosticLogs = 10
-
 func (a *statusAPI) buildDiagnostics(r *http.Request, id string) ([]byte, error) {
-	export, err := a.store.Export(r.Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	add := func(name string, data []byte) error {
-		f, err := zw.Create(name)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		return err
-	}
-	if err := add("session.json", export); err != nil {
-		return nil, err
-	}
-	sys, _ := json.MarshalIndent(a.collectSystemInfo(), "", "  ")
-	if err := add("system.txt", sys); err != nil {
-		return nil, err
-	}
+	configFile, logsDir := "", ""
 	if a.cfg != nil {
-		if b, err := os.ReadFile(a.cfg.Path()); err == nil {
-			if err := add("config.yaml", b); err != nil {
-				return nil, err
-			}
-		}
+		configFile = a.cfg.Path()
 	}
-	for _, p := range newestLogs(filepath.Join(a.stateDir, "logs"), maxDiagnosticLogs) {
-		if err := addFile(zw, p, filepath.Join(a.stateDir, "logs")); err != nil {
-			return nil, err
-		}
+	if a.stateDir != "" {
+		logsDir = filepath.Join(a.stateDir, "logs")
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func addFile(zw *zip.Writer, path, base string) error {
-	rel, err := filepath.Rel(base, path)
-	if err != nil {
-		return err
-	}
-	src, err := os.Open(path)
-	if err != nil {
-		return nil // rotated away meanwhile
-	}
-	defer src.Close()
-	dst, err := zw.Create(filepath.ToSlash(filepath.Join("logs", rel)))
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(dst, io.LimitReader(src, 10<<20))
-	return err
-}
-
-// newestLogs returns up to n regular files under dir, newest first.
-func newestLogs(dir string, n int) []string {
-	if dir == "" || dir == "logs" {
-		return nil
-	}
-	type file struct {
-		path string
-		mod  int64
-	}
-	var files []file
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
-			files = append(files, file{p, info.ModTime().UnixNano()})
-		}
-		return nil
-	})
-	sort.Slice(files, func(i, j int) bool { return files[i].mod > files[j].mod })
-	var out []string
-	for i := 0; i < len(files) && i < n; i++ {
-		out = append(out, files[i].path)
-	}
-	return out
+	return diagnostics.Bundle(r.Context(), a.store, id, a.collectSystemInfo(), configFile, logsDir)
 }
 
 // telemetryEvent accepts and drops UI telemetry: goose-acp sends none.
