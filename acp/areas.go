@@ -53,8 +53,8 @@ func (a *areas) bind(o Options, s *Server) {
 	loaded, version := s.loaded, s.version
 	*a.prompt = promptAPI{agent: o.Agent, store: o.Store, loaded: loaded, options: a.options, notes: s.notes,
 		caps: s.clientCaps, notify: s.notify, peer: s.peer, local: o.LocalFiles, authFail: s.turnAuthError, log: o.Logger}
-	*a.options = optionsAPI{sessions: o.Agent.Sessions(), extensions: o.Agent.Extensions(), caps: s.clientCaps, loaded: loaded, providers: o.Providers, defaultProvider: o.DefaultProvider,
-		defaultModel: o.DefaultModel, defaultMode: o.DefaultMode, notify: s.notify}
+	*a.options = optionsAPI{sessions: o.Agent.Sessions(), extensions: o.Agent.Extensions(), caps: s.clientCaps, loaded: loaded, providers: o.Providers,
+		notify: s.notify}
 	*a.sessions = sessionsAPI{agent: o.Agent, sessions: o.Agent.Sessions(), recipes: o.Agent.Recipes(), store: o.Store, loaded: loaded, options: a.options,
 		library: recipeLibrary(o), builtins: o.Builtins, extensionsFirst: o.ExtensionsFirst, conn: s, tools: a.prompt.builtins, notes: s.notes, caps: s.clientCaps, log: o.Logger}
 	st := o.Settings

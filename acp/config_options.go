@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -39,8 +40,8 @@ func contextSize(sess *session.Session) int {
 
 // optionsAPI answers a session's modes, models and config options through
 // the agent, and announces each change to the editor (notify). Before the
-// agent has a mode or model for a session, GOOSE_MODE, GOOSE_PROVIDER and
-// GOOSE_MODEL are shown.
+// agent has a mode or model for a session, core's defaults (GOOSE_MODE,
+// GOOSE_PROVIDER and GOOSE_MODEL as configured now) are shown.
 type optionsAPI struct {
 	sessions   agent.Sessions
 	extensions agent.Extensions
@@ -48,10 +49,7 @@ type optionsAPI struct {
 	caps      func() ClientCapabilities
 	loaded    *loadedSessions
 	providers func() []provider.Metadata
-	// defaultProvider, defaultModel and defaultMode are GOOSE_PROVIDER,
-	// GOOSE_MODEL and GOOSE_MODE.
-	defaultProvider, defaultModel, defaultMode string
-	notify                                     func(ctx context.Context, sessionID string, u SessionUpdate)
+	notify    func(ctx context.Context, sessionID string, u SessionUpdate)
 }
 
 func (a *optionsAPI) methods() map[string]RequestHandler {
@@ -72,28 +70,23 @@ func (a *optionsAPI) setup(sessionID string) SessionSetupResponse {
 	}
 }
 
-// currentMode is the agent's mode for the session, else GOOSE_MODE, else
-// auto.
+// currentMode is the agent's mode for the session, else core's default.
 func (a *optionsAPI) currentMode(sessionID string) string {
 	if m, err := a.sessions.Mode(sessionID); err == nil && m != "" {
 		return string(m)
 	}
-	if a.defaultMode != "" {
-		return a.defaultMode
-	}
-	return "auto"
+	_, _, mode := a.sessions.Defaults()
+	return string(mode)
 }
 
 // currentProviderModel is the agent's provider and model for the
-// session, else GOOSE_PROVIDER / GOOSE_MODEL.
+// session, else core's defaults.
 func (a *optionsAPI) currentProviderModel(sessionID string) (string, string) {
 	p, cfg, _ := a.sessions.Model(sessionID)
 	m := cfg.ModelName
-	if p == "" {
-		p = a.defaultProvider
-	}
-	if m == "" {
-		m = a.defaultModel
+	if p == "" || m == "" {
+		dp, dm, _ := a.sessions.Defaults()
+		p, m = cmp.Or(p, dp), cmp.Or(m, dm)
 	}
 	return p, m
 }

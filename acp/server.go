@@ -38,10 +38,6 @@ type Options struct {
 	Scheduler *schedule.Scheduler
 	// Providers lists the providers for the provider config option.
 	Providers func() []provider.Metadata
-	// DefaultProvider and DefaultModel are GOOSE_PROVIDER / GOOSE_MODEL.
-	DefaultProvider, DefaultModel string
-	// DefaultMode is GOOSE_MODE (auto when empty).
-	DefaultMode string
 	// Builtins are the builtin extensions every new session gets on top of
 	// config.yaml's, as goose-acp-server's --builtin list. nil means
 	// ["developer"] (goose-acp-server's default); an empty slice means none.

@@ -18,6 +18,16 @@ func (svc Sessions) Mode(sessionID string) (permission.Mode, error) {
 	return s.mode, nil
 }
 
+// Defaults are what a session with no choice of its own gets, as the
+// configuration says now: GOOSE_PROVIDER, GOOSE_MODEL and the goose mode
+// (GOOSE_MODE, else auto). A face shows them for a session whose provider
+// could not be built, or that it has not loaded.
+func (svc Sessions) Defaults() (providerName, modelName string, mode permission.Mode) {
+	providerName, _ = svc.a.cfg.lookup("GOOSE_PROVIDER")
+	modelName, _ = svc.a.cfg.lookup("GOOSE_MODEL")
+	return providerName, modelName, svc.a.initialMode(nil, "")
+}
+
 // SetModel switches the session's provider and model (persisted). An
 // empty providerName keeps the current provider.
 func (svc Sessions) SetModel(ctx context.Context, sessionID, providerName, modelName string) error {
