@@ -172,19 +172,11 @@ func (a *configAPI) addExtension(_ context.Context, req extensionAddWire) (empty
 	if req.Extension == nil {
 		return emptyResponse{}, invalidParams("missing field `extension`")
 	}
-	cfg, secrets, err := extensionFromWire(*req.Extension)
+	cfg, env, err := extensionFromWire(*req.Extension)
 	if err != nil {
 		return emptyResponse{}, err
 	}
-	if cfg.Key() == "" {
-		return emptyResponse{}, invalidParams("extension name %q gives an empty config key", cfg.Name)
-	}
-	for _, k := range slices.Sorted(maps.Keys(secrets)) {
-		if err := a.cfg.Secrets().Set(k, secrets[k]); err != nil {
-			return emptyResponse{}, fmt.Errorf("Failed to save extension env secrets: %w", err)
-		}
-	}
-	return emptyResponse{}, a.cfg.SetExtension(config.ExtensionEntry{Enabled: req.Enabled, Config: cfg})
+	return emptyResponse{}, a.cfg.AddExtensionWithEnvSecrets(config.ExtensionEntry{Enabled: req.Enabled, Config: cfg}, env)
 }
 
 type extensionKeyWire struct {

@@ -116,10 +116,20 @@ func headerList(h map[string]string) []HTTPHeader {
 	return out
 }
 
-// extensionFromWire is goose's goose_extension_to_config: the config entry
-// and the stdio env values, which go to the secret store (their names to
-// env_keys) rather than into config.yaml.
-func extensionFromWire(g GooseExtension) (config.ExtensionConfig, map[string]string, error) {
+// envValues are a server's env values given as a session's own
+// (ExtensionConfig.Envs, for the process only).
+func envValues(env []config.KeyValue) map[string]string {
+	out := make(map[string]string, len(env))
+	for _, kv := range env {
+		out[kv.Key] = fmt.Sprint(kv.Value)
+	}
+	return out
+}
+
+// extensionFromWire decodes goose's GooseExtension: the config entry and
+// a stdio server's env values, which core keeps in the secret store
+// (config.AddExtensionWithEnvSecrets).
+func extensionFromWire(g GooseExtension) (config.ExtensionConfig, []config.KeyValue, error) {
 	c := config.ExtensionConfig{Name: g.Name, Timeout: g.Timeout, Bundled: g.Bundled, AvailableTools: g.AvailableTools}
 	if g.Description != nil {
 		c.Description = *g.Description
@@ -152,14 +162,11 @@ func extensionFromWire(g GooseExtension) (config.ExtensionConfig, map[string]str
 			return c, nil, invalidParams("OAuth client fields are only supported for streamable_http MCP extensions")
 		}
 		c.Type, c.Cmd, c.Args = config.ExtensionStdio, srv.Command, nonNil(srv.Args)
-		secrets := map[string]string{}
+		var env []config.KeyValue
 		for _, e := range srv.Env {
-			if !slices.Contains(c.EnvKeys, e.Name) {
-				c.EnvKeys = append(c.EnvKeys, e.Name)
-			}
-			secrets[e.Name] = e.Value
+			env = append(env, config.KeyValue{Key: e.Name, Value: e.Value})
 		}
-		return c, secrets, nil
+		return c, env, nil
 	case "http":
 		c.Type, c.URI = config.ExtensionStreamableHTTP, srv.URL
 		if g.Socket != nil {

@@ -74,7 +74,7 @@ func (a *sessionToolsAPI) addExtension(ctx context.Context, req sessionExtAddReq
 	// A session extension's env values are the session's own: they go to
 	// the process, never to the secret store or config.yaml.
 	if len(env) > 0 {
-		cfg.Envs, cfg.EnvKeys = env, req.Extension.EnvKeys
+		cfg.Envs = envValues(env)
 	}
 	id, err := ensureLoaded(ctx, a.sessions, req.SessionID)
 	if err != nil {

@@ -52,7 +52,7 @@ func enabledExtensions(meta Meta) ([]config.ExtensionConfig, bool, error) {
 			return nil, false, err
 		}
 		if len(env) > 0 {
-			cfg.Envs, cfg.EnvKeys = env, g.EnvKeys
+			cfg.Envs = envValues(env)
 		}
 		out = append(out, cfg)
 	}

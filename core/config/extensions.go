@@ -3,6 +3,8 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/goose-acp/goose-acp/core/errkind"
@@ -109,7 +111,7 @@ func (c *Config) Extension(key string) (ExtensionEntry, error) {
 func (c *Config) SetExtension(entry ExtensionEntry) error {
 	key := entry.Config.Key()
 	if key == "" {
-		return fmt.Errorf("config: extension name %q gives an empty key", entry.Config.Name)
+		return errkind.Errorf(errkind.Invalid, "extension name %q gives an empty config key", entry.Config.Name)
 	}
 	if err := checkEnabling(entry); err != nil {
 		return err
@@ -121,6 +123,31 @@ func (c *Config) SetExtension(entry ExtensionEntry) error {
 	return c.edit(func(root *yaml.Node) {
 		setKey(extensionsMap(root), key, node)
 	})
+}
+
+// AddExtensionWithEnvSecrets writes entry as SetExtension does after
+// storing a stdio extension's env values in the secret store: each name
+// joins the entry's env_keys once, in order, and its value never reaches
+// config.yaml (goose's goose_extension_to_config, how its ACP API adds an
+// extension). A name given twice keeps its last value; nothing is written
+// for an entry SetExtension would refuse.
+func (c *Config) AddExtensionWithEnvSecrets(entry ExtensionEntry, env []KeyValue) error {
+	if entry.Config.Key() == "" || checkEnabling(entry) != nil {
+		return c.SetExtension(entry) // its refusal
+	}
+	values := map[string]any{}
+	for _, kv := range env {
+		if !slices.Contains(entry.Config.EnvKeys, kv.Key) {
+			entry.Config.EnvKeys = append(entry.Config.EnvKeys, kv.Key)
+		}
+		values[kv.Key] = kv.Value
+	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if err := c.Secrets().Set(k, values[k]); err != nil {
+			return fmt.Errorf("Failed to save extension env secrets: %w", err)
+		}
+	}
+	return c.SetExtension(entry)
 }
 
 // RemoveExtension deletes extensions.<key> from the user file.

@@ -2,8 +2,12 @@ package config
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/core/errkind"
 )
 
 func TestExtensionEntryJSON(t *testing.T) {
@@ -113,5 +117,36 @@ func TestSetExtensionRejectsEmptyKey(t *testing.T) {
 	c := newTestEnv(t).open(t)
 	if err := c.SetExtension(ExtensionEntry{Config: ExtensionConfig{Type: ExtensionBuiltin, Name: "  "}}); err == nil {
 		t.Fatal("empty key accepted")
+	}
+}
+
+// TestAddExtensionWithEnvSecrets: a stdio server's env values go to the
+// secret store and only their names to env_keys (after the names the entry
+// had, each once); an entry with no key writes nothing anywhere.
+func TestAddExtensionWithEnvSecrets(t *testing.T) {
+	e := newTestEnv(t)
+	e.env["GOOSE_DISABLE_KEYRING"] = "1"
+	writeAll(t, e.paths.ConfigFile(), "GOOSE_PROVIDER: anthropic\n")
+	c := e.open(t)
+	err := c.AddExtensionWithEnvSecrets(ExtensionEntry{Config: ExtensionConfig{Type: ExtensionBuiltin, Name: "  "}},
+		[]KeyValue{{Key: "NOPE", Value: "x"}})
+	if !errkind.Is(err, errkind.Invalid) || errkind.Detail(err) != `extension name "  " gives an empty config key` {
+		t.Fatalf("empty key: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.paths.Config, "secrets.yaml")); !os.IsNotExist(err) {
+		t.Fatalf("a refused extension stored its env: %v", err)
+	}
+	err = c.AddExtensionWithEnvSecrets(ExtensionEntry{Enabled: true, Config: ExtensionConfig{Type: ExtensionStdio, Name: "gh", Cmd: "npx",
+		EnvKeys: []string{"EXTRA", "GITHUB_TOKEN"}}},
+		[]KeyValue{{Key: "ZED", Value: "z"}, {Key: "GITHUB_TOKEN", Value: "old"}, {Key: "GITHUB_TOKEN", Value: "ghp_new"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := os.ReadFile(e.paths.ConfigFile())
+	if want := "GOOSE_PROVIDER: anthropic\nextensions:\n  gh:\n    enabled: true\n    type: stdio\n    name: gh\n    description: \"\"\n    cmd: npx\n    args: []\n    env_keys:\n      - EXTRA\n      - GITHUB_TOKEN\n      - ZED\n"; string(cfg) != want {
+		t.Fatalf("config.yaml:\n%s\nwant:\n%s", cfg, want)
+	}
+	if sec, _ := os.ReadFile(filepath.Join(e.paths.Config, "secrets.yaml")); string(sec) != "GITHUB_TOKEN: ghp_new\nZED: z\n" {
+		t.Fatalf("secrets.yaml:\n%s", sec)
 	}
 }
