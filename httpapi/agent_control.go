@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
@@ -131,33 +133,20 @@ func (a *agentAPI) agentCallTool(r *http.Request, q callToolRequest) (reply, err
 	if err := a.sessions.Hold(r.Context(), q.SessionID, a.hold); err != nil {
 		return reply{}, errNoAgent(err)
 	}
-	if !a.hasTool(r, q.SessionID, q.Name) {
-		return reply{}, notFound("Tool not found: %s", q.Name)
-	}
 	if q.Arguments == nil {
 		q.Arguments = map[string]any{}
 	}
 	res, err := a.extensions.CallTool(r.Context(), q.SessionID, q.Name, q.Arguments)
-	if err != nil {
+	switch {
+	case errors.Is(err, agent.ErrToolNotFound): // 404 "Tool not found: <name>"
+		return reply{}, err
+	case err != nil:
 		return reply{}, errorf(http.StatusInternalServerError, "%w", err)
 	}
 	if res.Content == nil {
 		res.Content = []conversation.ToolContent{}
 	}
 	return ok(res), nil
-}
-
-func (a *agentAPI) hasTool(r *http.Request, id, name string) bool {
-	tools, err := a.extensions.Tools(r.Context(), id, "")
-	if err != nil {
-		return false
-	}
-	for _, t := range tools {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 type readResourceRequest struct {

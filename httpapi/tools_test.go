@@ -28,3 +28,16 @@ func TestAgentToolsListsTheUserLevel(t *testing.T) {
 		t.Fatalf("tools = %d %s\nwant %s", code, body, want)
 	}
 }
+
+// TestCallToolNotFoundIsCores: /agent/call_tool of a tool the session does
+// not have is core's refusal (agent.ErrToolNotFound), in goosed's words.
+func TestCallToolNotFoundIsCores(t *testing.T) {
+	e := newTestEnv(t, "auto")
+	id := e.startSession()
+	if code, body := e.call("POST", "/agent/call_tool", map[string]any{"session_id": id, "name": "tt__nope", "arguments": map[string]any{}}); code != 404 || body != `{"message":"Tool not found: tt__nope"}` {
+		t.Fatalf("unknown tool: %d %s", code, body)
+	}
+	if code, body := e.call("POST", "/agent/call_tool", map[string]any{"session_id": id, "name": "tt__echo", "arguments": map[string]any{"a": "b"}}); code != 200 || body != `{"content":[{"type":"text","text":"echo:{\"a\":\"b\"}"}],"isError":false}` {
+		t.Fatalf("echo: %d %s", code, body)
+	}
+}

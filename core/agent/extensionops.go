@@ -3,11 +3,13 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/extension/platform"
 )
@@ -32,11 +34,16 @@ func (svc Extensions) Tools(ctx context.Context, sessionID, ext string) ([]exten
 }
 
 // CallTool runs a tool directly, outside any turn and without permission
-// checks (goosed's /agent/call_tool).
+// checks (goosed's /agent/call_tool). A name none of the session's
+// extensions offers is ErrToolNotFound ("Tool not found: <name>").
 func (svc Extensions) CallTool(ctx context.Context, sessionID, name string, args map[string]any) (conversation.CallToolResult, error) {
 	s, err := svc.a.readySession(ctx, sessionID)
 	if err != nil {
 		return conversation.CallToolResult{}, err
+	}
+	named := func(t extension.Tool) bool { return t.Name == name }
+	if !slices.ContainsFunc(s.mgr.Tools(ctx), named) && !slices.ContainsFunc(s.subRecipeInfos(), named) {
+		return conversation.CallToolResult{}, errkind.Wrapf(ErrToolNotFound, "Tool not found: %s", name)
 	}
 	return s.mgr.Call(ctx, "call_"+svc.a.opts.NewID(), name, args)
 }

@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/errkind"
 	"github.com/goose-acp/goose-acp/core/permission"
 )
 
@@ -51,5 +53,19 @@ func TestListToolsUserLevelBesideTheEffectivePermission(t *testing.T) {
 		if got[name] != w {
 			t.Errorf("%s: user level, permission = %v, want %v", name, got[name], w)
 		}
+	}
+}
+
+// TestCallToolRefusesAToolTheSessionLacks: a direct call names a tool the
+// session's extensions offer, else ErrToolNotFound with the name.
+func TestCallToolRefusesAToolTheSessionLacks(t *testing.T) {
+	h := newHarness(t, nil)
+	h.start(StartOptions{})
+	_, err := h.a.Extensions().CallTool(context.Background(), h.id, "tt__nope", nil)
+	if !errors.Is(err, ErrToolNotFound) || errkind.Detail(err) != "Tool not found: tt__nope" {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	if res, err := h.a.Extensions().CallTool(context.Background(), h.id, "tt__echo", map[string]any{"q": 1}); err != nil || res.IsError {
+		t.Fatalf("tt__echo: %+v %v", res, err)
 	}
 }
