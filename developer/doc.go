@@ -13,15 +13,16 @@
 // (MetaKeyShell) and, in a delegated Terminal, a TerminalMeta.
 //
 // Every path is judged by core/pathpolicy (the one policy every way a path
-// gets in shares); a shell command is checked against .gooseignore by
+// gets in shares); a shell command runs through developer/shellrun after
+// it is checked against .gooseignore by
 // developer/shellguard before it runs (a guard, not a sandbox); no process
 // a shell starts outlives the agent (internal/proctree).
 // GOOSE_DEVELOPER_MODE=python_session offers goose's single python tool
 // instead of the file and shell tools (python_*.go, over developer/pykernel).
 //
 // Of ours it imports only core/pathpolicy, core/extension/inproc,
-// internal/proctree and its own sub-packages (shellguard, pykernel,
-// analyze, imageproc, screen), so it can be served on its own. The rules of the
+// internal/proctree and its own sub-packages (shellrun, shellguard,
+// pykernel, analyze, imageproc, screen), so it can be served on its own. The rules of the
 // path policy, the shell guard, process supervision and the python
 // session, and where developer departs from goose on purpose, are in
 // docs/developer.md.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 	"github.com/goose-acp/goose-acp/developer/shellguard"
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // ErrIgnored marks a path restricted by .gooseignore (the same sentinel as
@@ -64,7 +65,7 @@ func (s *service) checkShellPaths(command string, cc callContext) error {
 		return err
 	}
 	noProbe := func(string) (string, error) { return "", exec.ErrNotFound }
-	if runtime.GOOS == "windows" && selectShell(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
+	if runtime.GOOS == "windows" && shellrun.Select(runtime.GOOS, s.getenv, noProbe).Flavor != "posix" {
 		return nil // cmd and PowerShell syntax is not POSIX: goose's check only
 	}
 	g := shellguard.Guard{Rules: rules.r, Policy: s.policy(cc.workingDir), Dir: cc.workingDir, Getenv: s.getenv}
@@ -74,7 +75,7 @@ func (s *service) checkShellPaths(command string, cc callContext) error {
 // checkShellWords is goose's check: every token after the first that is
 // not a flag and exists relative to the working dir.
 func (s *service) checkShellWords(command, workingDir string, rules *ignoreRules) error {
-	toks := splitShellArgs(command)
+	toks := shellrun.SplitArgs(command)
 	if len(toks) < 2 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
@@ -26,7 +27,7 @@ var outputRoot struct {
 // background descendants — before returning. Call it once at exit (servers
 // made later start afresh).
 func Cleanup() error {
-	proctree.StopAll(killGrace + time.Second)
+	proctree.StopAll(shellrun.KillGrace + time.Second)
 	outputRoot.mu.Lock()
 	defer outputRoot.mu.Unlock()
 	if outputRoot.path == "" {

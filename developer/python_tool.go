@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goose-acp/goose-acp/developer/pykernel"
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -157,7 +158,7 @@ func (s *service) interpreter(pathEnv string) (string, error) {
 func (s *service) kernelSpecFor(cc callContext) (pykernel.Spec, error) {
 	path := s.getenv("PATH")
 	if s.opts.LoginShellPath {
-		if p := s.loginPath(selectShell(runtime.GOOS, s.getenv, exec.LookPath)); p != "" {
+		if p := s.loginPath(shellrun.Select(runtime.GOOS, s.getenv, exec.LookPath)); p != "" {
 			path = p
 		}
 	}
@@ -175,7 +176,7 @@ func (s *service) kernelSpecFor(cc callContext) (pykernel.Spec, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = ""
 	}
-	return pykernel.Spec{Python: python, Dir: dir, Env: mergeEnv(os.Environ(), over, runtime.GOOS)}, nil
+	return pykernel.Spec{Python: python, Dir: dir, Env: shellrun.MergeEnv(os.Environ(), over, runtime.GOOS)}, nil
 }
 
 func (s *service) pythonTool(ctx context.Context, cc callContext, raw json.RawMessage) (*mcp.CallToolResult, error) {

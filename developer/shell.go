@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // liveOutputCap bounds the bytes streamed as notifications per call; the
@@ -31,12 +33,12 @@ func (s *service) shellTimeout(a shellArgs) time.Duration {
 
 // execLocal runs a command locally with goose's non-interactive setup,
 // streaming each line as an MCP log notification and an Emitter event.
-func (s *service) execLocal(ctx context.Context, cc callContext, command string, timeout time.Duration) (*runResult, error) {
-	spec := selectShell(runtime.GOOS, s.getenv, exec.LookPath)
-	if err := spec.checkCommand(command); err != nil {
+func (s *service) execLocal(ctx context.Context, cc callContext, command string, timeout time.Duration) (*shellrun.Result, error) {
+	spec := shellrun.Select(runtime.GOOS, s.getenv, exec.LookPath)
+	if err := spec.CheckCommand(command); err != nil {
 		return nil, err
 	}
-	overrides := shellEnvOverrides(runtime.GOOS, cc.sessionID, s.opts.BashEnvFile, spec)
+	overrides := shellrun.EnvOverrides(runtime.GOOS, cc.sessionID, s.opts.BashEnvFile, spec)
 	if s.opts.LoginShellPath {
 		if p := s.loginPath(spec); p != "" {
 			overrides["PATH"] = p
@@ -47,10 +49,10 @@ func (s *service) execLocal(ctx context.Context, cc callContext, command string,
 		dir = "" // goose only sets current_dir for a usable directory
 	}
 	streamed := 0
-	req := runRequest{
-		spec: spec, command: command, dir: dir, pty: s.opts.PTY, timeout: timeout,
-		env: mergeEnv(os.Environ(), overrides, runtime.GOOS),
-		onLine: func(stream, line string) {
+	req := shellrun.Request{
+		Spec: spec, Command: command, Dir: dir, PTY: s.opts.PTY, Timeout: timeout,
+		Env: shellrun.MergeEnv(os.Environ(), overrides, runtime.GOOS),
+		OnLine: func(stream, line string) {
 			if streamed >= liveOutputCap {
 				return
 			}
@@ -71,17 +73,17 @@ func (s *service) execLocal(ctx context.Context, cc callContext, command string,
 	return res, nil
 }
 
-func (s *service) logCompletion(command string, res *runResult) {
-	attrs := []any{"command", command, "duration", res.duration, "bytes", res.combined.bytes}
+func (s *service) logCompletion(command string, res *shellrun.Result) {
+	attrs := []any{"command", command, "duration", res.Duration, "bytes", res.Combined.Bytes()}
 	switch {
-	case res.cancelled:
+	case res.Cancelled:
 		s.log.Info("shell cancelled", attrs...)
-	case res.timedOut:
+	case res.TimedOut:
 		s.log.Info("shell timed out", attrs...)
 	default:
 		code := -1
-		if res.exitCode != nil {
-			code = *res.exitCode
+		if res.ExitCode != nil {
+			code = *res.ExitCode
 		}
 		s.log.Info("shell completed", append(attrs, "exit_code", code)...)
 	}
@@ -104,8 +106,8 @@ func (s *service) streamLine(ctx context.Context, cc callContext, stream, line s
 }
 
 // shellMeta is the result _meta describing how the command ended.
-func shellMeta(res *runResult) ShellMeta {
-	return ShellMeta{ExitCode: res.exitCode, TimedOut: res.timedOut, Cancelled: res.cancelled}
+func shellMeta(res *shellrun.Result) ShellMeta {
+	return ShellMeta{ExitCode: res.ExitCode, TimedOut: res.TimedOut, Cancelled: res.Cancelled}
 }
 
 var errCancelled = errors.New("Shell command was cancelled by user")

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // goose's classic shell output bounds.
@@ -35,7 +37,7 @@ func (s *service) shellClassic(ctx context.Context, cc callContext, raw json.Raw
 	if err != nil {
 		return nil, internalError("%s", err.Error())
 	}
-	if res.cancelled {
+	if res.Cancelled {
 		return nil, internalError("%s", errCancelled.Error())
 	}
 	return s.classicResult(a, res)
@@ -43,11 +45,11 @@ func (s *service) shellClassic(ctx context.Context, cc callContext, raw json.Raw
 
 // classicResult shapes output as goose's MCP server does, and unlike it
 // reports the exit code: non-zero is an error result.
-func (s *service) classicResult(a shellArgs, res *runResult) (*mcp.CallToolResult, error) {
-	if res.combined.runes > maxShellChars {
-		return nil, internalError("Shell output from command '%s' has too many characters (%d). Maximum character count is %d.", a.Command, res.combined.runes, maxShellChars)
+func (s *service) classicResult(a shellArgs, res *shellrun.Result) (*mcp.CallToolResult, error) {
+	if res.Combined.Runes() > maxShellChars {
+		return nil, internalError("Shell output from command '%s' has too many characters (%d). Maximum character count is %d.", a.Command, res.Combined.Runes(), maxShellChars)
 	}
-	out := res.combined.String()
+	out := res.Combined.String()
 	assistant, user := out, out
 	if lines := rustLines(out); len(lines) > classicTailLen {
 		path, err := s.saveClassicOutput(out)
@@ -71,10 +73,10 @@ func (s *service) classicResult(a shellArgs, res *runResult) (*mcp.CallToolResul
 
 // endingNotes are the suffixes goose appends after the output, and whether
 // the run counts as failed.
-func endingNotes(a shellArgs, res *runResult) (string, bool) {
+func endingNotes(a shellArgs, res *shellrun.Result) (string, bool) {
 	var b strings.Builder
 	isErr := false
-	if res.timedOut {
+	if res.TimedOut {
 		isErr = true
 		if a.TimeoutSecs != nil {
 			fmt.Fprintf(&b, "\n\nCommand timed out after %d seconds", *a.TimeoutSecs)
@@ -82,18 +84,18 @@ func endingNotes(a shellArgs, res *runResult) (string, bool) {
 			b.WriteString("\n\nCommand timed out")
 		}
 	}
-	if res.drainTimedOut {
+	if res.DrainTimedOut {
 		b.WriteString("\n\nOutput may be incomplete because stream draining timed out after process exit.")
 	}
-	if res.cancelled {
+	if res.Cancelled {
 		isErr = true
 		b.WriteString("\n\n" + errCancelled.Error())
 	}
-	if res.exitCode != nil && *res.exitCode != 0 {
+	if res.ExitCode != nil && *res.ExitCode != 0 {
 		isErr = true
-		fmt.Fprintf(&b, "\n\nCommand exited with code %d", *res.exitCode)
+		fmt.Fprintf(&b, "\n\nCommand exited with code %d", *res.ExitCode)
 	}
-	if res.exitCode == nil {
+	if res.ExitCode == nil {
 		isErr = true
 	}
 	return b.String(), isErr

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // goose's platform shell output bounds.
@@ -60,25 +62,25 @@ func shellErrorResult(msg string) *mcp.CallToolResult {
 	}
 }
 
-func (s *service) editorResult(a shellArgs, res *runResult) (*mcp.CallToolResult, error) {
+func (s *service) editorResult(a shellArgs, res *shellrun.Result) (*mcp.CallToolResult, error) {
 	slot := (s.callIndex.Add(1) - 1) % outputSlots
 	var notices []string
-	shape := func(buf *boundedBuffer, label string) (string, error) {
+	shape := func(buf *shellrun.Buffer, label string) (string, error) {
 		preview, notice, err := s.truncateOutput(strings.TrimSuffix(buf.String(), "\n"), fmt.Sprintf("%s-%d", label, slot))
 		if notice != "" && label == "output" {
 			notices = append(notices, notice)
 		}
 		return preview, err
 	}
-	combined, err := shape(&res.combined, "output")
+	combined, err := shape(&res.Combined, "output")
 	if err != nil {
 		return shellErrorResult(err.Error()), nil
 	}
-	stdout, err := shape(&res.stdout, "stdout")
+	stdout, err := shape(&res.Stdout, "stdout")
 	if err != nil {
 		return shellErrorResult(err.Error()), nil
 	}
-	stderr, err := shape(&res.stderr, "stderr")
+	stderr, err := shape(&res.Stderr, "stderr")
 	if err != nil {
 		return shellErrorResult(err.Error()), nil
 	}
@@ -93,8 +95,8 @@ func (s *service) editorResult(a shellArgs, res *runResult) (*mcp.CallToolResult
 	out := &mcp.CallToolResult{
 		Content: content,
 		StructuredContent: shellOutput{
-			Stdout: stdout, Stderr: stderr, ExitCode: res.exitCode,
-			TimedOut: res.timedOut, OutputTruncated: res.drainTimedOut,
+			Stdout: stdout, Stderr: stderr, ExitCode: res.ExitCode,
+			TimedOut: res.TimedOut, OutputTruncated: res.DrainTimedOut,
 		},
 		IsError: isErr,
 	}

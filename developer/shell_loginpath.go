@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // loginPathTimeout bounds the login-shell probe (a slow rc file must not
@@ -21,7 +23,7 @@ var (
 
 // loginPath is the PATH a login shell sees, probed once per process; ""
 // when the probe fails (the inherited PATH is then kept).
-func (s *service) loginPath(spec shellSpec) string {
+func (s *service) loginPath(spec shellrun.Spec) string {
 	loginPathOnce.Do(func() {
 		if runtime.GOOS == "windows" || spec.Flavor != "posix" {
 			return
@@ -29,7 +31,7 @@ func (s *service) loginPath(spec shellSpec) string {
 		ctx, cancel := context.WithTimeout(context.Background(), loginPathTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, spec.Path, "-l", "-i", "-c", "echo $PATH")
-		detachSession(cmd)
+		shellrun.Detach(cmd)
 		var out bytes.Buffer
 		cmd.Stdout = &out
 		if err := cmd.Run(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // terminalOutputLimit is goose's outputByteLimit for delegated terminals.
@@ -19,8 +21,8 @@ const releaseTimeout = 5 * time.Second
 // wait (or timeout/cancel → kill) → output → release, always released.
 // The result is goose's ACP shape: "exit code: N" then the output.
 func (s *service) shellViaTerminal(ctx context.Context, cc callContext, a shellArgs) (*mcp.CallToolResult, error) {
-	spec := selectShell(runtime.GOOS, s.getenv, func(string) (string, error) { return "", fmt.Errorf("not probed") })
-	env := shellEnvOverrides(runtime.GOOS, cc.sessionID, "", spec)
+	spec := shellrun.Select(runtime.GOOS, s.getenv, func(string) (string, error) { return "", fmt.Errorf("not probed") })
+	env := shellrun.EnvOverrides(runtime.GOOS, cc.sessionID, "", spec)
 	for k, v := range env {
 		if v == "" {
 			delete(env, k)
@@ -46,7 +48,7 @@ func (s *service) shellViaTerminal(ctx context.Context, cc callContext, a shellA
 	s.emit(ctx, cc, Event{Kind: "terminal", TerminalID: id})
 	s.log.Info("shell start", "command", a.Command, "terminal_id", id, "tool_call_id", cc.toolCallID)
 
-	res := &runResult{}
+	res := &shellrun.Result{}
 	status, err := s.waitTerminal(ctx, id, s.shellTimeout(a), res)
 	if err != nil {
 		return shellErrorResult(fmt.Sprintf("Failed waiting on shell command: %v", err)), nil
@@ -57,15 +59,15 @@ func (s *service) shellViaTerminal(ctx context.Context, cc callContext, a shellA
 	if err != nil {
 		return shellErrorResult(fmt.Sprintf("Failed to collect shell output: %v", err)), nil
 	}
-	res.exitCode = status.ExitCode
-	res.duration = time.Since(start)
+	res.ExitCode = status.ExitCode
+	res.Duration = time.Since(start)
 	s.stats.record(res)
 	s.logCompletion(a.Command, res)
 	return terminalResult(a, id, out.Output, res), nil
 }
 
 // waitTerminal waits for exit; a timeout or cancel kills the terminal.
-func (s *service) waitTerminal(ctx context.Context, id string, timeout time.Duration, res *runResult) (ExitStatus, error) {
+func (s *service) waitTerminal(ctx context.Context, id string, timeout time.Duration, res *shellrun.Result) (ExitStatus, error) {
 	wctx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -79,8 +81,8 @@ func (s *service) waitTerminal(ctx context.Context, id string, timeout time.Dura
 	if ctx.Err() == nil && wctx.Err() == nil {
 		return ExitStatus{}, err
 	}
-	res.cancelled = ctx.Err() != nil
-	res.timedOut = !res.cancelled
+	res.Cancelled = ctx.Err() != nil
+	res.TimedOut = !res.Cancelled
 	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
 	if kerr := s.opts.Terminal.Kill(kctx, id); kerr != nil {
@@ -89,20 +91,20 @@ func (s *service) waitTerminal(ctx context.Context, id string, timeout time.Dura
 	return ExitStatus{}, nil
 }
 
-func terminalResult(a shellArgs, id, output string, res *runResult) *mcp.CallToolResult {
+func terminalResult(a shellArgs, id, output string, res *shellrun.Result) *mcp.CallToolResult {
 	code := "unknown"
-	if res.exitCode != nil {
-		code = fmt.Sprint(*res.exitCode)
+	if res.ExitCode != nil {
+		code = fmt.Sprint(*res.ExitCode)
 	}
-	if res.timedOut && a.TimeoutSecs != nil {
+	if res.TimedOut && a.TimeoutSecs != nil {
 		output += fmt.Sprintf("\n\nCommand timed out after %d seconds", *a.TimeoutSecs)
-	} else if res.timedOut {
+	} else if res.TimedOut {
 		output += "\n\nCommand timed out"
 	}
-	if res.cancelled {
+	if res.Cancelled {
 		output += "\n\n" + errCancelled.Error()
 	}
-	isErr := res.exitCode == nil || *res.exitCode != 0
+	isErr := res.ExitCode == nil || *res.ExitCode != 0
 	out := &mcp.CallToolResult{Content: []mcp.Content{text("exit code: " + code), text(output)}, IsError: isErr}
 	withMeta(out, MetaKeyTerminal, TerminalMeta{TerminalID: id})
 	return withMeta(out, MetaKeyShell, shellMeta(res))

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
@@ -257,7 +258,7 @@ func TestLoginShellPathProbe(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "fake-login-sh")
 	os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1 $2 $3\" = '-l -i -c' ] || exit 3\necho 'motd noise'\necho '/login/bin:/usr/bin'\necho\n"), 0o755)
 	svc := newService(Options{Getenv: func(string) string { return "" }})
-	if got := svc.loginPath(specFor(script, "linux")); got != "/login/bin:/usr/bin" {
+	if got := svc.loginPath(shellrun.SpecFor(script, "linux")); got != "/login/bin:/usr/bin" {
 		t.Fatalf("login PATH = %q", got)
 	}
 }

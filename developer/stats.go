@@ -3,6 +3,8 @@ package developer
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // ShellStats counts shell calls and their latency. Pass one in
@@ -19,14 +21,14 @@ type ShellStats struct {
 }
 
 // record books one finished run.
-func (st *ShellStats) record(res *runResult) {
-	st.TotalNanos.Add(int64(res.duration))
+func (st *ShellStats) record(res *shellrun.Result) {
+	st.TotalNanos.Add(int64(res.Duration))
 	switch {
-	case res.cancelled:
+	case res.Cancelled:
 		st.Cancelled.Add(1)
-	case res.timedOut:
+	case res.TimedOut:
 		st.TimedOut.Add(1)
-	case res.exitCode != nil && *res.exitCode == 0:
+	case res.ExitCode != nil && *res.ExitCode == 0:
 		st.Succeeded.Add(1)
 	default:
 		st.Failed.Add(1)

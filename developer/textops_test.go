@@ -2,7 +2,6 @@ package developer
 
 import (
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -117,26 +116,5 @@ func TestInsertAfterLine(t *testing.T) {
 		if got, _ := insertAfterLine(tc.body, tc.n, tc.ins); got != tc.want {
 			t.Errorf("insertAfterLine(%q,%d,%q) = %q, want %q", tc.body, tc.n, tc.ins, got, tc.want)
 		}
-	}
-}
-
-func TestBoundedBufferKeepsHeadAndTail(t *testing.T) {
-	var b boundedBuffer
-	chunk := strings.Repeat("x", 1<<20-1) + "\n"
-	for i := 0; i < 12; i++ {
-		b.WriteString(chunk)
-	}
-	if b.bytes != 12<<20 || b.lines != 12 || b.lineCount() != 12 {
-		t.Fatalf("totals bytes=%d lines=%d", b.bytes, b.lines)
-	}
-	s := b.String()
-	if !strings.Contains(s, "\n[... 3145728 bytes omitted ...]\n") || len(s) > headCap+tailCap+64 {
-		t.Fatalf("retained %d bytes", len(s))
-	}
-}
-
-func TestStripANSI(t *testing.T) {
-	if got := cleanTerminalText("\x1b[31mred\x1b[0m \x1b]0;title\x07ok\r\n"); got != "red ok\n" {
-		t.Fatalf("got %q", got)
 	}
 }

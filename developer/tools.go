@@ -6,6 +6,8 @@ import (
 	"runtime"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goose-acp/goose-acp/developer/shellrun"
 )
 
 // Tool descriptions: goose's texts.
@@ -87,13 +89,13 @@ func (s *service) registerEditor(srv registrar) {
 
 // editorShellDescription is goose's G2 text naming the shell that will run.
 func editorShellDescription(getenv func(string) string) string {
-	spec := selectShell(runtime.GOOS, getenv, func(string) (string, error) { return "", fmt.Errorf("not probed") })
+	spec := shellrun.Select(runtime.GOOS, getenv, func(string) (string, error) { return "", fmt.Errorf("not probed") })
 	if runtime.GOOS != "windows" && getenv("GOOSE_SHELL") == "" && getenv("SHELL") == "" {
-		spec = specFor("bash", runtime.GOOS)
+		spec = shellrun.SpecFor("bash", runtime.GOOS)
 	}
 	note := ""
 	if spec.Flavor == "cmd" {
 		note = " Commands must be on a single line — cmd.exe silently truncates at the first newline. Use `&` to chain (e.g. `echo a & echo b`) or set GOOSE_SHELL=powershell for multi-line support."
 	}
-	return fmt.Sprintf("Execute a shell command in the current dir. Commands run under `%s` (set GOOSE_SHELL to override) - write command strings in that shell's syntax.%s Returns the combined stdout and stderr, the exit code, and stdout and stderr as separate structured fields. The output is limited to up to 2000 lines, and longer outputs will be saved to a temporary file.", shellStem(spec.Path), note)
+	return fmt.Sprintf("Execute a shell command in the current dir. Commands run under `%s` (set GOOSE_SHELL to override) - write command strings in that shell's syntax.%s Returns the combined stdout and stderr, the exit code, and stdout and stderr as separate structured fields. The output is limited to up to 2000 lines, and longer outputs will be saved to a temporary file.", shellrun.Stem(spec.Path), note)
 }

@@ -95,8 +95,9 @@ func TestLeaves(t *testing.T) {
 		"developer/screen":      {},
 		"developer/imageproc":   {"core/pathpolicy"},
 		"developer/pykernel":    {"internal/proctree"},
+		"developer/shellrun":    {"internal/proctree"},
 		"developer": {"core/pathpolicy", "core/extension/inproc", "internal/proctree",
-			"developer/shellguard", "developer/pykernel", "developer/analyze", "developer/imageproc", "developer/screen"},
+			"developer/shellguard", "developer/shellrun", "developer/pykernel", "developer/analyze", "developer/imageproc", "developer/screen"},
 		"deeplink": {"core/config", "core/recipe"},
 	}
 	for dir, names := range allowed {

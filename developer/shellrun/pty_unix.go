@@ -1,6 +1,6 @@
 //go:build !windows
 
-package developer
+package shellrun
 
 import (
 	"errors"
@@ -17,10 +17,10 @@ import (
 // TTY. pty.Start makes the child (the supervisor on Linux) a session leader
 // (pgid = pid), so Kill reaches its descendants; output is one "stdout" stream with CRLF turned
 // into LF and ANSI escapes stripped.
-func startPTY(req runRequest) (*startedProc, error) {
-	cmd := exec.Command(req.spec.Path, req.spec.commandArgs(req.command)...)
-	cmd.Dir = req.dir
-	cmd.Env = req.env
+func startPTY(req Request) (*startedProc, error) {
+	cmd := exec.Command(req.Spec.Path, req.Spec.CommandArgs(req.Command)...)
+	cmd.Dir = req.Dir
+	cmd.Env = req.Env
 	w, err := proctree.Prepare(cmd)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func startPTY(req runRequest) (*startedProc, error) {
 		cmd:     cmd,
 		watch:   w,
 		sources: map[string]io.ReadCloser{"stdout": eioAsEOF{f}},
-		clean:   cleanTerminalText,
+		clean:   CleanTerminalText,
 	}, nil
 }
 

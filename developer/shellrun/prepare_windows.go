@@ -1,6 +1,6 @@
 //go:build windows
 
-package developer
+package shellrun
 
 import (
 	"os/exec"
@@ -11,7 +11,7 @@ const createNoWindow = 0x08000000
 
 // prepareCmd hides the console window and passes the command line
 // verbatim (goose's raw_arg), so cmd and PowerShell see it unescaped.
-func prepareCmd(cmd *exec.Cmd, sp shellSpec, command string) {
+func prepareCmd(cmd *exec.Cmd, sp Spec, command string) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		HideWindow:    true,
 		CreationFlags: createNoWindow,
@@ -19,6 +19,6 @@ func prepareCmd(cmd *exec.Cmd, sp shellSpec, command string) {
 	}
 }
 
-func detachSession(cmd *exec.Cmd) {
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: createNoWindow}
 }

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package developer
+package shellrun
 
 import (
 	"os/exec"
@@ -9,12 +9,12 @@ import (
 
 // prepareCmd starts the shell in its own process group so cancel can
 // signal every descendant that stays in it.
-func prepareCmd(cmd *exec.Cmd, _ shellSpec, _ string) {
+func prepareCmd(cmd *exec.Cmd, _ Spec, _ string) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// detachSession starts the probe in a new session so an interactive rc
+// Detach starts the probe in a new session so an interactive rc
 // file cannot grab the controlling terminal (SIGTTIN).
-func detachSession(cmd *exec.Cmd) {
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }

@@ -1,4 +1,4 @@
-package developer
+package shellrun
 
 import (
 	"errors"
@@ -6,58 +6,58 @@ import (
 	"strings"
 )
 
-// shellSpec is the program that runs a command string and the flags that
+// Spec is the program that runs a command string and the flags that
 // precede it.
-type shellSpec struct {
+type Spec struct {
 	Path  string
 	Flags []string
 	// Flavor is "posix", "pwsh" or "cmd" and decides argument quoting.
 	Flavor string
 }
 
-// selectShell picks the shell per OS as a pure function (goose's
+// Select picks the shell per OS as a pure function (goose's
 // ShellConfig::default, plus GOOSE_SHELL as in newer goose):
 //   - unix: $GOOSE_SHELL, else $SHELL, else bash if on PATH, else sh; "-c".
 //   - windows: $GOOSE_SHELL, else pwsh, powershell, cmd; PowerShell gets
 //     -NoProfile -NonInteractive -Command, cmd gets /C.
-func selectShell(goos string, getenv func(string) string, lookPath func(string) (string, error)) shellSpec {
+func Select(goos string, getenv func(string) string, lookPath func(string) (string, error)) Spec {
 	if override := getenv("GOOSE_SHELL"); override != "" {
-		return specFor(override, goos)
+		return SpecFor(override, goos)
 	}
 	if goos == "windows" {
 		for _, name := range []string{"pwsh", "powershell"} {
 			if p, err := lookPath(name); err == nil {
-				return specFor(p, goos)
+				return SpecFor(p, goos)
 			}
 		}
-		return specFor("cmd", goos)
+		return SpecFor("cmd", goos)
 	}
 	if sh := getenv("SHELL"); sh != "" {
-		return specFor(sh, goos)
+		return SpecFor(sh, goos)
 	}
 	if p, err := lookPath("bash"); err == nil {
-		return specFor(p, goos)
+		return SpecFor(p, goos)
 	}
-	return specFor("sh", goos)
+	return SpecFor("sh", goos)
 }
 
-// specFor chooses flags from the shell's file stem.
-func specFor(shell, goos string) shellSpec {
-	stem := strings.ToLower(shellStem(shell))
+// SpecFor chooses flags from the shell's file stem.
+func SpecFor(shell, goos string) Spec {
+	stem := strings.ToLower(Stem(shell))
 	switch stem {
 	case "pwsh", "powershell":
-		return shellSpec{Path: shell, Flags: []string{"-NoProfile", "-NonInteractive", "-Command"}, Flavor: "pwsh"}
+		return Spec{Path: shell, Flags: []string{"-NoProfile", "-NonInteractive", "-Command"}, Flavor: "pwsh"}
 	case "cmd":
 		if goos == "windows" {
-			return shellSpec{Path: shell, Flags: []string{"/C"}, Flavor: "cmd"}
+			return Spec{Path: shell, Flags: []string{"/C"}, Flavor: "cmd"}
 		}
 	}
-	return shellSpec{Path: shell, Flags: []string{"-c"}, Flavor: "posix"}
+	return Spec{Path: shell, Flags: []string{"-c"}, Flavor: "posix"}
 }
 
-// shellStem is the basename without extension, for "/bin/bash" or
+// Stem is the basename without extension, for "/bin/bash" or
 // `C:\Program Files\PowerShell\7\pwsh.exe` alike.
-func shellStem(shell string) string {
+func Stem(shell string) string {
 	base := shell
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
 		base = base[i+1:]
@@ -66,22 +66,22 @@ func shellStem(shell string) string {
 }
 
 // commandArgs is the argv after the shell path for a command string.
-func (sp shellSpec) commandArgs(command string) []string {
+func (sp Spec) CommandArgs(command string) []string {
 	return append(append([]string{}, sp.Flags...), command)
 }
 
 // windowsCommandLine is the verbatim command line for Windows (goose uses
 // raw_arg so cmd and PowerShell see the command unescaped).
-func (sp shellSpec) windowsCommandLine(command string) string {
+func (sp Spec) windowsCommandLine(command string) string {
 	return `"` + sp.Path + `" ` + strings.Join(sp.Flags, " ") + " " + command
 }
 
 // isBash reports whether BASH_ENV applies.
-func (sp shellSpec) isBash() bool { return strings.EqualFold(shellStem(sp.Path), "bash") }
+func (sp Spec) IsBash() bool { return strings.EqualFold(Stem(sp.Path), "bash") }
 
-// splitShellArgs is goose's quote-aware split_shell_args: whitespace
+// SplitArgs is goose's quote-aware split_shell_args: whitespace
 // separates tokens, single and double quotes group and are removed.
-func splitShellArgs(s string) []string {
+func SplitArgs(s string) []string {
 	var out []string
 	var cur strings.Builder
 	inTok := false
@@ -119,7 +119,7 @@ func splitShellArgs(s string) []string {
 const errCmdNewline = "cmd.exe silently truncates commands at newlines — only the first line executes, with exit code 0. Use `&` to chain commands on one line (e.g. `echo a & echo b`), or set GOOSE_SHELL=powershell."
 
 // checkCommandForShell rejects commands the chosen shell would mangle.
-func (sp shellSpec) checkCommand(command string) error {
+func (sp Spec) CheckCommand(command string) error {
 	if sp.Flavor == "cmd" && strings.ContainsAny(command, "\r\n") {
 		return errors.New(errCmdNewline)
 	}

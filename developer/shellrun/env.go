@@ -1,4 +1,4 @@
-package developer
+package shellrun
 
 import (
 	"slices"
@@ -14,9 +14,9 @@ const (
 	editorWin     = `cmd /c "echo Interactive editor not available in this environment. 1>&2 & exit /b 1"`
 )
 
-// shellEnvOverrides is what every shell run sets on top of the inherited
+// EnvOverrides is what every shell run sets on top of the inherited
 // environment (goose's configure_shell_command). A "" value means unset.
-func shellEnvOverrides(goos, sessionID, bashEnv string, sp shellSpec) map[string]string {
+func EnvOverrides(goos, sessionID, bashEnv string, sp Spec) map[string]string {
 	gitEd, ed := gitEditorStub, editorStub
 	if goos == "windows" {
 		gitEd, ed = gitEditorWin, editorWin
@@ -32,15 +32,15 @@ func shellEnvOverrides(goos, sessionID, bashEnv string, sp shellSpec) map[string
 		"EDITOR":              ed,
 		"AGENT_SESSION_ID":    sessionID, // removed when the call has none
 	}
-	if bashEnv != "" && sp.isBash() {
+	if bashEnv != "" && sp.IsBash() {
 		env["BASH_ENV"] = bashEnv
 	}
 	return env
 }
 
-// mergeEnv applies overrides to a KEY=VALUE environment; "" values remove
+// MergeEnv applies overrides to a KEY=VALUE environment; "" values remove
 // the key. Keys compare case-insensitively on Windows.
-func mergeEnv(base []string, overrides map[string]string, goos string) []string {
+func MergeEnv(base []string, overrides map[string]string, goos string) []string {
 	norm := func(k string) string {
 		if goos == "windows" {
 			return strings.ToUpper(k)

@@ -1,4 +1,4 @@
-package developer
+package shellrun
 
 import (
 	"bufio"
@@ -19,33 +19,33 @@ import (
 // (a backgrounded grandchild can hold the pipes open forever).
 const drainTimeout = 500 * time.Millisecond
 
-// killGrace is the SIGTERM → SIGKILL delay on cancel or timeout.
-const killGrace = proctree.KillGrace
+// KillGrace is the SIGTERM → SIGKILL delay on cancel or timeout.
+const KillGrace = proctree.KillGrace
 
 // ErrSpawn marks a shell that could not be started.
 var ErrSpawn = errors.New("failed to spawn shell command")
 
-// runRequest is one local shell execution.
-type runRequest struct {
-	spec    shellSpec
-	command string
-	dir     string
-	env     []string
-	pty     bool
-	timeout time.Duration
+// Request is one local shell execution.
+type Request struct {
+	Spec    Spec
+	Command string
+	Dir     string
+	Env     []string
+	PTY     bool
+	Timeout time.Duration
 	// onLine receives each output segment (a line with its "\n", or the
 	// final partial line) in arrival order.
-	onLine func(stream, line string)
+	OnLine func(stream, line string)
 }
 
-// runResult is what a run produced. exitCode is nil when the process was
+// Result is what a run produced. exitCode is nil when the process was
 // ended by a signal (cancel, timeout).
-type runResult struct {
-	combined, stdout, stderr boundedBuffer
-	exitCode                 *int
-	timedOut, cancelled      bool
-	drainTimedOut            bool
-	duration                 time.Duration
+type Result struct {
+	Combined, Stdout, Stderr Buffer
+	ExitCode                 *int
+	TimedOut, Cancelled      bool
+	DrainTimedOut            bool
+	Duration                 time.Duration
 }
 
 type lineMsg struct{ stream, text string }
@@ -59,15 +59,17 @@ type startedProc struct {
 	clean func(string) string
 }
 
-// runLocal spawns the command and supervises it to completion, cancel or
-// timeout. The process is tracked in the table only while it runs.
-func (s *service) runLocal(ctx context.Context, req runRequest) (*runResult, error) {
+
+// Run spawns the command (under a pty when req.PTY) and supervises it to
+// completion, cancel or timeout. track, when set, is told of the process
+// while it runs (it returns the function that forgets it).
+func Run(ctx context.Context, req Request, track func(*exec.Cmd) (forget func())) (*Result, error) {
 	start := time.Now()
 	var (
 		sp  *startedProc
 		err error
 	)
-	if req.pty {
+	if req.PTY {
 		sp, err = startPTY(req)
 	} else {
 		sp, err = startPipes(req)
@@ -75,19 +77,20 @@ func (s *service) runLocal(ctx context.Context, req runRequest) (*runResult, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpawn, err)
 	}
-	id := s.procs.add(sp.cmd)
-	defer s.procs.remove(id)
+	if track != nil {
+		defer track(sp.cmd)()
+	}
 	defer sp.watch.Release()
 	res := supervise(ctx, req, sp)
-	res.duration = time.Since(start)
+	res.Duration = time.Since(start)
 	return res, nil
 }
 
-func startPipes(req runRequest) (*startedProc, error) {
-	cmd := exec.Command(req.spec.Path, req.spec.commandArgs(req.command)...)
-	cmd.Dir = req.dir
-	cmd.Env = req.env
-	prepareCmd(cmd, req.spec, req.command)
+func startPipes(req Request) (*startedProc, error) {
+	cmd := exec.Command(req.Spec.Path, req.Spec.CommandArgs(req.Command)...)
+	cmd.Dir = req.Dir
+	cmd.Env = req.Env
+	prepareCmd(cmd, req.Spec, req.Command)
 	w, err := proctree.Prepare(cmd)
 	if err != nil {
 		return nil, err
@@ -116,8 +119,8 @@ func startPipes(req runRequest) (*startedProc, error) {
 
 // supervise collects output in arrival order while waiting for exit,
 // cancellation or timeout.
-func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult {
-	res := &runResult{}
+func supervise(ctx context.Context, req Request, sp *startedProc) *Result {
+	res := &Result{}
 	lines := make(chan lineMsg, 64)
 	var readers sync.WaitGroup
 	for stream, r := range sp.sources {
@@ -132,14 +135,14 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	go func() {
 		defer close(collected)
 		for m := range lines {
-			res.combined.WriteString(m.text)
+			res.Combined.WriteString(m.text)
 			if m.stream == "stderr" {
-				res.stderr.WriteString(m.text)
+				res.Stderr.WriteString(m.text)
 			} else {
-				res.stdout.WriteString(m.text)
+				res.Stdout.WriteString(m.text)
 			}
-			if req.onLine != nil {
-				req.onLine(m.stream, m.text)
+			if req.OnLine != nil {
+				req.OnLine(m.stream, m.text)
 			}
 		}
 	}()
@@ -148,25 +151,25 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	go func() { code = sp.watch.Wait(); close(exited) }()
 
 	var timeout <-chan time.Time
-	if req.timeout > 0 {
-		t := time.NewTimer(req.timeout)
+	if req.Timeout > 0 {
+		t := time.NewTimer(req.Timeout)
 		defer t.Stop()
 		timeout = t.C
 	}
 	select {
 	case <-exited:
 	case <-ctx.Done():
-		res.cancelled = true
+		res.Cancelled = true
 		sp.watch.Kill(exited)
 	case <-timeout:
-		res.timedOut = true
+		res.TimedOut = true
 		sp.watch.Kill(exited)
 	}
 	<-exited
 	select {
 	case <-collected:
 	case <-time.After(drainTimeout):
-		res.drainTimedOut = true
+		res.DrainTimedOut = true
 		for _, r := range sp.sources {
 			r.Close()
 		}
@@ -175,8 +178,8 @@ func supervise(ctx context.Context, req runRequest, sp *startedProc) *runResult 
 	for _, r := range sp.sources {
 		r.Close()
 	}
-	if !res.cancelled && !res.timedOut {
-		res.exitCode = code
+	if !res.Cancelled && !res.TimedOut {
+		res.ExitCode = code
 	}
 	return res
 }
@@ -196,35 +199,4 @@ func readSegments(r io.Reader, stream string, clean func(string) string, out cha
 			return
 		}
 	}
-}
-
-// processTable tracks running shell processes; entries exist only while a
-// command runs, so repeated calls never accumulate state.
-type processTable struct {
-	mu   sync.Mutex
-	next int64
-	m    map[int64]*exec.Cmd
-}
-
-func newProcessTable() *processTable { return &processTable{m: map[int64]*exec.Cmd{}} }
-
-func (t *processTable) add(c *exec.Cmd) int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.next++
-	t.m[t.next] = c
-	return t.next
-}
-
-func (t *processTable) remove(id int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.m, id)
-}
-
-// Len is the number of shell processes currently running.
-func (t *processTable) Len() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.m)
 }

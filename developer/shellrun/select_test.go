@@ -1,4 +1,4 @@
-package developer
+package shellrun
 
 import (
 	"errors"
@@ -38,14 +38,14 @@ func TestSelectShell(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			sp := selectShell(tc.goos, func(k string) string { return tc.env[k] }, tc.look)
-			got := append([]string{sp.Path}, sp.commandArgs(tc.cmd)...)
+			sp := Select(tc.goos, func(k string) string { return tc.env[k] }, tc.look)
+			got := append([]string{sp.Path}, sp.CommandArgs(tc.cmd)...)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
-	if got := specFor(`C:\bin\pwsh.exe`, "windows").windowsCommandLine(`echo "a b"`); got != `"C:\bin\pwsh.exe" -NoProfile -NonInteractive -Command echo "a b"` {
+	if got := SpecFor(`C:\bin\pwsh.exe`, "windows").windowsCommandLine(`echo "a b"`); got != `"C:\bin\pwsh.exe" -NoProfile -NonInteractive -Command echo "a b"` {
 		t.Fatalf("windows command line: %s", got)
 	}
 }
@@ -60,16 +60,16 @@ func TestSplitShellArgs(t *testing.T) {
 		"  ls   -la  ":                     {"ls", "-la"},
 	}
 	for in, want := range cases {
-		if got := splitShellArgs(in); !reflect.DeepEqual(got, want) {
-			t.Errorf("splitShellArgs(%q) = %q, want %q", in, got, want)
+		if got := SplitArgs(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("SplitArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestShellEnv(t *testing.T) {
-	bash := specFor("/bin/bash", "linux")
-	over := shellEnvOverrides("linux", "s-1", "/cfg/.bash_env", bash)
-	env := mergeEnv([]string{"PATH=/bin", "AGENT_SESSION_ID=stale", "EDITOR=vim"}, over, "linux")
+	bash := SpecFor("/bin/bash", "linux")
+	over := EnvOverrides("linux", "s-1", "/cfg/.bash_env", bash)
+	env := MergeEnv([]string{"PATH=/bin", "AGENT_SESSION_ID=stale", "EDITOR=vim"}, over, "linux")
 	joined := strings.Join(env, "\n")
 	for _, want := range []string{"PATH=/bin", "AGENT_SESSION_ID=s-1", "BASH_ENV=/cfg/.bash_env", "GOOSE_TERMINAL=1", "AGENT=goose",
 		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "EDITOR=" + editorStub, "GIT_EDITOR=" + gitEditorStub, "GIT_SEQUENCE_EDITOR=" + gitEditorStub, "VISUAL=" + editorStub} {
@@ -80,22 +80,22 @@ func TestShellEnv(t *testing.T) {
 	if strings.Contains(joined, "EDITOR=vim") || strings.Contains(joined, "stale") {
 		t.Errorf("inherited values not replaced:\n%s", joined)
 	}
-	noSession := mergeEnv([]string{"AGENT_SESSION_ID=stale"}, shellEnvOverrides("linux", "", "/x", specFor("/bin/zsh", "linux")), "linux")
+	noSession := MergeEnv([]string{"AGENT_SESSION_ID=stale"}, EnvOverrides("linux", "", "/x", SpecFor("/bin/zsh", "linux")), "linux")
 	if j := strings.Join(noSession, "\n"); strings.Contains(j, "AGENT_SESSION_ID") || strings.Contains(j, "BASH_ENV") {
 		t.Errorf("AGENT_SESSION_ID must be removed and BASH_ENV is bash-only:\n%s", j)
 	}
-	win := mergeEnv([]string{"Path=C:\\bin"}, map[string]string{"PATH": "D:\\x"}, "windows")
+	win := MergeEnv([]string{"Path=C:\\bin"}, map[string]string{"PATH": "D:\\x"}, "windows")
 	if strings.Join(win, ",") != `PATH=D:\x` {
 		t.Errorf("windows keys are case-insensitive: %q", win)
 	}
 }
 
 func TestCmdRejectsNewlines(t *testing.T) {
-	if err := specFor("cmd", "windows").checkCommand("echo a\necho b"); err == nil || err.Error() != errCmdNewline {
+	if err := SpecFor("cmd", "windows").CheckCommand("echo a\necho b"); err == nil || err.Error() != errCmdNewline {
 		t.Fatalf("cmd: %v", err)
 	}
-	for _, sp := range []shellSpec{specFor("pwsh", "windows"), specFor("/bin/bash", "linux")} {
-		if err := sp.checkCommand("echo a\necho b"); err != nil {
+	for _, sp := range []Spec{SpecFor("pwsh", "windows"), SpecFor("/bin/bash", "linux")} {
+		if err := sp.CheckCommand("echo a\necho b"); err != nil {
 			t.Fatalf("%s: %v", sp.Path, err)
 		}
 	}

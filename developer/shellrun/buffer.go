@@ -1,4 +1,4 @@
-package developer
+package shellrun
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ const (
 	tailCap = 1 << 20
 )
 
-// boundedBuffer accumulates output, keeping its head and a tail window.
-type boundedBuffer struct {
+// Buffer accumulates output, keeping its head and a tail window.
+type Buffer struct {
 	head    strings.Builder
 	tail    []byte // ring contents in order once head is full
 	dropped int64  // bytes between head and tail that were discarded
@@ -24,7 +24,12 @@ type boundedBuffer struct {
 	lines   int // newline count
 }
 
-func (b *boundedBuffer) WriteString(s string) {
+// Bytes and Runes are how much was written in all, retained or not.
+func (b *Buffer) Bytes() int64 { return b.bytes }
+func (b *Buffer) Runes() int64 { return b.runes }
+
+// WriteString appends s.
+func (b *Buffer) WriteString(s string) {
 	b.bytes += int64(len(s))
 	b.runes += int64(utf8.RuneCountInString(s))
 	b.lines += strings.Count(s, "\n")
@@ -45,7 +50,7 @@ func (b *boundedBuffer) WriteString(s string) {
 
 // String is the retained output; when bytes were dropped a marker says how
 // many.
-func (b *boundedBuffer) String() string {
+func (b *Buffer) String() string {
 	if len(b.tail) == 0 {
 		return b.head.String()
 	}
@@ -55,8 +60,8 @@ func (b *boundedBuffer) String() string {
 	return b.head.String() + fmt.Sprintf("\n[... %d bytes omitted ...]\n", b.dropped) + strings.ToValidUTF8(string(b.tail), "")
 }
 
-// lineCount is the number of lines as Rust's str::lines counts them.
-func (b *boundedBuffer) lineCount() int {
+// LineCount is the number of lines as Rust's str::lines counts them.
+func (b *Buffer) LineCount() int {
 	if b.bytes == 0 {
 		return 0
 	}
