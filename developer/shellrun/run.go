@@ -59,7 +59,6 @@ type startedProc struct {
 	clean func(string) string
 }
 
-
 // Run spawns the command (under a pty when req.PTY) and supervises it to
 // completion, cancel or timeout. track, when set, is told of the process
 // while it runs (it returns the function that forgets it).
