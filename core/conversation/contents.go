@@ -1,7 +1,8 @@
 package conversation
 
 import (
-	"strings"
+	"errors"
+	"io"
 	"unicode/utf8"
 )
 
@@ -81,53 +82,76 @@ func measureContents(cs []Content, keep bool) (int, [][]byte, error) {
 	return n, encoded, nil
 }
 
-// quoteChunk bounds the piece of a text quoted at a time by ContentsMatchJSON.
+// quoteChunk bounds the piece of a text quoted at a time by WriteContents.
 const quoteChunk = 32 << 10
+
+// WriteContents writes MarshalContents(cs) to w in pieces of about
+// quoteChunk bytes: a bare text item is quoted a piece at a time, never
+// whole, so a store can stream a huge prompt's row into its own memory
+// (other items are encoded with Marshal first, as MarshalContents does).
+func WriteContents(w io.Writer, cs []Content) error {
+	buf := make([]byte, 0, quoteChunk+64)
+	flush := func() error {
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	buf = append(buf, '[')
+	for i, c := range cs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		text, plain := c.plainText()
+		if !plain {
+			b, err := Marshal(c)
+			if err != nil {
+				return err
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			continue
+		}
+		buf = append(buf, textItemPrefix+`"`...)
+		for len(text) > 0 {
+			piece := text[:runeCut(text, quoteChunk)]
+			text = text[len(piece):]
+			buf = AppendJSONEscaped(buf, piece, false)
+			if len(buf) >= quoteChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		buf = append(buf, `"}`...)
+	}
+	buf = append(buf, ']')
+	return flush()
+}
 
 // ContentsMatchJSON reports whether enc is exactly MarshalContents(cs),
 // comparing piece by piece instead of encoding cs whole: a store can then
 // keep the content it already holds for a huge message.
 func ContentsMatchJSON(cs []Content, enc string) bool {
-	rest, ok := strings.CutPrefix(enc, "[")
-	if !ok {
-		return false
+	m := matcher{rest: enc}
+	return WriteContents(&m, cs) == nil && m.rest == ""
+}
+
+// errMismatch stops WriteContents at the first byte that differs.
+var errMismatch = errors.New("conversation: contents differ")
+
+// matcher is a Writer that accepts only the bytes of rest, in order.
+type matcher struct{ rest string }
+
+func (m *matcher) Write(p []byte) (int, error) {
+	if len(m.rest) < len(p) || m.rest[:len(p)] != string(p) { // compared in place, no copy
+		return 0, errMismatch
 	}
-	var buf []byte
-	for i, c := range cs {
-		if i > 0 {
-			if rest, ok = strings.CutPrefix(rest, ","); !ok {
-				return false
-			}
-		}
-		text, plain := c.plainText()
-		if !plain {
-			b, err := Marshal(c)
-			if err != nil || !strings.HasPrefix(rest, string(b)) {
-				return false
-			}
-			rest = rest[len(b):]
-			continue
-		}
-		if rest, ok = strings.CutPrefix(rest, textItemPrefix+`"`); !ok {
-			return false
-		}
-		for len(text) > 0 {
-			piece := text[:runeCut(text, quoteChunk)]
-			text = text[len(piece):]
-			// appendQuoted of a piece cut at a rune start is that piece's
-			// part of the whole text's quoting, between the quotes.
-			buf = appendQuoted(buf[:0], piece)
-			inner := buf[1 : len(buf)-1]
-			if len(rest) < len(inner) || rest[:len(inner)] != string(inner) { // compared in place, no copy
-				return false
-			}
-			rest = rest[len(inner):]
-		}
-		if rest, ok = strings.CutPrefix(rest, `"}`); !ok {
-			return false
-		}
-	}
-	return rest == "]"
+	m.rest = m.rest[len(p):]
+	return len(p), nil
 }
 
 // runeCut returns the first index ≥ n (or len(s)) at which s[i] starts a

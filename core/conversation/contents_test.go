@@ -171,3 +171,42 @@ func TestContentsMatchJSON(t *testing.T) {
 		}
 	}
 }
+
+// writeRecorder keeps what WriteContents wrote and its largest write.
+type writeRecorder struct {
+	bytes.Buffer
+	largest int
+}
+
+func (w *writeRecorder) Write(p []byte) (int, error) {
+	w.largest = max(w.largest, len(p))
+	return w.Buffer.Write(p)
+}
+
+// TestWriteContentsIsMarshalContents: the streamed encoding is byte for
+// byte MarshalContents', and a text item several pieces long is never
+// written whole (a write holds at most one piece's escaping).
+func TestWriteContentsIsMarshalContents(t *testing.T) {
+	long := strings.Repeat("é\xe2\x80\"<\n", quoteChunk/2) + strings.Repeat("😀", quoteChunk)
+	lists := [][]Content{nil, {}, {Text(long)}, {Text("a"), Image("aGk=", "image/png"), Text(long + "x"), Text("")},
+		{ToolRequestContent("call_1", "developer__shell", map[string]any{"command": "ls <x>"}), Text(long)}}
+	for _, s := range quoteCorpus() {
+		lists = append(lists, []Content{Text(s), Text(s + s)})
+	}
+	for _, cs := range lists {
+		want, err := MarshalContents(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w writeRecorder
+		if err := WriteContents(&w, cs); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(w.Bytes(), want) {
+			t.Errorf("WriteContents wrote %.80q…, MarshalContents %.80q…", w.Bytes(), want)
+		}
+		if len(want) > 8*quoteChunk && w.largest > 7*quoteChunk {
+			t.Errorf("a write of %d bytes for an encoding of %d", w.largest, len(want))
+		}
+	}
+}

@@ -9,8 +9,10 @@
 // json.Marshal writes the same values HTML-escaped. MarshalContents writes
 // a content list (a session row) with Marshal's bytes into one buffer of
 // its exact size, quoting bare text items straight into it, so a huge
-// prompt is copied once; ContentsMatchJSON compares a list with stored
-// bytes without encoding it. Decoding reads each
+// prompt is copied once; WriteContents writes the same bytes a piece at
+// a time (a store streams a huge row into its own memory) and
+// ContentsMatchJSON compares a list with stored bytes without encoding
+// it. Decoding reads each
 // content item once: a key scan finds the tag and required fields, then
 // the item is decoded into its variant.
 package conversation

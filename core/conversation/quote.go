@@ -23,7 +23,14 @@ func quotedLen(s string) int { return JSONStringLen(s, false) }
 // Both escape control characters, quote and backslash, and turn invalid
 // UTF-8 into \ufffd. It is for huge texts that must not be copied again.
 func AppendJSONString(dst []byte, s string, escapeHTML bool) []byte {
-	dst = append(dst, '"')
+	return append(AppendJSONEscaped(append(dst, '"'), s, escapeHTML), '"')
+}
+
+// AppendJSONEscaped appends what AppendJSONString writes between the
+// quotes. A text cut where no UTF-8 sequence spans the cut (at a rune
+// start, or beside an ASCII byte) escapes piece by piece into the
+// escaping of the whole.
+func AppendJSONEscaped(dst []byte, s string, escapeHTML bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
@@ -66,8 +73,7 @@ func AppendJSONString(dst []byte, s string, escapeHTML bool) []byte {
 		i += size
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 // JSONStringLen is len(AppendJSONString(nil, s, escapeHTML)), computed
