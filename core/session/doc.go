@@ -7,8 +7,9 @@
 // in-memory store for tests) and sessiontest (the contract suite both
 // pass).
 //
-// Message rows are encoded once, at their exact size (EncodeMessage); a
-// store that keeps rows in memory re-uses a large row's content for a
-// message re-stored with the same content (ContentPool), so compaction
-// does not multiply a huge prompt.
+// Message rows are encoded once, at their exact size (EncodeMessage), or
+// not at all by a store that streams a huge row's content itself
+// (EncodeMessageHead); a store that keeps rows in memory re-uses a large
+// row's content for a message re-stored with the same content
+// (ContentPool), so compaction does not multiply a huge prompt.
 package session

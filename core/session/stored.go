@@ -39,6 +39,22 @@ func EncodeMessage(sessionID string, m conversation.Message) (StoredMessage, err
 	return encodeWithContent(sessionID, m, ownedString(contentJSON))
 }
 
+// EncodeMessageHead is EncodeMessage without building content_json: the
+// row with an empty ContentJSON and the length content_json has, for a
+// store that writes the content itself (conversation.WriteContents) so a
+// huge prompt is never encoded whole.
+func EncodeMessageHead(sessionID string, m conversation.Message) (StoredMessage, int, error) {
+	if err := ValidateMessage(m); err != nil {
+		return StoredMessage{}, 0, err
+	}
+	n, err := conversation.ContentsJSONLen(m.Content)
+	if err != nil {
+		return StoredMessage{}, 0, fmt.Errorf("%w: content: %v", ErrInvalidMessage, err)
+	}
+	row, err := encodeWithContent(sessionID, m, "")
+	return row, n, err
+}
+
 // encodeWithContent builds m's row around its already encoded content.
 func encodeWithContent(sessionID string, m conversation.Message, contentJSON string) (StoredMessage, error) {
 	metadataJSON, err := marshalNoEscape(m.Metadata)

@@ -22,4 +22,10 @@
 // last_message_at and the user-visible message_count are computed from the
 // messages table, as goose computes them; parent_delegation is never read
 // or written (goose keeps it out of Session), so it survives untouched.
+//
+// A huge message (a 31 MB prompt) is written into SQLite's memory in
+// place, still as TEXT (inplace.go); ReplaceConversation keeps the
+// leading rows that already hold the new conversation's first messages
+// (replace.go), so compaction does not write a huge prompt again; after
+// a huge write the pool's idle connections close (huge.go).
 package sqlite

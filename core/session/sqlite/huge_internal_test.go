@@ -42,9 +42,12 @@ func TestHugeRowGivesSQLiteMemoryBack(t *testing.T) {
 	if err != nil || len(got.Conversation) != 2 || got.Conversation[1].AsText() != huge {
 		t.Fatalf("after the release: %d messages, %v", len(got.Conversation), err)
 	}
+	replay := conversation.UserText(3, huge).WithID("replay")
 	for name, write := range map[string]func() error{
-		"replace": func() error { return st.ReplaceConversation(ctx, s.ID, got.Conversation) },
-		"fork":    func() error { _, err := st.Fork(ctx, s.ID); return err },
+		"replace": func() error {
+			return st.ReplaceConversation(ctx, s.ID, append(got.Conversation, replay))
+		},
+		"fork": func() error { _, err := st.Fork(ctx, s.ID); return err },
 	} {
 		if err := write(); err != nil {
 			t.Fatal(name, err)

@@ -13,19 +13,19 @@ const insertMessageSQL = `INSERT INTO messages
 VALUES (?, ?, ?, ?, ?, ?)`
 
 // AppendMessage stores one message and touches the session's updated_at.
+// A huge message's content is written in place (inplace.go).
 func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Message) error {
 	defer s.revs.Bump(id)
+	if textBytes(m) >= hugeRow {
+		return s.appendInPlace(ctx, id, m)
+	}
 	row, err := session.EncodeMessage(id, m)
 	if err != nil {
 		return fmt.Errorf("append message: %w", err)
 	}
 	err = s.write(ctx, func(tx dbq) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, s.stamp(), id)
-		if err != nil {
+		if err := touchSession(ctx, tx, s.stamp(), id); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return notFound(id)
 		}
 		return insertMessage(ctx, tx, id, row)
 	})
@@ -36,45 +36,46 @@ func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Mes
 	return nil
 }
 
+func (s *Store) appendInPlace(ctx context.Context, id string, m conversation.Message) error {
+	size := 0
+	err := s.writeHeld(ctx, func(tx dbq, raw rawConn) error {
+		if err := touchSession(ctx, tx, s.stamp(), id); err != nil {
+			return err
+		}
+		var err error
+		size, err = insertInPlace(ctx, tx, raw, id, m)
+		return err
+	})
+	s.releaseMemory(size)
+	if err != nil {
+		return fmt.Errorf("append message: %w", err)
+	}
+	return nil
+}
+
+// touchSession sets the session's updated_at, or reports it missing.
+func touchSession(ctx context.Context, tx dbq, stamp, id string) error {
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, stamp, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
 func insertMessage(ctx context.Context, q querier, id string, row session.StoredMessage) error {
 	_, err := q.ExecContext(ctx, insertMessageSQL,
 		row.MessageID, id, row.Role, row.ContentJSON, row.Created, row.MetadataJSON)
 	return err
 }
 
-// ReplaceConversation deletes the session's messages and stores msgs in
-// their place, as goose does (updated_at is left alone, also as goose).
-func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conversation.Message) error {
-	defer s.revs.Bump(id)
-	for i, m := range msgs { // bad input is refused before the transaction
-		if err := session.ValidateMessage(m); err != nil {
-			return fmt.Errorf("replace conversation: message %d: %w", i, err)
-		}
-	}
-	largest := 0
-	err := s.write(ctx, func(tx dbq) error {
-		if err := requireSession(ctx, tx, id); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, id); err != nil {
-			return err
-		}
-		var err error
-		largest, err = encodeAndInsert(ctx, tx, id, msgs)
-		return err
-	})
-	s.releaseMemory(largest)
-	if err != nil {
-		return fmt.Errorf("replace conversation: %w", err)
-	}
-	return nil
-}
-
 // encodeAndInsert encodes each message just before its insert, so only
-// one encoded row is alive at a time (a compacted conversation holds a
-// huge prompt twice: the old message and its replay); an encoding error
-// rolls the whole replacement back. It returns the largest row's size.
-func encodeAndInsert(ctx context.Context, tx dbq, id string, msgs []conversation.Message) (int, error) {
+// one encoded row is alive at a time; with raw, a huge one is written in
+// place instead (inplace.go). An encoding error rolls the whole write
+// back. It returns the largest row's size.
+func encodeAndInsert(ctx context.Context, tx dbq, raw rawConn, id string, msgs []conversation.Message) (int, error) {
 	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
 	if err != nil {
 		return 0, err
@@ -82,6 +83,14 @@ func encodeAndInsert(ctx context.Context, tx dbq, id string, msgs []conversation
 	defer stmt.Close()
 	largest := 0
 	for i, m := range msgs {
+		if writtenInPlace(raw, m) {
+			size, err := insertInPlace(ctx, tx, raw, id, m)
+			largest = max(largest, size)
+			if err != nil {
+				return largest, fmt.Errorf("message %d: %w", i, err)
+			}
+			continue
+		}
 		row, err := session.EncodeMessage(id, m)
 		if err != nil {
 			return largest, fmt.Errorf("message %d: %w", i, err)

@@ -1,0 +1,121 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+)
+
+// A huge message (a 31 MB prompt, its replay after compaction) is written
+// into SQLite's memory in place instead of being encoded in Go and bound:
+// the row is inserted with a content_json of zero bytes of the encoding's
+// exact length — still a TEXT value, as goose reads it — and the encoding
+// is then streamed into that value piece by piece through SQLite's blob
+// I/O (conversation.WriteContents). Go never holds the row's encoding;
+// SQLite holds the value and the record it builds from it while it
+// inserts, as for any bound text.
+
+// rawConn runs f on the SQLite connection of the transaction it was
+// made for.
+type rawConn func(f func(*sqlite3.Conn) error) error
+
+// writeHeld is write on a connection held for the whole transaction, so
+// fn can also reach SQLite's own API on it (raw).
+func (s *Store) writeHeld(ctx context.Context, fn func(tx dbq, raw rawConn) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	raw := func(f func(*sqlite3.Conn) error) error {
+		return conn.Raw(func(dc any) error {
+			c, ok := dc.(driver.Conn)
+			if !ok {
+				return fmt.Errorf("sessions db: connection %T has no SQLite handle", dc)
+			}
+			return f(c.Raw())
+		})
+	}
+	if err := fn(dbq{c: s.stmts, tx: tx}, raw); err != nil {
+		return errors.Join(err, ignoreDone(tx.Rollback()))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// textBytes is the size of m's bare texts, a lower bound of its
+// content_json's size, computed without encoding anything.
+func textBytes(m conversation.Message) int {
+	n := 0
+	for _, c := range m.Content {
+		if c.Text != nil {
+			n += len(c.Text.Text)
+		}
+	}
+	return n
+}
+
+// writtenInPlace reports whether m's row is written in place (raw is
+// available and its texts alone make it huge).
+func writtenInPlace(raw rawConn, m conversation.Message) bool {
+	return raw != nil && textBytes(m) >= hugeRow
+}
+
+const insertPlaceholderSQL = `INSERT INTO messages
+	(message_id, session_id, role, content_json, created_timestamp, metadata_json)
+VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?)`
+
+// insertInPlace stores m with its content written in place and returns
+// the content's size.
+func insertInPlace(ctx context.Context, tx dbq, raw rawConn, id string, m conversation.Message) (int, error) {
+	row, size, err := session.EncodeMessageHead(id, m)
+	if err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, insertPlaceholderSQL,
+		row.MessageID, id, row.Role, sqlite3.ZeroBlob(size), row.Created, row.MetadataJSON)
+	if err != nil {
+		return size, err
+	}
+	rowID, err := res.LastInsertId()
+	if err != nil {
+		return size, err
+	}
+	return size, raw(func(c *sqlite3.Conn) error {
+		b, err := c.OpenBlob("main", "messages", "content_json", rowID, true)
+		if err != nil {
+			return fmt.Errorf("open content_json of row %d: %w", rowID, err)
+		}
+		w := &countingWriter{w: b}
+		err = conversation.WriteContents(w, m.Content)
+		if err == nil && w.n != size {
+			err = fmt.Errorf("content_json of row %d: wrote %d bytes of %d", rowID, w.n, size)
+		}
+		return errors.Join(err, b.Close())
+	})
+}
+
+// countingWriter counts what reaches w.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
