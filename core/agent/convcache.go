@@ -55,14 +55,33 @@ type usageConvStore struct {
 	session.UsageTotaler
 }
 
-// track starts caching id's conversation (from its next full read);
+// track starts caching id's conversation: from its next full read, or,
+// when emptyAt is set (a session just created), as empty at that
+// revision, so a new session's first turn does not read back the prompt
+// it has just stored (a 31 MB prompt was read and decoded again).
 // forget drops it when the session is closed.
-func (c *convStore) track(id string) {
+func (c *convStore) track(id string, emptyAt *uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.cached[id]; !ok {
-		c.cached[id] = &cachedConv{rev: ^uint64(0)}
+	if _, ok := c.cached[id]; ok {
+		return
 	}
+	e := &cachedConv{rev: ^uint64(0)}
+	if emptyAt != nil {
+		e.rev, e.msgs = *emptyAt, []conversation.Message{}
+	}
+	c.cached[id] = e
+}
+
+// freshRevision is the revision at which a session created just now has
+// no messages, or nil without a cache.
+func (a *Agent) freshRevision(id string) *uint64 {
+	c := a.convCache()
+	if c == nil {
+		return nil
+	}
+	rev := c.revs.Revision(id)
+	return &rev
 }
 
 func (c *convStore) forget(id string) {

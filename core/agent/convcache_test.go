@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 )
 
@@ -144,5 +145,52 @@ func TestCloseReleasesLongConversation(t *testing.T) {
 				t.Errorf("released %d times on close, want %d", released, tc.want)
 			}
 		})
+	}
+}
+
+// readCounter counts full reads (with messages) of the store it wraps.
+type readCounter struct {
+	*sqlite.Store
+	full int
+}
+
+func (r *readCounter) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
+	if withMessages {
+		r.full++
+	}
+	return r.Store.Get(ctx, id, withMessages)
+}
+
+// TestNewSessionFirstTurnReadsNoMessages: a session created by the agent
+// starts with a valid, empty cached conversation, so its first turn does
+// not read back from sessions.db the prompt it has just stored (a 31 MB
+// prompt was read and decoded again, twice its size in memory), and what
+// the turn saw is what sessions.db holds.
+func TestNewSessionFirstTurnReadsNoMessages(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	rc := &readCounter{Store: db}
+	h := newHarnessWith(t, nil, func(o *Options) { o.Store = rc })
+	h.start(StartOptions{})
+	h.prov.steps = []step{say("hello")}
+	if out, err := h.a.Reply(ctx, h.id, conversation.UserText(0, "hi").WithID("u1"), nil); err != nil || out.StopReason != EndTurn {
+		t.Fatalf("turn: %v %v", out, err)
+	}
+	if rc.full != 0 {
+		t.Errorf("a new session's first turn read its conversation %d times", rc.full)
+	}
+	if got := h.prov.requests[0].Messages; len(got) == 0 || got[0].Content[0].Text == nil || got[0].Content[0].Text.Text != "hi" {
+		t.Fatalf("the model saw %+v", got)
+	}
+	cached, _ := h.a.opts.Store.Get(ctx, h.id, true)
+	stored, _ := db.Get(ctx, h.id, true)
+	got, _ := json.Marshal(cached)
+	want, _ := json.Marshal(stored)
+	if string(got) != string(want) {
+		t.Fatalf("cached session\n%s\nsessions.db\n%s", got, want)
 	}
 }

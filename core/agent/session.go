@@ -80,6 +80,9 @@ type StartOptions struct {
 	// its file changes belong to the parent's turn, so the parent's
 	// /rewind restores them too.
 	checkpoints *checkpoint.Book
+	// emptyAt is the store revision at which a session StartSession has
+	// just created has no messages (convcache.go).
+	emptyAt *uint64
 	// ConnectInBackground returns the session before its extensions have
 	// connected: they connect in the background, its first turn waits for
 	// them, and ExtensionResults reports their outcomes.
@@ -203,6 +206,7 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
 	}
+	opts.emptyAt = a.freshRevision(sess.ID)
 	if err := a.Recipes().recordStart(ctx, &sess, opts); err != nil {
 		return nil, nil, err
 	}
@@ -327,7 +331,7 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	a.mu.Unlock()
 	s.plugins.start(a, s)
 	if c := a.convCache(); c != nil {
-		c.track(id)
+		c.track(id, opts.emptyAt)
 	}
 	if !resume && opts.ConnectInBackground {
 		// A new session's row is what Create returned plus the state
