@@ -67,6 +67,12 @@ func (t *turn) needsAutoCompaction() bool {
 		if float64(byteBound(visible))/float64(limit) <= th {
 			return false
 		}
+		// Nor is one whose size alone proves it over: every o200k token
+		// stands for at most 128 bytes (a 31 MB prompt took the
+		// tokenizer seconds to count).
+		if float64(provider.MinChatTokens(visible))/float64(limit) > th {
+			return true
+		}
 		current = provider.CountChatTokens("", visible, nil)
 	}
 	return float64(current)/float64(limit) > th

@@ -133,6 +133,31 @@ func CountChatTokens(system string, msgs []conversation.Message, tools []Tool) i
 	return n + CountToolTokens(tools) + replyPrimer
 }
 
+// longestToken is the byte length of o200k_base's longest token
+// (TestLongestO200kToken checks it against the table; the special tokens
+// are shorter). Every token CountTokens counts stands for at most this
+// many bytes of its text, so a text has at least len/longestToken
+// tokens.
+const longestToken = 128
+
+// MinChatTokens is a lower bound of CountChatTokens("", msgs, nil)
+// computed from sizes alone: each message's overhead plus its texts'
+// bytes over longestToken. A conversation whose bound is already over a
+// limit is over it without running the tokenizer (a 31 MB prompt takes
+// it seconds).
+func MinChatTokens(msgs []conversation.Message) int {
+	n := replyPrimer
+	for _, m := range msgs {
+		n += tokensPerMessage
+		for _, c := range m.Content {
+			if c.Text != nil {
+				n += len(c.Text.Text) / longestToken
+			}
+		}
+	}
+	return n
+}
+
 func contentTokens(c conversation.Content) int {
 	switch {
 	case c.Text != nil:
