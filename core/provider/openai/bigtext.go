@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
@@ -19,10 +20,32 @@ import (
 // minSplicedText is the text size from which it is spliced in.
 const minSplicedText = 64 << 10
 
-// bigText is one text taken out of a request and the JSON string literal
-// of the placeholder standing in for it.
+// joinedText is a message's texts as goose sends them, joined with "\n",
+// kept apart while they are huge together: the join would be one more
+// copy of a 31 MB prompt (and the turn context stored after it) before
+// the body holds another. It marshals as the joined string.
+type joinedText []string
+
+func (j joinedText) MarshalJSON() ([]byte, error) { return json.Marshal(strings.Join(j, "\n")) }
+
+// joinTexts is strings.Join(texts, "\n"), or the texts kept apart
+// (joinedText) when there are several and they are huge together.
+func joinTexts(texts []string) any {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	if len(texts) > 1 && n >= minSplicedText {
+		return joinedText(texts)
+	}
+	return strings.Join(texts, "\n")
+}
+
+// bigText is the texts of one content taken out of a request (joined
+// with "\n" in the body) and the JSON string literal of the placeholder
+// standing in for them.
 type bigText struct {
-	text        string
+	texts       []string
 	placeholder []byte
 }
 
@@ -32,8 +55,16 @@ type bigText struct {
 func takeBigTexts(w *wireRequest) []bigText {
 	var out []bigText
 	for i, m := range w.Messages {
-		s, ok := m.Content.(string)
-		if !ok || len(s) < minSplicedText {
+		var texts []string
+		switch c := m.Content.(type) {
+		case string:
+			if len(c) >= minSplicedText {
+				texts = []string{c}
+			}
+		case joinedText:
+			texts = c
+		}
+		if texts == nil {
 			continue
 		}
 		var rnd [16]byte
@@ -41,15 +72,15 @@ func takeBigTexts(w *wireRequest) []bigText {
 		token := "goose-acp-text-" + hex.EncodeToString(rnd[:])
 		quoted, _ := json.Marshal(token)
 		w.Messages[i].Content = token
-		out = append(out, bigText{text: s, placeholder: quoted})
+		out = append(out, bigText{texts: texts, placeholder: quoted})
 	}
 	return out
 }
 
-// spliceBigTexts returns body with each placeholder replaced by its text
-// quoted as json.Marshal quotes it, built in one allocation. A
-// placeholder that is not found once, in order, reports false (the
-// caller then encodes the plain way).
+// spliceBigTexts returns body with each placeholder replaced by its texts
+// joined and quoted as json.Marshal quotes their join, built in one
+// allocation. A placeholder that is not found once, in order, reports
+// false (the caller then encodes the plain way).
 func spliceBigTexts(body []byte, texts []bigText) ([]byte, bool) {
 	at := make([]int, len(texts))
 	n, from := len(body), 0
@@ -60,22 +91,37 @@ func spliceBigTexts(body []byte, texts []bigText) ([]byte, bool) {
 		}
 		at[i] = from + j
 		from = at[i] + len(t.placeholder)
-		n += htmlQuotedLen(t.text) - len(t.placeholder)
+		n += joinedQuotedLen(t.texts) - len(t.placeholder)
 	}
 	out := make([]byte, 0, n)
 	prev := 0
 	for i, t := range texts {
 		out = append(out, body[prev:at[i]]...)
-		out = appendHTMLQuoted(out, t.text)
+		out = appendJoinedQuoted(out, t.texts)
 		prev = at[i] + len(t.placeholder)
 	}
 	return append(out, body[prev:]...), true
 }
 
-// appendHTMLQuoted appends s as json.Marshal writes a string.
-func appendHTMLQuoted(dst []byte, s string) []byte {
-	return conversation.AppendJSONString(dst, s, true)
+// appendJoinedQuoted appends strings.Join(texts, "\n") quoted as
+// json.Marshal quotes it, without joining: the escapes of a string are
+// its runes', and a "\n" between two texts ends any UTF-8 sequence.
+func appendJoinedQuoted(dst []byte, texts []string) []byte {
+	dst = append(dst, '"')
+	for i, t := range texts {
+		if i > 0 {
+			dst = append(dst, '\\', 'n')
+		}
+		dst = conversation.AppendJSONEscaped(dst, t, true)
+	}
+	return append(dst, '"')
 }
 
-// htmlQuotedLen is len(appendHTMLQuoted(nil, s)).
-func htmlQuotedLen(s string) int { return conversation.JSONStringLen(s, true) }
+// joinedQuotedLen is len(appendJoinedQuoted(nil, texts)).
+func joinedQuotedLen(texts []string) int {
+	n := 2 + 2*(len(texts)-1)
+	for _, t := range texts {
+		n += conversation.JSONStringLen(t, true) - 2
+	}
+	return n
+}

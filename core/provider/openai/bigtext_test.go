@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,14 +33,22 @@ func quotingCorpus() []string {
 	return out
 }
 
-func TestAppendHTMLQuotedIsJSONMarshal(t *testing.T) {
-	for _, s := range quotingCorpus() {
-		want, _ := json.Marshal(s)
-		if got := appendHTMLQuoted(nil, s); !bytes.Equal(got, want) {
-			t.Errorf("%q: got %s, json.Marshal wrote %s", s, got, want)
+// TestAppendJoinedQuotedIsJSONMarshal: texts quoted apart and joined with
+// an escaped newline are json.Marshal of their join, for single texts and
+// for pairs cut inside multi-byte and invalid sequences.
+func TestAppendJoinedQuotedIsJSONMarshal(t *testing.T) {
+	corpus := quotingCorpus()
+	lists := [][]string{}
+	for i, s := range corpus {
+		lists = append(lists, []string{s}, []string{s, corpus[(i*7+3)%len(corpus)]}, []string{"\xe2", s, "\x80\xa8"})
+	}
+	for _, texts := range lists {
+		want, _ := json.Marshal(strings.Join(texts, "\n"))
+		if got := appendJoinedQuoted(nil, texts); !bytes.Equal(got, want) {
+			t.Errorf("%q: got %s, json.Marshal wrote %s", texts, got, want)
 		}
-		if n := htmlQuotedLen(s); n != len(want) {
-			t.Errorf("%q: htmlQuotedLen %d, want %d", s, n, len(want))
+		if n := joinedQuotedLen(texts); n != len(want) {
+			t.Errorf("%q: joinedQuotedLen %d, want %d", texts, n, len(want))
 		}
 	}
 }
@@ -56,6 +66,7 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		asst().With(conversation.ToolRequestContent("call_1", "developer__shell", map[string]any{"command": "cat x"})),
 		user().With(tool),
 		user().WithText("small"),
+		user().WithText(big).WithText("<turn-context>\nsmall & late\n</turn-context>"),
 	}}
 	for _, params := range []map[string]any{nil, {"top_p": 0.5, "messages_note": "<x>"}} {
 		cfg := model.Config{ModelName: "gpt-4o", RequestParams: params}
@@ -63,7 +74,14 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := marshalWithParams(w, params)
+		joined := *w // the body as goose writes it: a message's texts joined
+		joined.Messages = slices.Clone(w.Messages)
+		for i, m := range joined.Messages {
+			if j, ok := m.Content.(joinedText); ok {
+				joined.Messages[i].Content = strings.Join(j, "\n")
+			}
+		}
+		want, err := marshalWithParams(&joined, params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,11 +99,38 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		wire.Messages = append([]wireMessage(nil), w.Messages...)
 		texts := takeBigTexts(&wire)
 		plain, _ := marshalWithParams(&wire, params)
-		if _, ok := spliceBigTexts(plain, texts); len(texts) != 2 || !ok {
+		if _, ok := spliceBigTexts(plain, texts); len(texts) != 3 || !ok {
 			t.Errorf("%d texts taken out, splice ok %v: the splice path was not taken", len(texts), ok)
 		}
 		if w.Messages[1].Content != big { // the request's messages are left as they were
 			t.Errorf("marshalRequest changed the request's messages")
 		}
+	}
+}
+
+// TestHugePromptWithTurnContextCopiedOnce: a huge prompt merged with the
+// turn context stored after it (one user message, two texts) is copied
+// once, into the body: its texts are not joined into a string first.
+func TestHugePromptWithTurnContextCopiedOnce(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", (8<<20)/16)
+	req := provider.Request{System: "sys", Messages: []conversation.Message{
+		user().WithText(big).WithText("<turn-context>\nnow\n</turn-context>")}}
+	cfg := model.Config{ModelName: "gpt-4o"}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	w, err := buildRequest(cfg, req, requestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := marshalRequest(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(body))*5/4 {
+		t.Errorf("a %d-byte body allocated %d bytes", len(body), alloc)
+	}
+	if !bytes.Contains(body, []byte(`"content":"`+big[:64])) || !bytes.Contains(body, []byte(`\n\u003cturn-context\u003e\nnow`)) {
+		t.Errorf("body lacks the joined texts: %.200s", body)
 	}
 }

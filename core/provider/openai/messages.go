@@ -60,7 +60,7 @@ func formatMessage(m conversation.Message) []wireMessage {
 		}
 		main.Content = append(all, parts...)
 	case len(texts) > 0:
-		main.Content = strings.Join(texts, "\n")
+		main.Content = joinTexts(texts)
 	}
 	if m.Role == conversation.RoleAssistant && len(main.ToolCalls) > 0 && main.Content == nil {
 		main.Content = jsonNull{}
