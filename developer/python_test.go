@@ -301,7 +301,8 @@ func TestPythonViewImage(t *testing.T) {
 	}
 	if res.IsError || images != 1 || len(got) != 3 || got[0] != "(cell completed with no output)" ||
 		!strings.HasPrefix(got[1], "Loaded image from "+filepath.Join(h.dir, "a.png")+" (") ||
-		!strings.HasPrefix(got[2], "[view_image could not load "+filepath.Join(h.dir, "gone.png")+": ") {
+		!strings.HasPrefix(got[2], "[view_image could not load "+filepath.Join(h.dir, "gone.png")+": ") ||
+		strings.Contains(got[2], "Error:") || !strings.HasSuffix(got[2], "]") {
 		t.Fatalf("error=%v images=%d texts=%q", res.IsError, images, got)
 	}
 }

@@ -201,11 +201,9 @@ func (s *service) pythonTool(ctx context.Context, cc callContext, raw json.RawMe
 // (same formats, limits, SSRF guard and path policy).
 func (s *service) attachImages(ctx context.Context, cc callContext, res *mcp.CallToolResult, r pykernel.Response) {
 	for _, img := range r.Images[:min(len(r.Images), pyMaxImages)] {
-		args, _ := json.Marshal(map[string]any{"source": img.Source, "crop": img.Crop})
-		got, _ := s.readImage(ctx, cc, args)
-		if got.IsError {
-			msg := strings.TrimPrefix(strings.Join(contentTexts(got.Content), ""), "Error: ")
-			res.Content = append(res.Content, text(fmt.Sprintf("[view_image could not load %s: %s]", img.Source, msg)))
+		got, err := s.loadImage(ctx, cc, img.Source, cropOf(img.Crop))
+		if err != nil {
+			res.Content = append(res.Content, text(fmt.Sprintf("[view_image could not load %s: %s]", img.Source, err)))
 			continue
 		}
 		res.Content = append(res.Content, got.Content...)
@@ -265,4 +263,13 @@ func formatOutcome(o pyCellOutput) string {
 		return "(cell completed with no output)"
 	}
 	return strings.Join(parts, "\n")
+}
+
+// cropOf is a view_image() crop box as read_image takes it.
+func cropOf(c *pykernel.Crop) *cropArgs {
+	if c == nil {
+		return nil
+	}
+	a := cropArgs(*c)
+	return &a
 }

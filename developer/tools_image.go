@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"net/url"
@@ -86,35 +87,45 @@ func (s *service) readImage(ctx context.Context, cc callContext, raw json.RawMes
 	if err := decodeArgs(raw, &a); err != nil {
 		return toolError("Error: %s", errorText(err)), nil
 	}
-	data, err := s.imageBytes(ctx, cc, strings.TrimSpace(a.Source))
+	res, err := s.loadImage(ctx, cc, a.Source, a.Crop)
 	if err != nil {
-		return toolError("Error: %s", errorText(err)), nil
+		return toolError("Error: %s", err), nil
+	}
+	return res, nil
+}
+
+// loadImage is read_image once its arguments are decoded; its error is the
+// text read_image shows after "Error: " (python's view_image words it its own way).
+func (s *service) loadImage(ctx context.Context, cc callContext, source string, crop *cropArgs) (*mcp.CallToolResult, error) {
+	data, err := s.imageBytes(ctx, cc, strings.TrimSpace(source))
+	if err != nil {
+		return nil, errors.New(errorText(err))
 	}
 	src, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return toolError("Error: failed to decode image: %v", err), nil
+		return nil, fmt.Errorf("failed to decode image: %w", err)
 	}
 	if format != "png" && format != "jpeg" && format != "gif" && format != "webp" {
-		return toolError("Error: unsupported image format; supported formats are png, jpeg, gif, and webp"), nil
+		return nil, errors.New("unsupported image format; supported formats are png, jpeg, gif, and webp")
 	}
 	orig := src.Bounds()
 	note := ""
-	if a.Crop != nil {
-		if src, err = cropImage(src, *a.Crop); err != nil {
-			return toolError("Error: %v", err), nil
+	if crop != nil {
+		if src, err = cropImage(src, *crop); err != nil {
+			return nil, err
 		}
-		note = fmt.Sprintf(" Cropped from %dx%d to %dx%d.", orig.Dx(), orig.Dy(), a.Crop.Width, a.Crop.Height)
+		note = fmt.Sprintf(" Cropped from %dx%d to %dx%d.", orig.Dx(), orig.Dy(), crop.Width, crop.Height)
 	}
 	img, err := imageproc.FromImage(src)
 	if err != nil {
-		return toolError("Error: %v", err), nil
+		return nil, err
 	}
 	w, h := imageproc.TargetSize(src.Bounds().Dx(), src.Bounds().Dy())
-	msg := fmt.Sprintf("Loaded image from %s (%d bytes, %s, %dx%d).%s", a.Source, len(img.Data), img.MimeType, w, h, note)
+	msg := fmt.Sprintf("Loaded image from %s (%d bytes, %s, %dx%d).%s", source, len(img.Data), img.MimeType, w, h, note)
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{text(msg), &mcp.ImageContent{Data: img.Data, MIMEType: img.MimeType}},
-		StructuredContent: readImageOutput{Source: a.Source, MimeType: img.MimeType, Width: w, Height: h, Bytes: len(img.Data),
-			OriginalWidth: orig.Dx(), OriginalHeight: orig.Dy(), Crop: a.Crop},
+		StructuredContent: readImageOutput{Source: source, MimeType: img.MimeType, Width: w, Height: h, Bytes: len(img.Data),
+			OriginalWidth: orig.Dx(), OriginalHeight: orig.Dy(), Crop: crop},
 	}, nil
 }
 
