@@ -3,8 +3,9 @@
 // archive, usage, elicitation modes, steering, subagents — and validates
 // every frame the agent sends against the SDK's zod schemas.
 //
-// usage: GOOSE_ACP_BIN=… WORKDIR=… [CAPS='{"elicitation":{"url":{}}}'] node acp24.mjs scenario...
-// CAPS are the clientCapabilities initialize sends. Prints one JSON report
+// usage: GOOSE_ACP_BIN=… WORKDIR=… [CAPS='{"elicitation":{"url":{}}}'] [ARGS='["acp"]'] node acp24.mjs scenario...
+// CAPS are the clientCapabilities initialize sends; ARGS the agent's argv
+// after the binary (none: plain `goose-acp`). Prints one JSON report
 // line, then "N passed, M failed"; exits 1 on any failure or violation.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -25,6 +26,7 @@ const RESULT = {
   "session/prompt": z.zPromptResponse, "session/list": z.zListSessionsResponse, "session/set_title": z.zSetSessionTitleResponse,
   "session/archive": z.zArchiveSessionResponse, "session/unarchive": z.zUnarchiveSessionResponse,
   "session/set_config_option": z.zSetSessionConfigOptionResponse, "session/close": z.zCloseSessionResponse,
+  "session/delete": z.zDeleteSessionResponse,
 };
 const INBOUND = {
   "session/update": z.zSessionNotification, "session/request_permission": z.zRequestPermissionRequest,
@@ -33,7 +35,7 @@ const INBOUND = {
   "$/cancel_request": z.zCancelRequestNotification,
 };
 
-const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
+const child = spawn(bin, JSON.parse(process.env.ARGS || "[]"), { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
 const raw = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
 const sent = new Map();
 const violations = [];
@@ -232,6 +234,22 @@ const scenarios = {
     await until(() => textOf(s).endsWith("answered the steer"), "the steered turn's answer");
     await until(() => updatesOf(s).slice(before).some((u) => u.sessionUpdate === "usage_update"), "the steered turn's end");
     report.newTurn = updatesOf(s).slice(before).map((u) => u.sessionUpdate + (u.sessionUpdate.endsWith("_chunk") ? ":" + u.content.text : ""));
+  },
+
+  // session/delete then session/new, twice: the ids handed out, what
+  // session/list shows after, and the answer for a deleted id.
+  async deleteids(agent, init) {
+    assert(JSON.stringify(init.agentCapabilities.sessionCapabilities?.delete) === "{}", "capabilities " + JSON.stringify(init.agentCapabilities));
+    report.ids = [];
+    for (let i = 0; i < 2; i++) {
+      const id = (await newSession(agent)).sessionId;
+      report.ids.push(id);
+      assert(JSON.stringify(await agent.request(acp.methods.agent.session.delete, { sessionId: id })) === "{}", "delete result");
+    }
+    const kept = (await newSession(agent)).sessionId;
+    report.ids.push(kept);
+    report.listedAfterDelete = (await agent.request(acp.methods.agent.session.list, { cwd: workdir })).sessions.map((s) => s.sessionId);
+    report.deletedLoad = await rpcError(agent.request(acp.methods.agent.session.load, { sessionId: report.ids[0], cwd: workdir, mcpServers }));
   },
 
   // session/set_title, session/archive|unarchive and session/list's
