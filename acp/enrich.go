@@ -11,12 +11,15 @@ import (
 )
 
 // finalUpdate completes a tool call's last update with what the tool
-// reported in its result _meta; a refused call (failed, its content left
-// as it was) shows again what its permission request showed, so the
-// refused diff stays in view.
+// reported in its result _meta. A call that never ran — refused, or
+// cancelled while or right after the user was asked (agent-shell's Reject
+// answers and cancels the turn 2 ms later) — ends failed showing again
+// what its permission request showed, so the refused diff stays in view;
+// the words for the model (refusal, cancel) stay in rawOutput.
 func finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
-	preview := as.takePreview(u.ToolCallID)
-	if res := resultFor(m, u.ToolCallID); agent.Declined(res) {
+	preview, asked := as.takePreview(u.ToolCallID)
+	res := resultFor(m, u.ToolCallID)
+	if agent.Declined(res) || (asked && len(preview) > 0 && res == nil && u.Status == "failed") {
 		u.ToolContent = preview
 		as.mu.Lock()
 		delete(as.shown, u.ToolCallID)

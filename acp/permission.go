@@ -59,13 +59,14 @@ func (as *acpSession) keepPreview(toolCallID string, content []ToolCallContent) 
 	as.previews[toolCallID] = content
 }
 
-// takePreview returns (and forgets) a call's permission preview.
-func (as *acpSession) takePreview(toolCallID string) []ToolCallContent {
+// takePreview returns (and forgets) a call's permission preview; ok is
+// false when the call was not asked about or was allowed.
+func (as *acpSession) takePreview(toolCallID string) (c []ToolCallContent, ok bool) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	c := as.previews[toolCallID]
+	c, ok = as.previews[toolCallID]
 	delete(as.previews, toolCallID)
-	return c
+	return c, ok
 }
 
 // startPermission asks the editor in the background and hands the answer
@@ -95,6 +96,11 @@ func (p *promptAPI) startPermission(ctx context.Context, as *acpSession, d conve
 			// The turn was cancelled meanwhile: whatever the editor
 			// answered, the call is not run.
 			decision = permission.Cancel
+		}
+		if decision.Allows() {
+			// Only a call that never runs keeps its preview: its final
+			// update shows again what the user refused (finalUpdate).
+			as.takePreview(d.ID)
 		}
 		if err := p.agent.Confirm(as.id, d.ID, decision); err != nil {
 			p.log.Debug("confirmation not delivered", "tool", d.ToolName, "err", err)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -132,6 +133,76 @@ func TestEditorsCancelledPermissionCancelsTurn(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(work, "ran.txt")); err == nil {
 				t.Error("the command ran")
+			}
+		})
+	}
+}
+
+// TestEditorsRejectThenCancelKeepsTheDiff: agent-shell's Reject answers
+// reject_once and sends session/cancel 2 ms later; its C-c C-c on an open
+// permission answers "cancelled" and cancels. Either way the refused write
+// ends failed with the diff the user was shown as its content (the words
+// for the model, refusal or cancel, only in rawOutput) and the file is
+// untouched — whichever of the answer and the cancel the agent sees first.
+func TestEditorsRejectThenCancelKeepsTheDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name, outcome string
+		cancelFirst   bool
+	}{
+		{"reject then cancel", "reject_once", false},
+		{"cancel then reject", "reject_once", true},
+		{"cancelled then cancel", "cancelled", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			notes := filepath.Join(work, "notes.txt")
+			os.WriteFile(notes, []byte("old notes\n"), 0o644)
+			env := newAgentEnv(t,
+				toolCallTurn("call_w", devTool("write"), map[string]string{"path": notes, "content": "new notes\n"}),
+				slowTurn("ok, I will not"), // still streaming when the cancel arrives
+			)
+			c := startAgent(t, env)
+			(&editor{}).install(c)
+			c.initializeAs(agentShellInitialize)
+			sess := c.newSession(work)
+			cancel := func() error {
+				return c.conn.Notify(context.Background(), "session/cancel", acp.SessionIDRequest{SessionID: sess.SessionID})
+			}
+			cancelSent := make(chan error, 1)
+			c.on("session/request_permission", func(json.RawMessage) (any, error) {
+				if tc.cancelFirst {
+					cancelSent <- cancel()
+					time.Sleep(50 * time.Millisecond)
+				} else {
+					go func() {
+						time.Sleep(2 * time.Millisecond)
+						cancelSent <- cancel()
+					}()
+				}
+				if tc.outcome == "cancelled" {
+					return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
+				}
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": tc.outcome}}, nil
+			})
+			c.setMode(sess.SessionID, "approve")
+			if r := c.prompt(sess.SessionID, "change notes"); r.StopReason != "cancelled" {
+				t.Errorf("stopReason %q, want cancelled", r.StopReason)
+			}
+			if err := <-cancelSent; err != nil {
+				t.Fatal(err)
+			}
+			old := "old notes\n"
+			wantDiff := []acp.ToolCallContent{{Type: "diff", Path: notes, OldText: &old, NewText: strp("new notes\n")}}
+			w := finalToolUpdate(t, c, sess.SessionID, "call_w")
+			raw, _ := w.RawOutput.(string)
+			if w.Status != "failed" || !reflect.DeepEqual(w.ToolContent, wantDiff) || (raw != declinedText && raw != "Tool call cancelled by the user.") {
+				t.Errorf("final update = %s, want failed with the refused diff as content, the model's words in rawOutput\n%s", jsonOf(w), c.dump(sess.SessionID))
+			}
+			if tc.outcome == "cancelled" && raw != "Tool call cancelled by the user." {
+				t.Errorf("rawOutput %q", raw)
+			}
+			if b, _ := os.ReadFile(notes); string(b) != old {
+				t.Errorf("the refused write happened: %q", b)
 			}
 		})
 	}
