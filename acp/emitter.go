@@ -44,6 +44,9 @@ func (e *emitter) progress(ctx context.Context, ev extension.ToolProgress) {
 		return
 	case extension.ProgressShellOutput:
 		if !e.p.wantsTerminalOutput() {
+			if as, err := e.p.loaded.lookup(e.sessionID); err == nil {
+				as.recordShellOutput(ev.ToolCallID, ev.Output)
+			}
 			return
 		}
 		e.p.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)

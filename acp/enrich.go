@@ -28,6 +28,7 @@ func finalUpdate(as *acpSession, u *SessionUpdate, m conversation.Message) {
 	}
 	enrichResult(as, u, m)
 	keepTerminal(as, u)
+	keepShellOutput(as, u, res != nil)
 }
 
 // enrichResult adds what developer reported in the result _meta to the

@@ -36,6 +36,9 @@ type acpSession struct {
 	// shown maps a tool call to the terminal its content shows (a
 	// delegated terminal, or Zed's display terminal named after the call)
 	shown map[string]string
+	// shellOut is what running commands printed, for clients that show
+	// it nowhere while they run (shell_tail.go)
+	shellOut map[string]*shellTail
 	// inProgress are tool calls already reported in_progress
 	inProgress map[string]bool
 	// term holds delegated terminal releases until the final update

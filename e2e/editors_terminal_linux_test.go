@@ -4,6 +4,9 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -138,4 +141,36 @@ func (c *acpClient) releasedAfterFinal(toolCallID string) bool {
 		}
 	}
 	return false
+}
+
+// TestEditorsCancelledShellKeepsItsOutput: a client with no terminal of
+// its own and no display terminal (agent-shell, acpx) sees a command's
+// output only in the call's final content. Cancelling the command keeps
+// what it printed there, before the cancel text (the model reads only the
+// cancel text, as goose words it).
+func TestEditorsCancelledShellKeepsItsOutput(t *testing.T) {
+	work := t.TempDir()
+	env := newAgentEnv(t, toolCallTurn("call_s", devTool("shell"), map[string]string{"command": "echo started-4242; echo second-line; touch ready; sleep 30"}))
+	c := startAgent(t, env)
+	(&editor{}).install(c)
+	c.initializeAs(agentShellInitialize)
+	sess := c.newSession(work)
+	done := c.promptAsync(sess.SessionID, "run")
+	c.waitFor("the command to print", func() bool { _, err := os.Stat(filepath.Join(work, "ready")); return err == nil })
+	time.Sleep(500 * time.Millisecond)
+	c.notify("session/cancel", acp.SessionIDRequest{SessionID: sess.SessionID})
+	if r := c.awaitPrompt(done, 20*time.Second); r.StopReason != "cancelled" {
+		t.Fatalf("stopReason %q", r.StopReason)
+	}
+	last := finalToolUpdate(t, c, sess.SessionID, "call_s")
+	want := []acp.ToolCallContent{
+		{Type: "content", Content: &acp.ContentBlock{Type: "text", Text: "started-4242\nsecond-line"}},
+		{Type: "content", Content: &acp.ContentBlock{Type: "text", Text: "Tool call cancelled by the user."}},
+	}
+	if last.Status != "failed" || !reflect.DeepEqual(last.ToolContent, want) || last.RawOutput != "Tool call cancelled by the user." {
+		t.Errorf("final update = %s, want failed with the command's output then the cancel text", jsonOf(last))
+	}
+	if llmSaw(env, "started-4242") {
+		t.Error("the partial output reached the model")
+	}
 }
