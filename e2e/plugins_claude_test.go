@@ -10,13 +10,15 @@ import (
 )
 
 // claudeSettings is a Claude Code ~/.claude/settings.json: a PreToolUse
-// hook on Bash that denies rm -rf with hookSpecificOutput, and a
-// UserPromptSubmit hook that adds context.
+// hook on Bash that denies rm -rf with hookSpecificOutput, a
+// UserPromptSubmit hook that records its payload and adds context, and a
+// PostToolUse hook on Bash that records its payload.
 const claudeSettings = `{
   "permissions": {"allow": ["Bash(ls:*)"]},
   "hooks": {
     "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh \"$HOME/.claude/hooks/no-rm.sh\""}]}],
-    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"Ticket ABC-123 is in progress.\"}}'"}]}]
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat >> \"$HOME/.claude/hooks/prompt.log\"; echo >> \"$HOME/.claude/hooks/prompt.log\"; printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"Ticket ABC-123 is in progress.\"}}'"}]}],
+    "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >> \"$HOME/.claude/hooks/post.log\"; echo >> \"$HOME/.claude/hooks/post.log\""}]}]
   }
 }`
 
@@ -42,7 +44,8 @@ func TestClaudeCodeHooksOptIn(t *testing.T) {
 			if err := os.MkdirAll(victim, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			env := newAgentEnv(t, toolCallTurn("call_rm", shellTool, map[string]string{"command": "rm -rf build"}), textTurn("ok"))
+			env := newAgentEnv(t, toolCallTurn("call_rm", shellTool, map[string]string{"command": "rm -rf build"}),
+				toolCallTurn("call_echo", shellTool, map[string]string{"command": "echo kept"}), textTurn("ok"))
 			if on {
 				env.Vars["GOOSE_CLAUDE_HOOKS"] = "true"
 			}
@@ -75,8 +78,19 @@ func TestClaudeCodeHooksOptIn(t *testing.T) {
 				t.Fatal("the UserPromptSubmit hook's additionalContext did not reach the model")
 			}
 			want := `{"event":"PreToolUse","session_id":"` + sess.SessionID + `","matcher_context":"` + shellTool + `","tool_call_id":"call_rm","tool_name":"Bash","tool_input":{"command":"rm -rf build"},"working_dir":"` + work + `","hook_event_name":"PreToolUse","cwd":"` + work + `","tool_use_id":"call_rm"}`
-			if len(log) != 1 || log[0] != want {
+			if len(log) != 2 || log[0] != want {
 				t.Fatalf("Claude hook payload\n got %q\nwant %q", log, want)
+			}
+			prompt := payloads(filepath.Join(env.Root, ".claude", "hooks", "prompt.log"))
+			wantPrompt := `{"event":"UserPromptSubmit","session_id":"` + sess.SessionID + `","matcher_context":"clean the build","message":"clean the build","working_dir":"` + work + `","hook_event_name":"UserPromptSubmit","cwd":"` + work + `","prompt":"clean the build"}`
+			if len(prompt) != 1 || prompt[0] != wantPrompt {
+				t.Fatalf("Claude UserPromptSubmit payload\n got %q\nwant %q", prompt, wantPrompt)
+			}
+			// PostToolUse only for the allowed call, with the shell's output
+			// as tool_response (stdout and stderr, as Claude's Bash names them).
+			post := payloads(filepath.Join(env.Root, ".claude", "hooks", "post.log"))
+			if len(post) != 1 || post[0] != (`{"event":"PostToolUse","session_id":"`+sess.SessionID+`","matcher_context":"`+shellTool+`","tool_call_id":"call_echo","tool_name":"Bash","tool_input":{"command":"echo kept"},"working_dir":"`+work+`","hook_event_name":"PostToolUse","cwd":"`+work+`","tool_use_id":"call_echo","tool_response":{"exit_code":0,"stderr":"","stdout":"kept"}}`) {
+				t.Fatalf("Claude PostToolUse payload = %q", post)
 			}
 			if strings.Contains(c.stderr.String(), "panic") {
 				t.Fatal(c.stderr.String())

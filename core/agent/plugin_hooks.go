@@ -145,6 +145,26 @@ func toolCategory(name string) string {
 	return ""
 }
 
+// toolResponse is a call's result as Claude Code hooks read it in
+// tool_response (goose's own payload has no such field): the tool's
+// structured content when it has one (the shell's stdout, stderr and
+// exit_code, as Claude's Bash response names its output), else the MCP
+// result, else the error text.
+func toolResponse(res toolResult) json.RawMessage {
+	var v any = res.Error
+	if res.IsOK() {
+		v = res.Value
+		if res.Value.StructuredContent != nil {
+			v = res.Value.StructuredContent
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // stringArg is the first non-empty string argument of keys.
 func stringArg(args map[string]any, keys ...string) string {
 	for _, k := range keys {
@@ -206,9 +226,7 @@ func (hp hookPoints) hookedCall(ctx context.Context, c permission.Call) toolResu
 	if failed {
 		post.Event = plugins.PostToolUseFailure
 	}
-	if b, err := json.Marshal(res); err == nil {
-		post.ToolResponse = b
-	}
+	post.ToolResponse = toolResponse(res)
 	if h.Has(post.Event) {
 		emitted := h.Emit(ctx, post.Event, post)
 		hp.hookFailures(emitted.Failures, true)
