@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +65,98 @@ func TestPluginHooksInRun(t *testing.T) {
 	}
 	if end := waitPayloads(filepath.Join(root, "end.log"), 1); len(end) != 1 {
 		t.Fatalf("SessionEnd payloads %q", end)
+	}
+}
+
+// TestPluginHooksInGoosed: the same hooks over goosed's REST face (the
+// legacy POST /reply SSE stream Desktop reads): the PreToolUse hook
+// denies rm -rf (the command never runs, the tool response carries
+// goose's denial), and the Stop hook's notification is an inline system
+// notification message in the stream before the re-prompted answer.
+func TestPluginHooksInGoosed(t *testing.T) {
+	work := t.TempDir()
+	keep := filepath.Join(work, "keep.txt")
+	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := newAgentEnv(t,
+		toolCallTurn("call_rm", shellTool, map[string]string{"command": "rm -rf keep.txt"}),
+		textTurn("All done."),
+		textTurn("Tests pass. Done."))
+	root := userPlugin(t, env, "guard", map[string]string{
+		"guard.sh": guardScript,
+		"stop.sh":  stopScript,
+		"hooks/hooks.json": hooksJSON(map[string][2]string{
+			"PreToolUse": {"shell$", "sh ${PLUGIN_ROOT}/guard.sh"},
+			"Stop":       {"", "sh ${PLUGIN_ROOT}/stop.sh"},
+		}),
+	})
+	const secret = "hooks-secret"
+	base := startPlainGoosed(t, env, secret)
+	var started struct {
+		ID string `json:"id"`
+	}
+	if code := httpCall(t, "POST", base+"/agent/start", secret, `{"working_dir":`+string(mustMarshal(work))+`}`, &started); code != 200 {
+		t.Fatalf("agent/start: %d", code)
+	}
+	body := `{"session_id":"` + started.ID + `","user_message":{"role":"user","created":1,"content":[{"type":"text","text":"clean up"}],"metadata":{"userVisible":true,"agentVisible":true}}}`
+	req, _ := http.NewRequest("POST", base+"/reply", strings.NewReader(body))
+	req.Header.Set("X-Secret-Key", secret)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(stream), `"type":"Finish"`) {
+		t.Fatalf("/reply %d:\n%s", resp.StatusCode, stream)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious" {
+		t.Fatalf("the denied command ran: %v %q", err, b)
+	}
+	// What Desktop renders, in stream order: the denied call's result,
+	// the Stop hook's inline notification, the re-prompted answer.
+	var order []string
+	for _, line := range strings.Split(string(stream), "\n") {
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content []struct {
+					Type       string          `json:"type"`
+					Text       string          `json:"text"`
+					Msg        string          `json:"msg"`
+					ToolResult json.RawMessage `json:"toolResult"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(data), &ev) != nil || ev.Type != "Message" {
+			continue
+		}
+		for _, c := range ev.Message.Content {
+			switch c.Type {
+			case "toolResponse":
+				if strings.Contains(string(c.ToolResult), "Tool call denied by policy hook `guard`: rm -rf is not allowed here.") {
+					order = append(order, "denied")
+				}
+			case "systemNotification":
+				order = append(order, "notification: "+c.Msg)
+			case "text":
+				if c.Text == "Tests pass. Done." {
+					order = append(order, "answer")
+				}
+			}
+		}
+	}
+	want := "denied|notification: Stop hook `guard` blocked ending this turn.|answer"
+	if strings.Join(order, "|") != want {
+		t.Fatalf("stream order %q, want %q\n%s", order, want, stream)
+	}
+	if stop := payloads(filepath.Join(root, "stop.log")); len(stop) != 2 || !strings.Contains(stop[0], `"session_id":"`+started.ID+`"`) {
+		t.Fatalf("Stop payloads %q", stop)
 	}
 }
