@@ -21,8 +21,10 @@ import (
 var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
 
 // The request bodies goose-acp sends the model (OpenAI Chat Completions,
-// gpt-4o) for four fixed sessions, pinned in e2e/testdata/model_requests:
-// a default session, a tool turn, an editor client and /compact. Each
+// gpt-4o) for six fixed sessions, pinned in e2e/testdata/model_requests:
+// a default session, a tool turn, an editor client and /compact, later
+// turns (the turn budget signal, tool-pair summarization) and the session
+// title request. Each
 // section of a golden is preceded by an "@@ … @@" line naming the goose
 // 1.54 source it follows. The working directory and the goose home are
 // written $WORK and $ROOT, and the turn's current time $NOW (its format is
@@ -69,6 +71,78 @@ func TestModelRequestGoldens(t *testing.T) {
 		c.prompt(sess.SessionID, "thanks")
 		goldenRequests(t, env, work, "compact", 2, 3)
 	})
+	// Later turns: the turn budget signal once half of GOOSE_MAX_TURNS is
+	// used, then at the next turn the oldest tool pairs past
+	// GOOSE_TOOL_CALL_CUTOFF summarized beside the turn's call (all
+	// answered alike: they race for the mock's next answer), and the turn
+	// after that sending the summaries in the pairs' place.
+	t.Run("later_turns", func(t *testing.T) {
+		// goose summarizes a batch of 10 once more than cutoff + 10 calls
+		// lie before the turn's own: 12 calls one after another, cutoff 1.
+		var turns []providertest.Turn
+		for i := range 12 {
+			turns = append(turns, toolCallTurn(fmt.Sprintf("call_%d", i), "shell", map[string]string{"command": fmt.Sprintf("echo %d", i)}))
+		}
+		turns = append(turns, textTurn("All printed."))
+		for range 11 { // the second turn's answer and the 10 summaries
+			turns = append(turns, textTurn("Noted."))
+		}
+		env, work := goldenEnv(t, append(turns, textTurn("Bye."))...)
+		env.Vars["GOOSE_MAX_TURNS"] = "20"
+		env.Vars["GOOSE_TOOL_CALL_CUTOFF"] = "1"
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "run echo 0 to echo 11")
+		c.prompt(sess.SessionID, "note it")
+		c.prompt(sess.SessionID, "bye")
+		var summaries []int
+		for i, r := range env.LLM.Requests() {
+			if strings.Contains(string(r.Body), "Summarize a tool call and its response in one message") {
+				summaries = append(summaries, i)
+			}
+		}
+		if len(summaries) != 10 || len(env.LLM.Requests()) != 25 {
+			t.Fatalf("%d tool-pair summary requests among %d, want 10 among 25", len(summaries), len(env.LLM.Requests()))
+		}
+		// The summary's place among the requests varies: -1 - i names it
+		// without its index.
+		goldenRequests(t, env, work, "later_turns", 12, -1-summaries[0])
+		// The third turn sends the summaries instead of the first ten pairs
+		// and keeps the last two. (Where the summaries sit follows the
+		// stored created-second order, which the clock decides here: not
+		// pinned byte for byte.)
+		last := string(env.LLM.Requests()[24].Body)
+		if n := strings.Count(last, `Noted.`); n != 11 {
+			t.Errorf("the third turn's request holds %d 'Noted.' (want 10 summaries and the second turn's answer)", n)
+		}
+		for i := range 12 {
+			if got := strings.Contains(last, fmt.Sprintf(`"id":"call_%d"`, i)); got != (i >= 10) {
+				t.Errorf("the third turn's request carries call_%d: %v", i, got)
+			}
+		}
+	})
+	// The session-title request after the first user message (naming
+	// runs beside the turn: both are answered alike).
+	t.Run("title", func(t *testing.T) {
+		env, work := goldenEnv(t, textTurn("Fix the failing build"), textTurn("Fix the failing build"))
+		delete(env.Vars, "GOOSE_DISABLE_SESSION_NAMING")
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "why does the build fail?")
+		c.waitFor("the title request", func() bool { return len(env.LLM.Requests()) == 2 })
+		title := -1
+		for i, r := range env.LLM.Requests() {
+			if strings.Contains(string(r.Body), "---BEGIN USER MESSAGES---") {
+				title = i
+			}
+		}
+		if title < 0 {
+			t.Fatal("no title request")
+		}
+		goldenRequests(t, env, work, "title", -1-title)
+	})
 }
 
 // goldenEnv is a mock LLM with turns and a session directory, in UTC.
@@ -85,12 +159,18 @@ func goldenEnv(t *testing.T, turns ...providertest.Turn) (*agentEnv, string) {
 var nowRE = regexp.MustCompile(`<current-time>\d{4}-\d\d-\d\d \d\d:\d\d:00 \+00:00</current-time>`)
 
 // goldenRequests renders the mock's requests at the given indexes and
-// compares them with testdata/model_requests/<name>.golden.
+// compares them with testdata/model_requests/<name>.golden; an index
+// written -1-i is request i rendered without its index (a request made
+// beside the turn's own, whose place among them varies).
 func goldenRequests(t *testing.T, env *agentEnv, work, name string, idx ...int) {
 	t.Helper()
 	reqs := env.LLM.Requests()
 	var b strings.Builder
 	for _, i := range idx {
+		at := i
+		if i < 0 { // a request beside the turn's own: its index varies
+			i = -1 - i
+		}
 		if i >= len(reqs) {
 			t.Fatalf("%d requests, want request %d", len(reqs), i)
 		}
@@ -104,7 +184,7 @@ func goldenRequests(t *testing.T, env *agentEnv, work, name string, idx ...int) 
 		}
 		body = nowRE.ReplaceAllString(body, "<current-time>$$NOW</current-time>")
 		body = strings.NewReplacer(jsonText(work), "$WORK", jsonText(env.Root), "$ROOT").Replace(body)
-		renderRequest(t, &b, i, []byte(body))
+		renderRequest(t, &b, at, []byte(body))
 	}
 	path := filepath.Join("testdata", "model_requests", name+".golden")
 	if *updateGoldens {
@@ -145,12 +225,26 @@ func renderRequest(t *testing.T, b *strings.Builder, i int, body []byte) {
 	_ = json.Unmarshal(req["tools"], &tools)
 	delete(req, "messages")
 	delete(req, "tools")
-	section(b, "request %d: POST /v1/chat/completions (OpenAI Chat Completions) — goose 1.54 crates/goose/src/providers/formats/openai.rs", i)
+	n := fmt.Sprint(i)
+	if i < 0 {
+		n = "beside the turn's own"
+	}
+	section(b, "request %s: POST /v1/chat/completions (OpenAI Chat Completions) — goose 1.54 crates/goose/src/providers/formats/openai.rs", n)
 	section(b, "parameters — max_tokens is the model's output limit: goose 1.54 crates/goose-provider-types/src/model.rs (with_canonical_limits)")
 	b.WriteString(compactJSON(t, req) + "\n")
 	for j, m := range msgs {
 		if m["role"] == "system" {
 			text := m["content"].(string)
+			if strings.HasPrefix(text, "Summarize a tool call") {
+				section(b, "system: the tool-pair summary prompt — goose 1.54 crates/goose/src/context_mgmt/mod.rs (summarize_tool_call)")
+				b.WriteString(text + "\n")
+				continue
+			}
+			if len(msgs) == 2 && strings.Contains(compactJSON(t, msgs[1]), "---BEGIN USER MESSAGES---") {
+				section(b, "system: the session-title prompt — goose 1.54 crates/goose/src/prompts/session_name.md")
+				b.WriteString(text + "\n")
+				continue
+			}
 			if strings.HasPrefix(text, "## Task") {
 				section(b, "system: the compaction template — goose 1.54 crates/goose/src/prompts/compaction.md (messages, files read and modified: context_mgmt/mod.rs extract_file_history)")
 				b.WriteString(text + "\n")
@@ -232,6 +326,10 @@ func messageSource(m map[string]any) string {
 		return "compaction continuation: goose 1.54 crates/goose/src/context_mgmt/mod.rs (*_CONTINUATION_TEXT)"
 	case content == "Please summarize the conversation history provided in the system prompt.":
 		return "compaction request: goose 1.54 crates/goose/src/context_mgmt/mod.rs (do_compact)"
+	case strings.HasPrefix(content, "[assistant]: tool_request("):
+		return "the tool pair to summarize: goose 1.54 crates/goose/src/context_mgmt/mod.rs (format_message_for_summarizing)"
+	case strings.Contains(content, "---BEGIN USER MESSAGES---"):
+		return "the first user messages to title: goose 1.54 crates/goose/src/session/session_naming.rs"
 	case m["role"] == "tool":
 		return "tool result: goose 1.54 crates/goose/src/providers/formats/openai.rs"
 	case m["tool_calls"] != nil:
