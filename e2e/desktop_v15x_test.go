@@ -140,7 +140,7 @@ func TestDesktopSessionListFilters(t *testing.T) {
 // toolNotifications.ts).
 func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
 	entry := everythingEntry(t)
-	env := newAgentEnv(t, textTurn("first answer"),
+	env := newAgentEnv(t, providertest.Turn{Thinking: []string{"weighing it"}, Text: []string{"first answer"}},
 		toolCallTurn("call_long", "everything__trigger-long-running-operation", map[string]any{"duration": 0.3, "steps": 3}),
 		textTurn("done"))
 	work := t.TempDir()
@@ -171,6 +171,7 @@ func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
 	// Live frames (before the reconnect) and replayed ones carry the same
 	// created time per message.
 	created := map[string][]float64{} // messageId → created seen
+	seen := map[any]int{}              // frame kind → frames with created
 	var toolCall, progress map[string]any
 	for _, u := range ups {
 		kind := u["sessionUpdate"]
@@ -194,9 +195,16 @@ func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
 				continue
 			}
 			created[id] = append(created[id], c)
+			seen[kind]++
 			if kind == "tool_call" && toolCall == nil {
 				toolCall, _ = g["toolCall"].(map[string]any)
 			}
+		}
+	}
+	// Each kind live and again on the replay after the reconnect.
+	for _, kind := range []string{"user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update"} {
+		if seen[kind] < 2 {
+			t.Errorf("%d %s frames with _meta.goose.created, want live and replayed ones", seen[kind], kind)
 		}
 	}
 	for id, cs := range created {
@@ -218,7 +226,7 @@ func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
 	var secondAt float64
 	for _, u := range ups {
 		if c, ok := u["content"].(map[string]any); ok && u["sessionUpdate"] == "user_message_chunk" && c["text"] == "run the long operation" {
-			secondAt = goose(u)["created"].(float64)
+			secondAt, _ = goose(u)["created"].(float64)
 		}
 	}
 	if secondAt == 0 {
