@@ -171,7 +171,7 @@ func TestDesktopMessageTimesForkAndToolFrames(t *testing.T) {
 	// Live frames (before the reconnect) and replayed ones carry the same
 	// created time per message.
 	created := map[string][]float64{} // messageId → created seen
-	seen := map[any]int{}              // frame kind → frames with created
+	seen := map[any]int{}             // frame kind → frames with created
 	var toolCall, progress map[string]any
 	for _, u := range ups {
 		kind := u["sessionUpdate"]
