@@ -83,6 +83,9 @@ type StartOptions struct {
 	// emptyAt is the store revision at which a session StartSession has
 	// just created has no messages (convcache.go).
 	emptyAt *uint64
+	// chosen is the mode and provider StartSession chose and stored with
+	// the new row (session_start.go); nil: load chooses them.
+	chosen *startChoice
 	// ConnectInBackground returns the session before its extensions have
 	// connected: they connect in the background, its first turn waits for
 	// them, and ExtensionResults reports their outcomes.
@@ -202,7 +205,14 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 			return nil, nil, err
 		}
 	}
-	sess, err := a.opts.Store.Create(ctx, session.NewSession{WorkingDir: opts.WorkingDir, Name: name, SessionType: typ})
+	ns := session.NewSession{WorkingDir: opts.WorkingDir, Name: name, SessionType: typ}
+	if opts.ConnectInBackground {
+		// Its mode, provider and model are chosen first and written with
+		// its row: one write before the answer instead of two.
+		opts.chosen = a.chooseStart(ctx, opts)
+		opts.chosen.fill(&ns)
+	}
+	sess, err := a.opts.Store.Create(ctx, ns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
 	}
@@ -268,7 +278,11 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 	if !resume {
 		saved.GooseMode, saved.ProviderName, saved.ModelConfig = "", nil, nil
 	}
-	s.mode = a.initialMode(opts.Mode, saved.GooseMode)
+	if opts.chosen != nil {
+		s.mode = opts.chosen.mode
+	} else {
+		s.mode = a.initialMode(opts.Mode, saved.GooseMode)
+	}
 	s.maxTurns = a.maxTurns(opts)
 	if opts.Recipe != nil && len(opts.Recipe.ResponseSchema) > 0 {
 		if s.final, err = newFinalOutputTool(opts.Recipe.ResponseSchema); err != nil {
@@ -301,7 +315,16 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		ElicitURL: opts.ElicitURL,
 	})
 	s.callTool = s.mgr.Call
-	a.selectProvider(ctx, s, saved, opts)
+	if opts.chosen != nil {
+		s.mu.Lock()
+		err := s.applyProvider(opts.chosen.provider)
+		s.mu.Unlock()
+		if err != nil {
+			a.log.Warn("no provider for session", "session", s.id, "error", err)
+		}
+	} else {
+		a.selectProvider(ctx, s, saved, opts)
+	}
 	s.plugins = pluginsFor(a, sess)
 	cfgs = s.plugins.withServers(a, cfgs, opts.UseConfiguredExtensions)
 	results, err := a.connectExtensions(ctx, s, cfgs, opts.ConnectInBackground)
@@ -334,26 +357,13 @@ func (a *Agent) load(ctx context.Context, sess session.Session, opts StartOption
 		c.track(id, opts.emptyAt)
 	}
 	if !resume && opts.ConnectInBackground {
-		// A new session's row is what Create returned plus the state
-		// chosen here: no need to read it back (its extension list is
-		// saved once the extensions have connected). Its mode, provider
-		// and model are stored now, as goose does before it answers:
-		// clients read them right away (Desktop's session/info).
+		// A new session's row is what Create returned: no need to read it
+		// back (its extension list is saved once the extensions have
+		// connected). Its mode, provider and model were stored with it
+		// (StartSession), as goose stores them before it answers: clients
+		// read them right away (Desktop's session/info).
 		out := sess
 		out.Conversation = []conversation.Message{}
-		s.mu.Lock()
-		mode := string(s.mode)
-		out.GooseMode = mode
-		u := session.Update{GooseMode: &mode}
-		if s.provider != nil {
-			name, mc := s.providerName, s.model
-			out.ProviderName, out.ModelConfig = &name, &mc
-			u.ProviderName, u.ModelConfig = &name, &mc
-		}
-		s.mu.Unlock()
-		if err := a.opts.Store.Update(ctx, id, u); err != nil {
-			a.log.Warn("session provider not saved", "session", id, "err", err)
-		}
 		return &out, results, nil
 	}
 	// A resumed session's messages stay in the store: callers that show
@@ -395,11 +405,20 @@ func (a *Agent) maxTurns(opts StartOptions) int {
 }
 
 func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess session.Session, opts StartOptions) {
+	c := a.chooseProvider(ctx, sess, opts)
+	s.mu.Lock()
+	err := s.applyProvider(c)
+	s.mu.Unlock()
+	if err != nil {
+		a.log.Warn("no provider for session", "session", s.id, "error", err)
+	}
+}
+
+// chooseProvider builds the provider a session starts with: opts's, else
+// the one stored on sess, else the configured one.
+func (a *Agent) chooseProvider(ctx context.Context, sess session.Session, opts StartOptions) providerChoice {
 	if opts.inherit != nil {
-		s.mu.Lock()
-		s.provider, s.providerName, s.model = opts.inherit, opts.inherit.Metadata().Name, opts.inherit.ModelConfig()
-		s.mu.Unlock()
-		return
+		return providerChoice{p: opts.inherit, name: opts.inherit.Metadata().Name, model: opts.inherit.ModelConfig()}
 	}
 	name, modelName := opts.Provider, opts.Model
 	if name == "" && sess.ProviderName != nil {
@@ -422,32 +441,14 @@ func (a *Agent) selectProvider(ctx context.Context, s *sessionState, sess sessio
 		temp := *opts.Temperature
 		cfg.Temperature = &temp
 	}
-	if err := a.setProvider(ctx, s, name, cfg); err != nil {
-		a.log.Warn("no provider for session", "session", s.id, "error", err)
-	}
+	return a.buildProvider(ctx, name, cfg)
 }
 
 func (a *Agent) setProvider(ctx context.Context, s *sessionState, name string, cfg model.Config) error {
-	if a.opts.Providers == nil {
-		s.mu.Lock()
-		s.providerErr = ErrNoProvider
-		s.mu.Unlock()
-		return ErrNoProvider
-	}
-	p, err := a.opts.Providers(ctx, name, cfg)
+	c := a.buildProvider(ctx, name, cfg)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil {
-		s.providerErr = fmt.Errorf("%w: %w", ErrNoProvider, err)
-		return s.providerErr
-	}
-	s.provider, s.providerErr = p, nil
-	s.providerName = p.Metadata().Name
-	if s.providerName == "" {
-		s.providerName = name
-	}
-	s.model = p.ModelConfig()
-	return nil
+	return s.applyProvider(c)
 }
 
 // CloseSession stops the session's extensions and forgets it; a running

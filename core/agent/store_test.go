@@ -29,7 +29,8 @@ func (m *memStore) Create(_ context.Context, n session.NewSession) (session.Sess
 	defer m.mu.Unlock()
 	m.next++
 	s := &session.Session{ID: fmt.Sprintf("20260101_%d", m.next), WorkingDir: n.WorkingDir, Name: n.Name, SessionType: n.SessionType,
-		ExtensionData: session.ExtensionData{}, Conversation: []conversation.Message{}}
+		ExtensionData: session.ExtensionData{}, Conversation: []conversation.Message{},
+		GooseMode: n.GooseMode, ProviderName: n.ProviderName, ModelConfig: n.ModelConfig}
 	m.sessions[s.ID] = s
 	return m.copyOf(s, false), nil
 }

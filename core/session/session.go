@@ -142,11 +142,17 @@ type Update struct {
 	Usage *UsageRecord
 }
 
-// NewSession is what Create needs.
+// NewSession is what Create needs. GooseMode (empty: goose's "auto"),
+// ProviderName and ModelConfig are stored with the new row, in the same
+// write: an agent that has chosen them before it creates the session
+// needs no second write.
 type NewSession struct {
-	WorkingDir  string
-	Name        string
-	SessionType Type
+	WorkingDir   string
+	Name         string
+	SessionType  Type
+	GooseMode    string
+	ProviderName *string
+	ModelConfig  *model.Config
 }
 
 // ListOptions filters and pages List. Types defaults to user+scheduled, as

@@ -54,10 +54,21 @@ func notFound(id string) error { return fmt.Errorf("%w: %s", session.ErrNotFound
 func (s *Store) stamp() time.Time { return session.Second(s.now()) }
 
 // Create adds a session with the next "YYYYMMDD_N" id of the clock's day.
+// Its mode, provider and model are ns's when it has them.
 func (s *Store) Create(_ context.Context, ns session.NewSession) (session.Session, error) {
+	cols, err := session.UpdateColumns(session.Update{ProviderName: ns.ProviderName, ModelConfig: ns.ModelConfig})
+	if err != nil {
+		return session.Session{}, fmt.Errorf("create session: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := s.create(ns)
+	if ns.GooseMode != "" {
+		rec.meta.GooseMode = ns.GooseMode
+	}
+	if err := session.ApplyColumns(&rec.meta, cols); err != nil {
+		return session.Session{}, fmt.Errorf("create session: %w", err)
+	}
 	return s.view(rec, false), nil
 }
 

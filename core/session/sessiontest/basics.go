@@ -30,6 +30,24 @@ func testCreateJSON(t *testing.T, st session.Store, _ *Clock) {
 	}
 }
 
+// testCreateWithModeAndProvider: a new session's mode, provider and model
+// are stored with its row, and Create returns the row as stored.
+func testCreateWithModeAndProvider(t *testing.T, st session.Store, _ *Clock) {
+	s := create(t, st, session.NewSession{WorkingDir: "/work/project", Name: "First", GooseMode: "approve",
+		ProviderName: ptr("openai"), ModelConfig: &model.Config{ModelName: "gpt-4o", ContextLimit: ptr(128000)}})
+	want := strings.Replace(strings.Replace(freshJSON, `"provider_name":null,"model_config":null,"goose_mode":"auto"`,
+		`"provider_name":"openai",`+
+			`"model_config":{"model_name":"gpt-4o","context_limit":128000,"temperature":null,"max_tokens":null,"toolshim":false,"toolshim_model":null},`+
+			`"goose_mode":"approve"`, 1), "\n", "", -1)
+	wantJSON(t, "Create", s, want)
+	wantJSON(t, "Get", get(t, st, s.ID, false), want)
+	// An empty provider is none, as Update's.
+	s = create(t, st, session.NewSession{WorkingDir: "/work/project", Name: "First", ProviderName: ptr("")})
+	if got := get(t, st, s.ID, false); got.ProviderName != nil || got.GooseMode != "auto" || s.ProviderName != nil {
+		t.Errorf("empty provider: stored %v, returned %v, mode %q", got.ProviderName, s.ProviderName, got.GooseMode)
+	}
+}
+
 func testIDsPerDay(t *testing.T, st session.Store, clock *Clock) {
 	var got []string
 	for range 11 {

@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore Factory) {
 		fn   func(t *testing.T, st session.Store, clock *Clock)
 	}{
 		{"CreateJSON", testCreateJSON},
+		{"CreateWithModeAndProvider", testCreateWithModeAndProvider},
 		{"IDsPerDay", testIDsPerDay},
 		{"DeletedIDsNotReused", testDeletedIDsNotReused},
 		{"NotFound", testNotFound},

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -18,30 +19,32 @@ import (
 // ever deleted that day (idFloorDDL; goose reuses a deleted newest id,
 // goose#11654). The range on id (instead of goose's LIKE ?||'_%', which
 // cannot use an index with a bound pattern) selects the same "YYYYMMDD_"
-// prefix through the primary key.
+// prefix through the primary key. The new row comes back through
+// RETURNING with the columns a read of it gets (%s: sessionColumns of this
+// file, unqualified), so Create reads nothing back.
 const insertSessionSQL = `INSERT INTO sessions
-	(id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data, goose_mode)
+	(id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data, goose_mode,
+	provider_name, model_config_json)
 VALUES (
 	?1 || '_' || CAST(MAX(COALESCE((
 		SELECT MAX(CAST(SUBSTR(id, 10) AS INTEGER)) FROM sessions
 		WHERE id >= ?1 || '_' AND id < ?1 || '` + "`" + `'
 	), 0), COALESCE((SELECT last FROM ` + idFloorTable + ` WHERE day = ?1), 0)) + 1 AS TEXT),
-	?2, FALSE, ?3, ?4, ?5, ?5, '{}', 'auto')
-RETURNING id`
+	?2, FALSE, ?3, ?4, ?5, ?5, '{}', ?6, ?7, ?8)
+RETURNING %s`
 
 // raiseIDFloorSQL records a deleted "YYYYMMDD_N" id's number as used.
 const raiseIDFloorSQL = `INSERT INTO ` + idFloorTable + ` (day, last) VALUES (?, ?)
 	ON CONFLICT(day) DO UPDATE SET last = MAX(last, excluded.last)`
 
-// Create inserts a new session with the next id of the clock's UTC day.
+// Create inserts a new session with the next id of the clock's UTC day,
+// with its mode, provider and model when ns has them, in one statement
+// and one commit; the row it returns is the one stored (RETURNING).
 func (s *Store) Create(ctx context.Context, ns session.NewSession) (session.Session, error) {
 	var out session.Session
 	err := s.write(ctx, func(tx dbq) error {
-		id, err := insertSession(ctx, tx, s.now(), ns)
-		if err != nil {
-			return err
-		}
-		out, err = s.get(ctx, tx, id, false)
+		var err error
+		out, err = s.insertSession(ctx, tx, s.now(), ns)
 		return err
 	})
 	if err != nil {
@@ -50,15 +53,33 @@ func (s *Store) Create(ctx context.Context, ns session.NewSession) (session.Sess
 	return out, nil
 }
 
-func insertSession(ctx context.Context, q querier, now time.Time, ns session.NewSession) (string, error) {
+// insertSession inserts ns's row and returns it as stored.
+func (s *Store) insertSession(ctx context.Context, q querier, now time.Time, ns session.NewSession) (session.Session, error) {
 	typ := ns.SessionType
 	if typ == "" {
 		typ = session.TypeUser
 	}
-	var id string
-	err := q.QueryRowContext(ctx, insertSessionSQL, session.IDDay(now), ns.Name, string(typ),
-		ns.WorkingDir, session.FormatTimestamp(now)).Scan(&id)
-	return id, err
+	mode := cmp.Or(ns.GooseMode, "auto")
+	var provider, modelConfig any
+	cols, err := session.UpdateColumns(session.Update{ProviderName: ns.ProviderName, ModelConfig: ns.ModelConfig})
+	if err != nil {
+		return session.Session{}, err
+	}
+	for _, c := range cols {
+		switch c.Name {
+		case "provider_name":
+			provider = c.Value
+		case "model_config_json":
+			modelConfig = c.Value
+		}
+	}
+	var r sessionRow
+	err = q.QueryRowContext(ctx, s.insertSQL, session.IDDay(now), ns.Name, string(typ),
+		ns.WorkingDir, session.FormatTimestamp(now), mode, provider, modelConfig).Scan(r.dest()...)
+	if err != nil {
+		return session.Session{}, err
+	}
+	return r.session(s.log), nil
 }
 
 // Get returns a session; withMessages also loads its conversation.

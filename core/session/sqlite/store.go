@@ -38,8 +38,9 @@ type Store struct {
 	stmts *stmtCache
 	now   func() time.Time
 	log   *slog.Logger
-	// cols is sessionColumns for this file (with or without thread_id).
-	cols string
+	// cols is sessionColumns for this file (with or without thread_id);
+	// insertSQL is insertSessionSQL returning them.
+	cols, insertSQL string
 	// revs counts each session's message writes (revision.go).
 	revs session.Revisions
 	// maxConns is the pool's size (releaseMemory restores it).
@@ -182,6 +183,7 @@ func (s *Store) readColumns(ctx context.Context, q querier) error {
 		col = "s.thread_id"
 	}
 	s.cols = fmt.Sprintf(sessionColumns, col)
+	s.insertSQL = fmt.Sprintf(insertSessionSQL, strings.ReplaceAll(s.cols, "s.", ""))
 	return nil
 }
 

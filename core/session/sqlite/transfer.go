@@ -56,16 +56,16 @@ func (s *Store) Import(ctx context.Context, data []byte) (session.Session, error
 // insertCopy creates a session holding src's metadata and conversation.
 func (s *Store) insertCopy(ctx context.Context, tx dbq, src session.Session) (session.Session, error) {
 	now := s.now()
-	id, err := insertSession(ctx, tx, now, session.NewSession{
+	row, err := s.insertSession(ctx, tx, now, session.NewSession{
 		WorkingDir: src.WorkingDir, Name: src.Name, SessionType: src.SessionType,
 	})
 	if err != nil {
 		return session.Session{}, err
 	}
-	if err := fillCopy(ctx, tx, id, src); err != nil {
+	if err := fillCopy(ctx, tx, row.ID, src); err != nil {
 		return session.Session{}, err
 	}
-	return s.get(ctx, tx, id, true)
+	return s.get(ctx, tx, row.ID, true)
 }
 
 // fillCopy gives the session row id src's metadata (session.CopyUpdate) and
