@@ -33,6 +33,9 @@ type runtime struct {
 	extensionsFirst bool
 	providers       *providerSet
 	agent           *agent.Agent
+	// early is the session database opening since the process started
+	// (earlystore.go); nil when it opens on the first request.
+	early *earlyStore
 	// plugins finds plugins and records the user's consent.
 	plugins *plugins.Env
 }
@@ -50,16 +53,25 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	return rt, nil
 }
 
-// openConfig is the first, cheap half of openRuntime: paths, config.yaml
-// and permission.yaml, so a broken file still fails the command at once.
-func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
+// resolvePaths is the home directory and goose's paths for env.
+func resolvePaths(env *environment) (string, config.Paths, error) {
 	home, _ := os.UserHomeDir()
 	if h := env.getenv("HOME"); h != "" {
 		home = h
 	}
 	paths, err := config.ResolvePaths(env.getenv, home)
 	if err != nil {
-		return nil, fmt.Errorf("resolve goose paths: %w", err)
+		return "", config.Paths{}, fmt.Errorf("resolve goose paths: %w", err)
+	}
+	return home, paths, nil
+}
+
+// openConfig is the first, cheap half of openRuntime: paths, config.yaml
+// and permission.yaml, so a broken file still fails the command at once.
+func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
+	home, paths, err := resolvePaths(env)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := config.Open(config.Options{Paths: paths, Getenv: env.getenv, Logger: log, PlatformExtensions: platformExtensions()})
 	if err != nil {
@@ -84,7 +96,10 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 	if err := os.MkdirAll(filepath.Dir(rt.paths.SessionsDB()), 0o755); err != nil {
 		return fmt.Errorf("create sessions directory: %w", err)
 	}
-	store, err := sqlite.Open(ctx, rt.paths.SessionsDB(), sqlite.Options{Logger: rt.log})
+	store, err := rt.early.take(rt.paths.SessionsDB())
+	if store == nil && err == nil {
+		store, err = sqlite.Open(ctx, rt.paths.SessionsDB(), sqlite.Options{Logger: rt.log})
+	}
 	if err != nil {
 		return err
 	}
@@ -207,9 +222,17 @@ func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environm
 		return 2
 	}
 	defer closeLog()
+	var early *earlyStore
+	if sessionsLater {
+		early = openStoreEarly(env, log)
+		defer early.closeUnused()
+	}
 	rt, err := openConfig(env, log)
-	if err == nil && !sessionsLater {
-		err = rt.openSessions(env.ctx, env)
+	if err == nil {
+		rt.early = early
+		if !sessionsLater {
+			err = rt.openSessions(env.ctx, env)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)

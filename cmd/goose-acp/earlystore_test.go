@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// An ACP process opens an existing sessions.db from its start, before the
+// editor's first request (an editor's first session/new otherwise waits
+// for the open), and closes it cleanly when the editor leaves without
+// asking for anything. A missing sessions.db is still created only at
+// initialize (TestACPExitsCleanlyOnEOFWithSilentStdout).
+func TestACPOpensAnExistingSessionsDBAtStart(t *testing.T) {
+	getenv := testEnv(t, nil)
+	db := filepath.Join(getenv("GOOSE_PATH_ROOT"), "data", "sessions", "sessions.db")
+	code, out, errOut := runCLI(t, getenv, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	if code != 0 || !strings.Contains(out, `"protocolVersion":1`) {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		t.Fatal("sessions.db-wal left after a clean exit")
+	}
+	in, w := io.Pipe()
+	done := make(chan int, 1)
+	var stdout, stderr strings.Builder
+	go func() { done <- run(context.Background(), nil, in, &stdout, &stderr, getenv) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		// The open's first write starts the write-ahead log.
+		if _, err := os.Stat(db + "-wal"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = w.Close()
+			<-done
+			t.Fatal("sessions.db was not opened before the editor's first request")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	_ = w.Close()
+	if code := <-done; code != 0 || stdout.String() != "" {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		t.Error("the store opened at start was not closed: sessions.db-wal is left")
+	}
+}
