@@ -37,13 +37,12 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // TestReleaseHostTarget builds the real release for this machine's
-// platform only (one full -trimpath build, so it is opt-in:
-// GOOSE_ACP_RELEASE_TEST=1) and checks what a user downloads: the archive
-// hashes to SHA256SUMS and agent.json, and the binary inside prints the
-// stamped version.
+// platform only (one full -trimpath build, about a minute; -short leaves it
+// out) and checks what a user downloads: the archive hashes to SHA256SUMS
+// and agent.json, and the binary inside prints the stamped version.
 func TestReleaseHostTarget(t *testing.T) {
-	if os.Getenv("GOOSE_ACP_RELEASE_TEST") != "1" {
-		t.Skip("builds a release binary (about a minute); set GOOSE_ACP_RELEASE_TEST=1 to run it")
+	if testing.Short() {
+		t.Skip("builds a release binary (about a minute); run without -short")
 	}
 	platform := map[string]string{"linux/amd64": "linux-x86_64", "linux/arm64": "linux-aarch64",
 		"darwin/amd64": "darwin-x86_64", "darwin/arm64": "darwin-aarch64"}[runtime.GOOS+"/"+runtime.GOARCH]
