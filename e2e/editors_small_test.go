@@ -269,3 +269,24 @@ func TestEditorsSessionInfoAlwaysHasInfo(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorsNoKeyringNoNotice: on a Linux without a keyring service (no
+// D-Bus session: agent-shell in a terminal, a container) a start, a new
+// session and a turn put nothing on stderr — agent-shell shows every
+// stderr line as a notice. Reading secrets from the file is only logged;
+// storing one there is what warns.
+func TestEditorsNoKeyringNoNotice(t *testing.T) {
+	env := newAgentEnv(t, textTurn("hi"))
+	delete(env.Vars, "GOOSE_DISABLE_KEYRING")
+	delete(env.Vars, "GOOSE_LOG_LEVEL")
+	env.Vars["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + filepath.Join(t.TempDir(), "no-bus")
+	c := startAgent(t, env)
+	(&editor{}).install(c)
+	c.initializeAs(agentShellInitialize)
+	sess := c.newSession(t.TempDir())
+	c.prompt(sess.SessionID, "hello")
+	c.close()
+	if s := c.stderr.String(); s != "" {
+		t.Errorf("stderr of a plain start and turn:\n%s", s)
+	}
+}

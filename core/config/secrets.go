@@ -128,6 +128,9 @@ type KeyringSecrets struct {
 	// fellBack is set once the keyring proved unreachable; from then on
 	// the file store serves every call.
 	fellBack bool
+	// warned is set once a secret was written to the file while the
+	// keyring is unreachable (the one warning the user gets).
+	warned bool
 	// get and set are go-keyring's, swappable in tests.
 	get func(service, user string) (string, error)
 	set func(service, user, password string) error
@@ -194,6 +197,7 @@ func (s *KeyringSecrets) mutate(change func(map[string]any)) error {
 	}
 	change(m)
 	if s.fellBack {
+		s.warnFileWrite()
 		s.file.mu.Lock()
 		defer s.file.mu.Unlock()
 		return s.file.write(m)
@@ -210,16 +214,30 @@ func (s *KeyringSecrets) mutate(change func(map[string]any)) error {
 		return fmt.Errorf("config: secrets do not fit in the OS keyring: %w", err)
 	}
 	s.fallBack(err)
+	s.warnFileWrite()
 	s.file.mu.Lock()
 	defer s.file.mu.Unlock()
 	return s.file.write(m)
 }
 
+// fallBack switches the store to secrets.yaml. Reading from it is only
+// noted (info): on a machine without a keyring service every start reads
+// secrets, and an editor shows each stderr warning to the user as a
+// notice even when the keys come from the environment. Writing a secret
+// to the file is what the user is warned about (warnFileWrite).
 func (s *KeyringSecrets) fallBack(err error) {
 	if !s.fellBack {
-		s.log.Warn("Keyring unavailable. Using file storage for secrets.", "path", s.file.path, "error", err)
+		s.log.Info("keyring unavailable, reading secrets from file", "path", s.file.path, "error", err)
 	}
 	s.fellBack = true
+}
+
+// warnFileWrite warns, once, that secrets are stored in the file.
+func (s *KeyringSecrets) warnFileWrite() {
+	if !s.warned {
+		s.log.Warn("Keyring unavailable. Using file storage for secrets.", "path", s.file.path)
+	}
+	s.warned = true
 }
 
 func getFrom(s Secrets, key string) (any, error) {

@@ -150,6 +150,41 @@ func TestKeyringUnavailableFallsBackToFile(t *testing.T) {
 	}
 }
 
+// Without a keyring service (no D-Bus session), reading secrets — as every
+// start does to see which providers are configured — logs no warning:
+// editors show each stderr warning as a notice. Storing one in the file
+// is warned about once.
+func TestKeyringUnavailableWarnsOnlyWhenStoring(t *testing.T) {
+	keyring.MockInitWithError(errors.New(`exec: "dbus-launch": executable file not found in $PATH`))
+	t.Cleanup(keyring.MockInit)
+	e := newTestEnv(t)
+	writeAll(t, e.paths.SecretsFile(), "OLD_KEY: from-file\n")
+	var logs bytes.Buffer
+	c, err := Open(Options{Paths: e.paths, Getenv: envMap(e.env), SystemFile: e.system, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if v, err := c.GetSecret("OLD_KEY"); err != nil || v != "from-file" {
+			t.Fatalf("%v %v", v, err)
+		}
+	}
+	if strings.Contains(logs.String(), "level=WARN") {
+		t.Fatalf("reading secrets warned:\n%s", logs.String())
+	}
+	if n := strings.Count(logs.String(), "keyring unavailable, reading secrets from file"); n != 1 {
+		t.Fatalf("fallback noted %d times:\n%s", n, logs.String())
+	}
+	for _, k := range []string{"A", "B"} {
+		if err := c.Secrets().Set(k, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(logs.String(), "level=WARN msg=\"Keyring unavailable. Using file storage for secrets.\""); n != 1 {
+		t.Fatalf("storing warned %d times:\n%s", n, logs.String())
+	}
+}
+
 func TestKeyringTooBigIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	s := NewKeyringSecrets(NewFileSecrets(dir+"/secrets.yaml"), nil)
