@@ -201,7 +201,13 @@ func (s *service) pythonTool(ctx context.Context, cc callContext, raw json.RawMe
 // (same formats, limits, SSRF guard and path policy).
 func (s *service) attachImages(ctx context.Context, cc callContext, res *mcp.CallToolResult, r pykernel.Response) {
 	for _, img := range r.Images[:min(len(r.Images), pyMaxImages)] {
-		got, err := s.loadImage(ctx, cc, img.Source, cropOf(img.Crop))
+		var got *mcp.CallToolResult
+		data, err := s.imageBytes(ctx, cc, strings.TrimSpace(img.Source))
+		if err != nil {
+			err = errors.New(errorText(err))
+		} else {
+			got, err = imageResult(img.Source, data, cropOf(img.Crop))
+		}
 		if err != nil {
 			res.Content = append(res.Content, text(fmt.Sprintf("[view_image could not load %s: %s]", img.Source, err)))
 			continue

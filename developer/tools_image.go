@@ -87,20 +87,21 @@ func (s *service) readImage(ctx context.Context, cc callContext, raw json.RawMes
 	if err := decodeArgs(raw, &a); err != nil {
 		return toolError("Error: %s", errorText(err)), nil
 	}
-	res, err := s.loadImage(ctx, cc, a.Source, a.Crop)
+	data, err := s.imageBytes(ctx, cc, strings.TrimSpace(a.Source))
+	if err != nil {
+		return toolError("Error: %s", errorText(err)), nil
+	}
+	res, err := imageResult(a.Source, data, a.Crop)
 	if err != nil {
 		return toolError("Error: %s", err), nil
 	}
 	return res, nil
 }
 
-// loadImage is read_image once its arguments are decoded; its error is the
-// text read_image shows after "Error: " (python's view_image words it its own way).
-func (s *service) loadImage(ctx context.Context, cc callContext, source string, crop *cropArgs) (*mcp.CallToolResult, error) {
-	data, err := s.imageBytes(ctx, cc, strings.TrimSpace(source))
-	if err != nil {
-		return nil, errors.New(errorText(err))
-	}
+// imageResult is read_image's answer for the bytes loaded from source; its
+// error is the text read_image shows after "Error: " (python's view_image
+// words it its own way).
+func imageResult(source string, data []byte, crop *cropArgs) (*mcp.CallToolResult, error) {
 	src, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("failed to decode image: %w", err)
