@@ -17,10 +17,10 @@ import (
 
 // BenchmarkAppendHugeMessage stores one 31 MB user message (the huge prompt's
 // prompt) and reports the process's peak RSS growth (VmHWM after
-// /proc/self/clear_refs) as a multiple of its size. Go holds one copy,
-// the row encoded once; SQLite's own memory holds the bound text and the
-// record it builds from it, so the first store of such a row costs about
-// 3× (later ones reuse SQLite's grown memory).
+// /proc/self/clear_refs) as a multiple of its size. The message's text
+// is Go's before the store; SQLite reads the staged row's record once
+// (stage.go), so storing it costs about 1× (2× when the value was bound
+// or written in place: SQLite held it and the record built from it).
 //
 //	go test ./core/session/sqlite -run XXX -bench AppendHugeMessage -benchtime 1x -count 5
 func BenchmarkAppendHugeMessage(b *testing.B) {

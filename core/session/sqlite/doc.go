@@ -23,9 +23,12 @@
 // messages table, as goose computes them; parent_delegation is never read
 // or written (goose keeps it out of Session), so it survives untouched.
 //
-// A huge message (a 31 MB prompt) is written into SQLite's memory in
-// place, still as TEXT (inplace.go); ReplaceConversation keeps the
-// leading rows that already hold the new conversation's first messages
-// (replace.go), so compaction does not write a huge prompt again; after
-// a huge write the pool's idle connections close (huge.go).
+// A huge message (a 31 MB prompt) is copied into messages from a staging
+// database made on the fly, so SQLite reads its record once and never
+// builds it (stage.go), or, in a messages table staging cannot copy into,
+// written into SQLite's memory in place, still as TEXT (inplace.go);
+// ReplaceConversation keeps the leading rows that already hold the new
+// conversation's first messages (replace.go), a kept huge row's new
+// metadata staged too, so compaction does not build a huge prompt's row
+// again; after a huge write the pool's idle connections close (huge.go).
 package sqlite

@@ -12,8 +12,9 @@ const hugeRow = 8 << 20
 
 // releaseMemory closes the pool's idle connections after a row of size
 // bytes was written, when it is huge. Each connection's SQLite runs in a
-// WebAssembly memory of its own, which grew to hold such a row twice (the
-// bound text and the record SQLite builds from it) and never shrinks; a
+// WebAssembly memory of its own, which grew to hold such a row (the
+// staged record it copied; twice for a row written in place: the value
+// and the record SQLite builds from it) and never shrinks; a
 // closed connection gives all of it back, and the next query opens a new
 // one. Without this a 31 MB prompt kept ~64 MB resident for the life of
 // the process, and the next huge write grew another connection the same.

@@ -13,27 +13,38 @@ import (
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
-// A huge message (a 31 MB prompt, its replay after compaction) is written
-// into SQLite's memory in place instead of being encoded in Go and bound:
+// A huge message that cannot be staged (stage.go: a messages table of
+// another shape, or more huge messages in one write than are staged) is
+// written into SQLite's memory in place instead of being encoded in Go
+// and bound:
 // the row is inserted with a content_json of zero bytes of the encoding's
 // exact length — still a TEXT value, as goose reads it — and the encoding
 // is then streamed into that value piece by piece through SQLite's blob
 // I/O (conversation.WriteContents). Go never holds the row's encoding;
 // SQLite holds the value and the record it builds from it while it
-// inserts, as for any bound text.
+// inserts, as for any bound text: twice the row, where staging reads the
+// record once.
 
 // rawConn runs f on the SQLite connection of the transaction it was
 // made for.
 type rawConn func(f func(*sqlite3.Conn) error) error
 
 // writeHeld is write on a connection held for the whole transaction, so
-// fn can also reach SQLite's own API on it (raw).
-func (s *Store) writeHeld(ctx context.Context, fn func(tx dbq, raw rawConn) error) error {
+// fn can also reach SQLite's own API on it (raw), with a staging database
+// attached for msgs' huge messages (stage.go; st is nil without one).
+func (s *Store) writeHeld(ctx context.Context, id string, msgs []conversation.Message, fn func(tx dbq, raw rawConn, st *stager) error) (err error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer conn.Close()
+	st, err := attachStage(ctx, conn, id, msgs)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer func() { err = errors.Join(err, st.detach(context.WithoutCancel(ctx), conn)) }()
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -47,7 +58,7 @@ func (s *Store) writeHeld(ctx context.Context, fn func(tx dbq, raw rawConn) erro
 			return f(c.Raw())
 		})
 	}
-	if err := fn(dbq{c: s.stmts, tx: tx}, raw); err != nil {
+	if err := fn(dbq{c: s.stmts, tx: tx}, raw, st); err != nil {
 		return errors.Join(err, ignoreDone(tx.Rollback()))
 	}
 	if err := tx.Commit(); err != nil {
@@ -77,6 +88,16 @@ func writtenInPlace(raw rawConn, m conversation.Message) bool {
 const insertPlaceholderSQL = `INSERT INTO messages
 	(message_id, session_id, role, content_json, created_timestamp, metadata_json)
 VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?)`
+
+// insertHuge stores m, the write's i-th message and a huge one: copied
+// from its staging table when it has one, else written in place. It
+// returns the content's size.
+func insertHuge(ctx context.Context, tx dbq, raw rawConn, st *stager, i int, id string, m conversation.Message) (int, error) {
+	if t := st.table(i); t != nil {
+		return st.insert(ctx, tx, raw, t)
+	}
+	return insertInPlace(ctx, tx, raw, id, m)
+}
 
 // insertInPlace stores m with its content written in place and returns
 // the content's size.

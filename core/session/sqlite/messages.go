@@ -38,12 +38,12 @@ func (s *Store) AppendMessage(ctx context.Context, id string, m conversation.Mes
 
 func (s *Store) appendInPlace(ctx context.Context, id string, m conversation.Message) error {
 	size := 0
-	err := s.writeHeld(ctx, func(tx dbq, raw rawConn) error {
+	err := s.writeHeld(ctx, id, []conversation.Message{m}, func(tx dbq, raw rawConn, st *stager) error {
 		if err := touchSession(ctx, tx, s.stamp(), id); err != nil {
 			return err
 		}
 		var err error
-		size, err = insertInPlace(ctx, tx, raw, id, m)
+		size, err = insertHuge(ctx, tx, raw, st, 0, id, m)
 		return err
 	})
 	s.releaseMemory(size)
@@ -74,8 +74,9 @@ func insertMessage(ctx context.Context, q querier, id string, row session.Stored
 // encodeAndInsert encodes each message just before its insert, so only
 // one encoded row is alive at a time; with raw, a huge one is written in
 // place instead (inplace.go). An encoding error rolls the whole write
-// back. It returns the largest row's size.
-func encodeAndInsert(ctx context.Context, tx dbq, raw rawConn, id string, msgs []conversation.Message) (int, error) {
+// back. It returns the largest row's size. msgs[i] is the write's
+// first+i-th message (its staging table's index, with st).
+func encodeAndInsert(ctx context.Context, tx dbq, raw rawConn, st *stager, first int, id string, msgs []conversation.Message) (int, error) {
 	stmt, err := tx.PrepareContext(ctx, insertMessageSQL)
 	if err != nil {
 		return 0, err
@@ -84,7 +85,7 @@ func encodeAndInsert(ctx context.Context, tx dbq, raw rawConn, id string, msgs [
 	largest := 0
 	for i, m := range msgs {
 		if writtenInPlace(raw, m) {
-			size, err := insertInPlace(ctx, tx, raw, id, m)
+			size, err := insertHuge(ctx, tx, raw, st, first+i, id, m)
 			largest = max(largest, size)
 			if err != nil {
 				return largest, fmt.Errorf("message %d: %w", i, err)

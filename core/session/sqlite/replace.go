@@ -31,15 +31,15 @@ func (s *Store) ReplaceConversation(ctx context.Context, id string, msgs []conve
 		}
 	}
 	largest := 0
-	err := s.writeHeld(ctx, func(tx dbq, raw rawConn) error {
+	err := s.writeHeld(ctx, id, msgs, func(tx dbq, raw rawConn, st *stager) error {
 		if err := requireSession(ctx, tx, id); err != nil {
 			return err
 		}
-		kept, err := keepPrefix(ctx, tx, raw, id, msgs)
+		kept, err := keepPrefix(ctx, tx, raw, st, id, msgs)
 		if err != nil {
 			return err
 		}
-		largest, err = encodeAndInsert(ctx, tx, raw, id, msgs[kept:])
+		largest, err = encodeAndInsert(ctx, tx, raw, st, kept, id, msgs[kept:])
 		return err
 	})
 	s.releaseMemory(largest)
@@ -72,9 +72,10 @@ type storedRow struct {
 
 // keepPrefix keeps the longest run of the session's first rows (in row
 // id order) that equal msgs' first messages but for their metadata,
-// rewrites those rows' metadata_json where it differs, deletes every
-// other row, and returns how many messages are kept.
-func keepPrefix(ctx context.Context, tx dbq, raw rawConn, id string, msgs []conversation.Message) (int, error) {
+// rewrites those rows' metadata_json where it differs (a huge row through
+// its staging table, st), deletes every other row, and returns how many
+// messages are kept.
+func keepPrefix(ctx context.Context, tx dbq, raw rawConn, st *stager, id string, msgs []conversation.Message) (int, error) {
 	rows, err := storedRows(ctx, tx, id)
 	if err != nil {
 		return 0, err
@@ -106,6 +107,15 @@ func keepPrefix(ctx context.Context, tx dbq, raw rawConn, id string, msgs []conv
 		}
 		if r.metadata.Valid && r.metadata.String == md {
 			continue
+		}
+		if t := st.table(i); t != nil {
+			done, err := st.rewrite(ctx, tx, raw, t, r.rowID, md)
+			if err != nil {
+				return 0, fmt.Errorf("message %d: %w", i, err)
+			}
+			if done {
+				continue
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET metadata_json = ? WHERE id = ?`, md, r.rowID); err != nil {
 			return 0, err

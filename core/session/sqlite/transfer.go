@@ -85,6 +85,6 @@ func fillCopy(ctx context.Context, tx dbq, id string, src session.Session) error
 		append(args, id)...); err != nil {
 		return err
 	}
-	_, err = encodeAndInsert(ctx, tx, nil, id, src.Conversation)
+	_, err = encodeAndInsert(ctx, tx, nil, nil, 0, id, src.Conversation)
 	return err
 }
