@@ -27,14 +27,18 @@ printf '%s\n' "$payload" >> "$HOME/.claude/hooks/payloads.log"
 case "$payload" in *'rm -rf'*)
   printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked by policy"}}'
   exit 0;;
+*'git push'*)
+  printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"pushing needs a human"}}'
+  exit 0;;
 esac
 exit 0
 `
 
 // TestClaudeCodeHooksOptIn: a Claude Code settings.json hook that blocks
 // rm -rf blocks it with GOOSE_CLAUDE_HOOKS=true (matched as Bash, given
-// Claude's payload fields, its additionalContext reaching the model) and
-// is ignored without it.
+// Claude's payload fields, its additionalContext reaching the model; a
+// call it answers "ask" about is refused, not run) and is ignored without
+// it.
 func TestClaudeCodeHooksOptIn(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		name := map[bool]string{true: "on", false: "off"}[on]
@@ -45,7 +49,8 @@ func TestClaudeCodeHooksOptIn(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := newAgentEnv(t, toolCallTurn("call_rm", shellTool, map[string]string{"command": "rm -rf build"}),
-				toolCallTurn("call_echo", shellTool, map[string]string{"command": "echo kept"}), textTurn("ok"))
+				toolCallTurn("call_echo", shellTool, map[string]string{"command": "echo kept"}),
+				toolCallTurn("call_push", shellTool, map[string]string{"command": "touch pushed; echo git push"}), textTurn("ok"))
 			if on {
 				env.Vars["GOOSE_CLAUDE_HOOKS"] = "true"
 			}
@@ -63,6 +68,12 @@ func TestClaudeCodeHooksOptIn(t *testing.T) {
 			if blocked := err == nil; blocked != on {
 				t.Fatalf("rm -rf blocked = %v with GOOSE_CLAUDE_HOOKS %s", blocked, name)
 			}
+			// A hook answering "ask" is not taken as an allow: goose-acp
+			// cannot ask from a hook, so the call is refused and says why.
+			_, err = os.Stat(filepath.Join(work, "pushed"))
+			if refused := err != nil; refused != on {
+				t.Fatalf("the call the hook asks about refused = %v with GOOSE_CLAUDE_HOOKS %s", refused, name)
+			}
 			log := payloads(filepath.Join(env.Root, ".claude", "hooks", "payloads.log"))
 			if !on {
 				if len(log) != 0 || llmSaw(env, "Ticket ABC-123") {
@@ -74,11 +85,15 @@ func TestClaudeCodeHooksOptIn(t *testing.T) {
 			if !llmSaw(env, denial) || c.finalStatus(sess.SessionID, "call_rm") != "failed" {
 				t.Fatalf("denial not delivered\n%s", c.dump(sess.SessionID))
 			}
+			ask := "Tool call denied by policy hook `claude`: the hook asks the user to confirm this call (permissionDecision \"ask\"), which goose-acp cannot ask from a hook, so the call is refused: pushing needs a human. Do not retry; this is a policy denial, not a transient failure."
+			if !llmSaw(env, ask) || c.finalStatus(sess.SessionID, "call_push") != "failed" {
+				t.Fatalf("the ask refusal not delivered\n%s", c.dump(sess.SessionID))
+			}
 			if !llmSaw(env, "Ticket ABC-123 is in progress.") {
 				t.Fatal("the UserPromptSubmit hook's additionalContext did not reach the model")
 			}
 			want := `{"event":"PreToolUse","session_id":"` + sess.SessionID + `","matcher_context":"` + shellTool + `","tool_call_id":"call_rm","tool_name":"Bash","tool_input":{"command":"rm -rf build"},"working_dir":"` + work + `","hook_event_name":"PreToolUse","cwd":"` + work + `","tool_use_id":"call_rm"}`
-			if len(log) != 2 || log[0] != want {
+			if len(log) != 3 || log[0] != want {
 				t.Fatalf("Claude hook payload\n got %q\nwant %q", log, want)
 			}
 			prompt := payloads(filepath.Join(env.Root, ".claude", "hooks", "prompt.log"))

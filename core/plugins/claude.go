@@ -190,11 +190,21 @@ type claudeOutput struct {
 	Decision           string `json:"decision"`
 	Reason             string `json:"reason"`
 	HookSpecificOutput struct {
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-		AdditionalContext        string `json:"additionalContext"`
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		AdditionalContext        string          `json:"additionalContext"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
 	} `json:"hookSpecificOutput"`
 }
+
+// The reasons a PreToolUse call is refused when a Claude Code hook asks
+// for what goose-acp cannot do from a hook: ask the user, or run the tool
+// with other input. Letting the call run unchanged would drop the hook's
+// policy without a word.
+const (
+	claudeAskRefused    = `the hook asks the user to confirm this call (permissionDecision "ask"), which goose-acp cannot ask from a hook, so the call is refused`
+	claudeUpdateRefused = `the hook rewrites this call's input (updatedInput), which goose-acp does not apply, so the call is refused rather than run with the original input`
+)
 
 func parseClaude(stdout []byte) (claudeOutput, bool) {
 	var o claudeOutput
@@ -204,18 +214,32 @@ func parseClaude(stdout []byte) (claudeOutput, bool) {
 
 // classifyClaude reads a Claude Code hook's answer: exit 2 blocks with
 // stderr; hookSpecificOutput.permissionDecision "deny" or decision "block"
-// blocks with its reason; exit 0 allows; any other exit is a failure (it
-// fails open).
+// blocks with its reason; on PreToolUse, permissionDecision "ask" or an
+// updatedInput refuses the call (claudeAskRefused, claudeUpdateRefused);
+// exit 0 allows; any other exit is a failure (it fails open).
 func classifyClaude(ev Event, r run) (verdict, string) {
 	if r.code != nil && *r.code == 2 {
 		return vDeny, orDefault(strings.TrimSpace(strings.ToValidUTF8(string(r.stderr), "\uFFFD")))
 	}
 	if o, ok := parseClaude(r.stdout); ok {
-		if o.HookSpecificOutput.PermissionDecision == "deny" {
-			return vDeny, orDefault(o.HookSpecificOutput.PermissionDecisionReason)
+		hs := o.HookSpecificOutput
+		if hs.PermissionDecision == "deny" {
+			return vDeny, orDefault(hs.PermissionDecisionReason)
 		}
 		if o.Decision == "block" {
 			return vDeny, orDefault(o.Reason)
+		}
+		if ev == PreToolUse && r.code != nil && *r.code == 0 {
+			why := ""
+			if hs.PermissionDecisionReason != "" {
+				why = ": " + hs.PermissionDecisionReason
+			}
+			if hs.PermissionDecision == "ask" {
+				return vDeny, claudeAskRefused + why
+			}
+			if u := strings.TrimSpace(string(hs.UpdatedInput)); u != "" && u != "null" {
+				return vDeny, claudeUpdateRefused + why
+			}
 		}
 	}
 	switch {

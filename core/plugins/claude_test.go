@@ -50,3 +50,35 @@ func TestClaudeHooksDiscovery(t *testing.T) {
 		t.Fatalf("the Bash matcher matched read: %+v", out)
 	}
 }
+
+// TestClassifyClaude: a Claude Code hook's answers. On PreToolUse, "ask"
+// and updatedInput refuse the call with a reason naming what goose-acp
+// cannot do, instead of letting it run as if allowed; elsewhere they mean
+// nothing.
+func TestClassifyClaude(t *testing.T) {
+	hso := func(s string) []byte { return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse",` + s + `}}`) }
+	cases := []struct {
+		name   string
+		ev     Event
+		r      run
+		want   verdict
+		reason string
+	}{
+		{"deny", PreToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"deny","permissionDecisionReason":"no rm"`)}, vDeny, "no rm"},
+		{"exit 2", PreToolUse, run{code: code(2), stderr: []byte("blocked\n")}, vDeny, "blocked"},
+		{"allow", PreToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"allow"`)}, vAllow, ""},
+		{"plain stdout", PreToolUse, run{code: code(0), stdout: []byte("fine\n")}, vAllow, ""},
+		{"ask", PreToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"ask","permissionDecisionReason":"pushes to main"`)}, vDeny, claudeAskRefused + ": pushes to main"},
+		{"ask without reason", PreToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"ask"`)}, vDeny, claudeAskRefused},
+		{"updatedInput", PreToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"allow","updatedInput":{"command":"ls --dry-run"}`)}, vDeny, claudeUpdateRefused},
+		{"updatedInput null", PreToolUse, run{code: code(0), stdout: hso(`"updatedInput":null`)}, vAllow, ""},
+		{"ask on another event", PostToolUse, run{code: code(0), stdout: hso(`"permissionDecision":"ask"`)}, vAllow, ""},
+		{"ask at exit 1", PreToolUse, run{code: code(1), stdout: hso(`"permissionDecision":"ask"`)}, vFail, "the hook exited with status 1"},
+	}
+	for _, c := range cases {
+		c.r.stdinDelivered = true
+		if v, reason := classifyClaude(c.ev, c.r); v != c.want || reason != c.reason {
+			t.Errorf("%s: got %v %q, want %v %q", c.name, v, reason, c.want, c.reason)
+		}
+	}
+}
