@@ -56,7 +56,9 @@ func TestClaudeHooksDiscovery(t *testing.T) {
 // cannot do, instead of letting it run as if allowed; elsewhere they mean
 // nothing.
 func TestClassifyClaude(t *testing.T) {
-	hso := func(s string) []byte { return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse",` + s + `}}`) }
+	hso := func(s string) []byte {
+		return []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse",` + s + `}}`)
+	}
 	cases := []struct {
 		name   string
 		ev     Event
