@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -575,5 +576,44 @@ func TestDesktopMCPAppToolFrames(t *testing.T) {
 	}
 	if got := string(r.ok("ui")); !strings.Contains(got, "<div>chart</div>") {
 		t.Errorf("resources/read of the app: %s", got)
+	}
+}
+
+// adapter/toolNotifications.ts: a running command's output reaches
+// Desktop's tool card as tool_call_updates carrying
+// _meta.toolNotification {type: "message", params: goose's shell_output
+// logging notification}, line by line while it runs.
+func TestDesktopShellOutputStreams(t *testing.T) {
+	env := newAgentEnv(t, toolCallTurn("call_sh", devTool("shell"), map[string]string{"command": "echo live-1; echo live-2"}), textTurn("done"))
+	work := t.TempDir()
+	env.Vars["WORKDIR"] = work
+	r := runDesktop(t, env, desktopScript{Steps: []desktopStep{
+		dcall("s", "session/new", map[string]any{"cwd": work, "mcpServers": []any{}, "_meta": map[string]any{"client": "goose-desktop"}}),
+		dcall("p", "session/prompt", map[string]any{"sessionId": "${s.sessionId}", "prompt": []any{map[string]any{"type": "text", "text": "run it"}}}),
+	}})
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	r.decode("s", &s)
+	var lines []string
+	for _, u := range updatesOfKind(r.updates(s.SessionID, false), "tool_call_update") {
+		m, _ := u["_meta"].(map[string]any)
+		n, _ := m["toolNotification"].(map[string]any)
+		if n == nil || u["toolCallId"] != "call_sh" {
+			continue
+		}
+		if got, want := djson(t, n), `{"params":{"data":{"output":"`; n["type"] != "message" || !strings.HasPrefix(got, want) {
+			t.Errorf("toolNotification %s", got)
+			continue
+		}
+		p := n["params"].(map[string]any)
+		d, _ := p["data"].(map[string]any)
+		if p["level"] != "info" || p["logger"] != "shell_tool" || d["type"] != "shell_output" || d["stream"] != "stdout" {
+			t.Errorf("shell output notification %s", djson(t, n))
+		}
+		lines = append(lines, fmt.Sprint(d["output"]))
+	}
+	if strings.Join(lines, ",") != "live-1,live-2" {
+		t.Errorf("live output lines %q, want [live-1 live-2]", lines)
 	}
 }
