@@ -14,8 +14,9 @@ import (
 // its string encoder quotes into a fresh slice, copies that into its
 // growing buffer and Marshal copies the buffer again — three copies of
 // the text for one request body. Instead the request is encoded with a
-// short placeholder in the text's place and the text is quoted once,
-// with json.Marshal's escapes, into a body of the exact final size.
+// short placeholder in the text's place, and the text is quoted with
+// json.Marshal's escapes a piece at a time as the body is sent (body.go):
+// the request holds no copy of it.
 
 // minSplicedText is the text size from which it is spliced in.
 const minSplicedText = 64 << 10
@@ -77,30 +78,24 @@ func takeBigTexts(w *wireRequest) []bigText {
 	return out
 }
 
-// spliceBigTexts returns body with each placeholder replaced by its texts
-// joined and quoted as json.Marshal quotes their join, built in one
-// allocation. A placeholder that is not found once, in order, reports
-// false (the caller then encodes the plain way).
-func spliceBigTexts(body []byte, texts []bigText) ([]byte, bool) {
-	at := make([]int, len(texts))
-	n, from := len(body), 0
-	for i, t := range texts {
-		j := bytes.Index(body[from:], t.placeholder)
+// spliceBigTexts returns the body that is body with each placeholder
+// replaced by its texts joined and quoted as json.Marshal quotes their
+// join, quoted as it is read. A placeholder that is not found once, in
+// order, reports false (the caller then encodes the plain way).
+func spliceBigTexts(enc []byte, texts []bigText) (*reqBody, bool) {
+	b := &reqBody{texts: texts, size: int64(len(enc))}
+	from := 0
+	for _, t := range texts {
+		j := bytes.Index(enc[from:], t.placeholder)
 		if j < 0 {
 			return nil, false
 		}
-		at[i] = from + j
-		from = at[i] + len(t.placeholder)
-		n += joinedQuotedLen(t.texts) - len(t.placeholder)
+		b.parts = append(b.parts, enc[from:from+j])
+		from += j + len(t.placeholder)
+		b.size += int64(joinedQuotedLen(t.texts) - len(t.placeholder))
 	}
-	out := make([]byte, 0, n)
-	prev := 0
-	for i, t := range texts {
-		out = append(out, body[prev:at[i]]...)
-		out = appendJoinedQuoted(out, t.texts)
-		prev = at[i] + len(t.placeholder)
-	}
-	return append(out, body[prev:]...), true
+	b.parts = append(b.parts, enc[from:])
+	return b, true
 }
 
 // appendJoinedQuoted appends strings.Join(texts, "\n") quoted as

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -85,15 +86,23 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalRequest(w, params)
+		b, err := marshalRequest(w, params)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("params %v: spliced body differs from json.Marshal's (len %d vs %d)", params, len(got), len(want))
+		if b.Len() != int64(len(want)) {
+			t.Errorf("params %v: body length %d, json.Marshal wrote %d", params, b.Len(), len(want))
 		}
-		if len(got) != cap(got) {
-			t.Errorf("body allocated %d bytes for %d", cap(got), len(got))
+		// Read whole, and again in small reads of odd sizes (a piece's
+		// quoting cut at every boundary).
+		for _, size := range []int{len(want) + 1, 1, 7, 4093} {
+			got, err := readIn(b.Reader(), size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("params %v, reads of %d: spliced body differs from json.Marshal's (len %d vs %d)", params, size, len(got), len(want))
+			}
 		}
 		wire := *w
 		wire.Messages = append([]wireMessage(nil), w.Messages...)
@@ -109,8 +118,9 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 }
 
 // TestHugePromptWithTurnContextCopiedOnce: a huge prompt merged with the
-// turn context stored after it (one user message, two texts) is copied
-// once, into the body: its texts are not joined into a string first.
+// turn context stored after it (one user message, two texts) is not
+// copied into the request: neither joined into a string nor built into a
+// body, its texts are quoted as the body is read.
 func TestHugePromptWithTurnContextCopiedOnce(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", (8<<20)/16)
 	req := provider.Request{System: "sys", Messages: []conversation.Message{
@@ -122,15 +132,36 @@ func TestHugePromptWithTurnContextCopiedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := marshalRequest(w, nil)
+	b, err := marshalRequest(w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	n, err := io.Copy(io.Discard, b.Reader())
 	runtime.ReadMemStats(&after)
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(body))*5/4 {
-		t.Errorf("a %d-byte body allocated %d bytes", len(body), alloc)
+	if err != nil || n != b.Len() {
+		t.Fatalf("read %d of %d bytes: %v", n, b.Len(), err)
 	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/8 {
+		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
+	}
+	body := b.bytes()
 	if !bytes.Contains(body, []byte(`"content":"`+big[:64])) || !bytes.Contains(body, []byte(`\n\u003cturn-context\u003e\nnow`)) {
 		t.Errorf("body lacks the joined texts: %.200s", body)
+	}
+}
+
+// readIn reads r to its end in reads of at most size bytes.
+func readIn(r io.Reader, size int) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, size)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
 	}
 }

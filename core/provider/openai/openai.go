@@ -183,7 +183,7 @@ func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversa
 	return provider.Collect(ctx, p, req)
 }
 
-func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming bool) ([]byte, error) {
+func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming bool) (*reqBody, error) {
 	w, err := buildRequest(cfg, req, requestOptions{
 		maxTokensOnly: p.opts.MaxTokensOnly, noStreamOptions: p.opts.NoStreamOptions, streaming: streaming})
 	if err != nil {
@@ -198,21 +198,22 @@ func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming
 
 // marshalRequest encodes w, merging the model's request_params (goose
 // lets them add or override top-level fields).
-func marshalRequest(w *wireRequest, params map[string]any) ([]byte, error) {
+func marshalRequest(w *wireRequest, params map[string]any) (*reqBody, error) {
 	wire := *w
 	wire.Messages = slices.Clone(w.Messages)
 	big := takeBigTexts(&wire)
-	if len(big) == 0 {
-		return marshalWithParams(w, params)
-	}
-	body, err := marshalWithParams(&wire, params)
+	enc, err := marshalWithParams(&wire, params)
 	if err != nil {
 		return nil, err
 	}
-	if out, ok := spliceBigTexts(body, big); ok {
+	if len(big) == 0 {
+		return wholeBody(enc), nil
+	}
+	if out, ok := spliceBigTexts(enc, big); ok {
 		return out, nil
 	}
-	return marshalWithParams(w, params)
+	enc, err = marshalWithParams(w, params)
+	return wholeBody(enc), err
 }
 
 // marshalWithParams encodes w and merges params.
@@ -237,12 +238,12 @@ func marshalWithParams(w *wireRequest, params map[string]any) ([]byte, error) {
 
 // post sends a chat request and returns the open response, or a
 // classified error for transport failures and non-2xx answers.
-func (p *Provider) post(ctx context.Context, body []byte, accept string) (*http.Response, error) {
-	return p.postTo(ctx, p.opts.BasePath, body, accept)
+func (p *Provider) post(ctx context.Context, b *reqBody, accept string) (*http.Response, error) {
+	return p.postTo(ctx, p.opts.BasePath, b, accept)
 }
 
-func (p *Provider) postTo(ctx context.Context, path string, body []byte, accept string) (*http.Response, error) {
-	resp, err := p.transport.do(ctx, http.MethodPost, path, bytes.NewReader(body), accept)
+func (p *Provider) postTo(ctx context.Context, path string, b *reqBody, accept string) (*http.Response, error) {
+	resp, err := p.transport.do(ctx, http.MethodPost, path, b, accept)
 	return p.checkResponse(ctx, resp, err)
 }
 

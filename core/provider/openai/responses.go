@@ -83,7 +83,7 @@ func (p *Provider) streamResponses(ctx context.Context, cfg model.Config, req pr
 	if !streaming {
 		accept = "application/json"
 	}
-	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), body, accept)
+	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), wholeBody(body), accept)
 	if err != nil {
 		yield(provider.Chunk{}, err)
 		return

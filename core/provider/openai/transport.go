@@ -50,7 +50,7 @@ func (t *transport) url(path string) (string, error) {
 
 // do sends one request. On success the response body, when closed, also
 // releases the request's timeout.
-func (t *transport) do(ctx context.Context, method, path string, body io.Reader, accept string) (*http.Response, error) {
+func (t *transport) do(ctx context.Context, method, path string, b *reqBody, accept string) (*http.Response, error) {
 	target, err := t.url(path)
 	if err != nil {
 		return nil, err
@@ -61,12 +61,16 @@ func (t *transport) do(ctx context.Context, method, path string, body io.Reader,
 	} else {
 		ctx, cancel = context.WithCancel(ctx)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	t.setHeaders(req.Header, accept, body != nil)
+	if b != nil {
+		req.Body, req.ContentLength = io.NopCloser(b.Reader()), b.Len()
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(b.Reader()), nil }
+	}
+	t.setHeaders(req.Header, accept, b != nil)
 	resp, err := t.client.Do(req)
 	if err != nil {
 		cancel()
