@@ -65,6 +65,23 @@ func (c *stmtCache) get(query string) *sql.Stmt {
 	return nil
 }
 
+// prepareNow prepares query at once (the store's open prepares the
+// statement a new session runs, so that an editor's first session/new
+// does not parse it).
+func (c *stmtCache) prepareNow(ctx context.Context, query string) error {
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.stmts[query]; ok || c.closed {
+		return st.Close()
+	}
+	c.stmts[query] = st
+	return nil
+}
+
 func (c *stmtCache) prepare(query string) {
 	st, err := c.db.PrepareContext(context.Background(), query)
 	c.mu.Lock()

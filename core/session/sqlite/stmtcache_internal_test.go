@@ -81,3 +81,35 @@ func TestStatementPreparedOnSecondRun(t *testing.T) {
 		}
 	}
 }
+
+// The open prepares the new session's INSERT, and Create runs it: the
+// first session/new of a process parses nothing.
+func TestOpenPreparesTheNewSessionInsert(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	for range 2 { // a new file, then an existing one
+		s, err := Open(ctx, path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.stmts.mu.Lock()
+		_, ok := s.stmts.stmts[s.insertSQL]
+		ran := s.stmts.ran[s.insertSQL]
+		s.stmts.mu.Unlock()
+		if !ok {
+			t.Fatal("the new session's INSERT is not prepared after Open")
+		}
+		if _, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"}); err != nil {
+			t.Fatal(err)
+		}
+		s.stmts.mu.Lock()
+		ranAfter := s.stmts.ran[s.insertSQL]
+		s.stmts.mu.Unlock()
+		if ran || ranAfter {
+			t.Error("Create ran the INSERT unprepared")
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
