@@ -216,17 +216,18 @@ func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environm
 			return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 		}
 	}
+	var early *earlyStore
+	if sessionsLater {
+		early = openStoreEarly(env)
+		defer early.closeUnused()
+	}
 	log, closeLog, err := newLog(env)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 2
 	}
 	defer closeLog()
-	var early *earlyStore
-	if sessionsLater {
-		early = openStoreEarly(env, log)
-		defer early.closeUnused()
-	}
+	early.logTo(log)
 	rt, err := openConfig(env, log)
 	if err == nil {
 		rt.early = early

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"sync"
@@ -11,27 +12,31 @@ import (
 // earlyStore is an existing sessions.db opening in the background from
 // the start of an ACP process. The open (a sandboxed SQLite's first
 // connection, the schema check, the write-ahead log's first frame and its
-// sync) takes 2-3 ms of a fresh process; started when the editor's
+// sync) takes 2-4 ms of a fresh process; started when the editor's
 // initialize arrived, an editor's first session/new, sent as soon as
-// initialize is answered, waited for most of it. Started while the
-// process reads its configuration, it is done before the editor asks.
-// A database that does not exist yet is still created only when the
-// editor's initialize arrives: an editor that connects and leaves creates
-// nothing.
+// initialize is answered, waited for most of it. Started before the
+// process builds its logger and reads its configuration, it is mostly
+// done before the editor asks. A database that does not exist yet is
+// still created only when the editor's initialize arrives: an editor that
+// connects and leaves creates nothing.
 type earlyStore struct {
 	path string
 	done chan struct{}
+	// logs holds what the open logged before the process's logger
+	// existed; the store logs to that logger once it is handed over.
+	logs *heldLogs
 
 	store *sqlite.Store
 	err   error
 
 	mu    sync.Mutex
+	log   *slog.Logger
 	taken bool
 }
 
 // openStoreEarly starts opening env's sessions.db when it already exists;
 // nil otherwise.
-func openStoreEarly(env *environment, log *slog.Logger) *earlyStore {
+func openStoreEarly(env *environment) *earlyStore {
 	_, paths, err := resolvePaths(env)
 	if err != nil {
 		return nil // openConfig reports it
@@ -40,12 +45,22 @@ func openStoreEarly(env *environment, log *slog.Logger) *earlyStore {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	e := &earlyStore{path: path, done: make(chan struct{})}
+	e := &earlyStore{path: path, done: make(chan struct{}), logs: newHeldLogs()}
 	go func() {
 		defer close(e.done)
-		e.store, e.err = sqlite.Open(env.ctx, path, sqlite.Options{Logger: log})
+		e.store, e.err = sqlite.Open(env.ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
 	}()
 	return e
+}
+
+// logTo is the process's logger, once built: the open's records go to it.
+func (e *earlyStore) logTo(log *slog.Logger) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.log = log
+	e.mu.Unlock()
 }
 
 // take waits for the early open of path and hands over its store (or its
@@ -61,6 +76,7 @@ func (e *earlyStore) take(path string) (*sqlite.Store, error) {
 		return nil, nil
 	}
 	e.taken = true
+	e.handOverLogs()
 	return e.store, e.err
 }
 
@@ -73,8 +89,68 @@ func (e *earlyStore) closeUnused() {
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.taken && e.store != nil {
-		_ = e.store.Close()
+	if e.taken {
+		return
 	}
 	e.taken = true
+	e.handOverLogs()
+	if e.store != nil {
+		_ = e.store.Close()
+	}
+}
+
+// handOverLogs replays the open's records to the process's logger and
+// makes it the store's (e.mu held, the open done).
+func (e *earlyStore) handOverLogs() {
+	if e.log == nil {
+		return
+	}
+	e.logs.replay(e.log)
+	if e.store != nil {
+		e.store.SetLogger(e.log)
+	}
+}
+
+// heldLogs is a slog.Handler that keeps records until replay.
+type heldLogs struct {
+	held  *heldRecords
+	attrs []slog.Attr
+}
+
+type heldRecords struct {
+	mu   sync.Mutex
+	recs []slog.Record
+}
+
+func newHeldLogs() *heldLogs { return &heldLogs{held: &heldRecords{}} }
+
+func (h *heldLogs) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *heldLogs) Handle(_ context.Context, r slog.Record) error {
+	r = r.Clone()
+	r.AddAttrs(h.attrs...)
+	h.held.mu.Lock()
+	defer h.held.mu.Unlock()
+	h.held.recs = append(h.held.recs, r)
+	return nil
+}
+
+func (h *heldLogs) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &heldLogs{held: h.held, attrs: append(append([]slog.Attr{}, h.attrs...), attrs...)}
+}
+
+func (h *heldLogs) WithGroup(string) slog.Handler { return h }
+
+// replay sends the held records to log's handler, once.
+func (h *heldLogs) replay(log *slog.Logger) {
+	h.held.mu.Lock()
+	recs := h.held.recs
+	h.held.recs = nil
+	h.held.mu.Unlock()
+	ctx := context.Background()
+	for _, r := range recs {
+		if log.Handler().Enabled(ctx, r.Level) {
+			_ = log.Handler().Handle(ctx, r)
+		}
+	}
 }
