@@ -23,12 +23,13 @@ func (p *promptAPI) sessionFiles(as *acpSession) *fileIO {
 // whole file before and after, read through the session's FileIO: a
 // write over an existing file shows what it replaces; an edit shows the
 // whole file with the replacement applied, as the tool will make it.
-// A file missing on disk (developer.MissingOnDisk) or refused by the path
-// policy is not read: a write shows a new file (no oldText), an edit the
-// fragments it was asked to replace, so the preview never costs the
-// editor a failed read. When an edit would not apply (no or several
-// matches) the fragments are shown too, which is what the tool was asked
-// to do.
+// What it replaces is what the write itself will see
+// (developer.PriorText): a file missing on disk is new without a read,
+// one on disk the editor cannot read is read from the disk. A file
+// refused by the path policy is not read: a write shows a new file (no
+// oldText), an edit the fragments it was asked to replace. When an edit
+// would not apply (no or several matches) the fragments are shown too,
+// which is what the tool was asked to do.
 func (p *promptAPI) proposedDiff(ctx context.Context, as *acpSession, info toolinfo.Info, args map[string]any, path string) *ToolCallContent {
 	c, ok := info.ChangeOf(args)
 	if !ok {
@@ -36,9 +37,8 @@ func (p *promptAPI) proposedDiff(ctx context.Context, as *acpSession, info tooli
 	}
 	files := p.sessionFiles(as)
 	exists, current := false, ""
-	if files.check(path) == nil && !developer.MissingOnDisk(path) {
-		text, err := files.ReadTextFile(ctx, path, 0, 0)
-		exists, current = err == nil, text
+	if files.check(path) == nil {
+		current, exists = developer.PriorText(ctx, files, path)
 	}
 	switch {
 	case c.Before == nil && exists:

@@ -46,12 +46,18 @@ func ReadExisting(ctx context.Context, f FileIO, path string, line, limit int) (
 
 // PriorText is what a whole-file write replaces: the current text and
 // true, or false for a new file. A file missing on disk is new without
-// asking anyone, so creating a file never starts with failed reads.
+// asking anyone, so creating a file never starts with failed reads. A
+// file on disk the editor fails to read is not new either: its text is
+// then read from the disk (a write over it is "Wrote", with the text it
+// replaces), and only a file nobody can read counts as new.
 func PriorText(ctx context.Context, f FileIO, path string) (string, bool) {
 	if MissingOnDisk(path) {
 		return "", false
 	}
 	old, err := f.ReadTextFile(ctx, path, 0, 0)
+	if err != nil && !isLocal(f) {
+		old, err = LocalFileIO{}.ReadTextFile(ctx, path, 0, 0)
+	}
 	if err != nil {
 		return "", false
 	}

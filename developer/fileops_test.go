@@ -63,4 +63,12 @@ func TestReadExistingOneRule(t *testing.T) {
 	if text, ok := PriorText(ctx, ed, empty); !ok || text != "buffer" || ed.reads != 1 {
 		t.Errorf("PriorText of a file on disk = %q %v after %d reads, want the editor's buffer", text, ok, ed.reads)
 	}
+	// An editor that fails to read a file that is on disk (VS Code's ACP
+	// Client answers -32603 for what it cannot read): the file is not new.
+	onDisk := filepath.Join(dir, "notes.txt")
+	os.WriteFile(onDisk, []byte("old notes\n"), 0o644)
+	failing := &askedEditor{err: errors.New("Internal error (code -32603)")}
+	if text, ok := PriorText(ctx, failing, onDisk); !ok || text != "old notes\n" || failing.reads != 1 {
+		t.Errorf("PriorText of a file on disk the editor cannot read = %q %v after %d reads, want the disk's text", text, ok, failing.reads)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -144,5 +145,41 @@ func TestEditorsLinkOutsideWorktreeReadFromDisk(t *testing.T) {
 	}
 	if n := len(c.callsTo("fs/read_text_file")); n != 2 {
 		t.Errorf("the editor was asked %d times, want 2 (each link once)", n)
+	}
+}
+
+// TestEditorsUnreadableFileIsNotNew: an editor that fails to read a file
+// that is on disk (VS Code's ACP Client answers -32603 for what
+// workspace.fs cannot read) does not make it a new file: the permission
+// preview shows what the write replaces, read from the disk, and the
+// write is "Wrote", not "Created".
+func TestEditorsUnreadableFileIsNotNew(t *testing.T) {
+	work := t.TempDir()
+	notes := filepath.Join(work, "notes.txt")
+	os.WriteFile(notes, []byte("old notes\n"), 0o644)
+	env := newAgentEnv(t, toolCallTurn("call_w", devTool("write"), map[string]string{"path": notes, "content": "new notes\n"}), textTurn("ok"))
+	c := startAgent(t, env)
+	(&editor{}).install(c)
+	var reads int
+	c.on("fs/read_text_file", func(json.RawMessage) (any, error) {
+		reads++
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "Internal error"}
+	})
+	c.answerPermissions("allow_once")
+	c.initializeAs(`{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true},"clientInfo":{"name":"vscode-acp","version":"0.2.0"}}`)
+	sess := c.newSession(work)
+	c.setMode(sess.SessionID, "approve")
+	c.prompt(sess.SessionID, "rewrite notes")
+	reqs := c.permissionRequests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d permission requests", len(reqs))
+	}
+	old := "old notes\n"
+	want := []acp.ToolCallContent{{Type: "diff", Path: notes, OldText: &old, NewText: strp("new notes\n")}}
+	if !reflect.DeepEqual(reqs[0].ToolCall.Content, want) {
+		t.Errorf("permission preview = %s, want the disk's text as oldText", jsonOf(reqs[0].ToolCall.Content))
+	}
+	if !llmSaw(env, "Wrote "+notes+" (1 lines)") || llmSaw(env, "Created ") {
+		t.Errorf("the model was not told the file was overwritten (reads %d)\n%s", reads, c.dump(sess.SessionID))
 	}
 }
