@@ -4,6 +4,8 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/internal/shellwords"
 )
 
 // Spec is the program that runs a command string and the flags that
@@ -80,38 +82,11 @@ func (sp Spec) windowsCommandLine(command string) string {
 func (sp Spec) IsBash() bool { return strings.EqualFold(Stem(sp.Path), "bash") }
 
 // SplitArgs is goose's quote-aware split_shell_args: whitespace
-// separates tokens, single and double quotes group and are removed.
+// separates tokens, single and double quotes group and are removed; an
+// unclosed quote's text is the last token.
 func SplitArgs(s string) []string {
-	var out []string
-	var cur strings.Builder
-	inTok := false
-	var quote rune
-	for _, r := range s {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote = r
-			inTok = true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			if inTok {
-				out = append(out, cur.String())
-				cur.Reset()
-				inTok = false
-			}
-		default:
-			cur.WriteRune(r)
-			inTok = true
-		}
-	}
-	if inTok {
-		out = append(out, cur.String())
-	}
-	return out
+	words, _ := shellwords.Split(s)
+	return words
 }
 
 // errCmdNewline is goose's guard: cmd.exe runs only the first line of a

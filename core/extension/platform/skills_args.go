@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/internal/shellwords"
 )
 
 // ErrSkillArguments is returned when a skill's arguments cannot be split
@@ -71,38 +73,9 @@ func ApplySkillArguments(content, raw string, names []string) (string, error) {
 // splitSkillArgs splits on whitespace; single or double quotes group
 // words. Backslashes are literal, so Windows paths survive.
 func splitSkillArgs(raw string) ([]string, error) {
-	var (
-		out   []string
-		cur   strings.Builder
-		quote rune
-		have  bool
-	)
-	for _, r := range raw {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '"' || r == '\'':
-			quote, have = r, true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
-			if have {
-				out = append(out, cur.String())
-				cur.Reset()
-				have = false
-			}
-		default:
-			cur.WriteRune(r)
-			have = true
-		}
-	}
-	if quote != 0 {
+	words, closed := shellwords.Split(raw)
+	if !closed {
 		return nil, fmt.Errorf("%w: %s", ErrSkillArguments, raw)
 	}
-	if have {
-		out = append(out, cur.String())
-	}
-	return out, nil
+	return words, nil
 }
