@@ -21,10 +21,10 @@ import (
 var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
 
 // The request bodies goose-acp sends the model (OpenAI Chat Completions,
-// gpt-4o) for six fixed sessions, pinned in e2e/testdata/model_requests:
-// a default session, a tool turn, an editor client and /compact, later
-// turns (the turn budget signal, tool-pair summarization) and the session
-// title request. Each
+// gpt-4o) for seven fixed sessions, pinned in e2e/testdata/model_requests:
+// a default session, a tool turn, an editor client and /compact, the
+// remaining-context (<compaction>) signal, later turns (the turn budget
+// signal, tool-pair summarization) and the session title request. Each
 // section of a golden is preceded by an "@@ … @@" line naming the goose
 // 1.54 source it follows. The working directory and the goose home are
 // written $WORK and $ROOT, and the turn's current time $NOW (its format is
@@ -70,6 +70,30 @@ func TestModelRequestGoldens(t *testing.T) {
 		c.prompt(sess.SessionID, "/compact")
 		c.prompt(sess.SessionID, "thanks")
 		goldenRequests(t, env, work, "compact", 2, 3)
+	})
+	// The remaining-context signal: the first turn's model call reports
+	// 60,100 tokens of gpt-4o's 128k, past half of the way to
+	// auto-compaction (80 %, 102,400), so the next turn's <turn-context>
+	// carries <compaction>~42k tokens remaining</compaction>; the first
+	// turn's block, kept in history, has none.
+	t.Run("compaction_signal", func(t *testing.T) {
+		first := textTurn("Hello!")
+		first.Usage = &providertest.Usage{Input: 60_000, Output: 100}
+		env, work := goldenEnv(t, first, textTurn("Still here."))
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "hello")
+		c.prompt(sess.SessionID, "are you there?")
+		var decoded any
+		if err := json.Unmarshal(env.LLM.Requests()[1].Body, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		body := compactJSON(t, decoded)
+		if n := strings.Count(body, "<compaction>"); n != 1 || !strings.Contains(body, `<compaction>~42k tokens remaining</compaction>\n</turn-context>`) {
+			t.Errorf("the second turn's request carries %d <compaction> signals, want one saying ~42k remaining at the end of its block", n)
+		}
+		goldenRequests(t, env, work, "compaction_signal", 1)
 	})
 	// Later turns: the turn budget signal once half of GOOSE_MAX_TURNS is
 	// used, then at the next turn the oldest tool pairs past
