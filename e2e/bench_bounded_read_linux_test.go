@@ -161,13 +161,21 @@ func BenchmarkLargeTextResourceLink(b *testing.B) {
 // (sqlite store, mock OpenAI server); reports the agent's peak RSS growth
 // over its RSS before the prompt, as a multiple of the prompt's size. The
 // in-process split between the ACP face and core is BenchmarkLargePromptPeakHeap in acp/.
-func BenchmarkLargePromptRSS(b *testing.B) {
+func BenchmarkLargePromptRSS(b *testing.B) { largePromptRSS(b, providertest.OpenAI) }
+
+// BenchmarkAnthropicHugePromptRSS is BenchmarkLargePromptRSS against a
+// mock Anthropic Messages server.
+//
+//	go test ./e2e -run XXX -bench AnthropicHugePromptRSS -benchtime 1x -count 5
+func BenchmarkAnthropicHugePromptRSS(b *testing.B) { largePromptRSS(b, providertest.Anthropic) }
+
+func largePromptRSS(b *testing.B, format providertest.Format) {
 	const size = 31 << 20
 	text := strings.Repeat("0123456789abcdef", size/16)
 	var worst float64
 	for b.Loop() {
 		b.StopTimer()
-		env := newAgentEnv(b)
+		env := newAgentEnvFor(b, format)
 		a := spawnRaw(b, env)
 		a.call(b, "initialize", initParams)
 		id := a.newSession(b, b.TempDir())

@@ -17,7 +17,7 @@ import (
 // into the small structs below, which keeps per-event cost low and lets an
 // "error" event be classified by its type.
 func (p *Provider) stream(ctx context.Context, cfg model.Config, body wireRequest, yield func(provider.Chunk, error) bool) {
-	raw, err := json.Marshal(body)
+	raw, err := marshalRequest(body)
 	if err != nil {
 		yield(provider.Chunk{}, fmt.Errorf("anthropic: encoding request: %w", err))
 		return

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // apiVersion is the anthropic-version header every request carries (the
@@ -43,14 +43,14 @@ func endpoint(base *url.URL, path, query string) string {
 // returns the response of a 2xx answer, whose body the caller closes.
 // Transport failures and other statuses come back as classified errors
 // with the API key redacted.
-func (p *Provider) send(ctx context.Context, method, target string, body []byte, accept string, betas []string) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+func (p *Provider) send(ctx context.Context, method, target string, body *jsonbody.Body, accept string, betas []string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
 		return nil, p.networkError(ctx, err)
+	}
+	if body != nil {
+		req.Body, req.ContentLength = io.NopCloser(body.Reader()), body.Len()
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.Reader()), nil }
 	}
 	h := req.Header
 	h.Set("Accept", accept)

@@ -2,9 +2,7 @@ package openai
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,46 +11,8 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
-
-// quotingCorpus: every byte, HTML characters, separators, invalid UTF-8
-// and seeded random byte strings.
-func quotingCorpus() []string {
-	out := []string{"", "plain", `a "q" \ b`, "<a href='x'>&amp;</a>", "l\u2028s\u2029p", "\b\f\n\r\t\x00\x1f\x7f",
-		"😀 ünï 中文", "\xff\xfe", "\xe2\x80", "a\xe2\x80\xa8b", "\xed\xa0\x80"}
-	for b := range 256 {
-		out = append(out, "x"+string([]byte{byte(b)})+"y")
-	}
-	r := rand.New(rand.NewPCG(4, 16))
-	for range 500 {
-		buf := make([]byte, r.IntN(64))
-		for i := range buf {
-			buf[i] = byte(r.IntN(256))
-		}
-		out = append(out, string(buf))
-	}
-	return out
-}
-
-// TestAppendJoinedQuotedIsJSONMarshal: texts quoted apart and joined with
-// an escaped newline are json.Marshal of their join, for single texts and
-// for pairs cut inside multi-byte and invalid sequences.
-func TestAppendJoinedQuotedIsJSONMarshal(t *testing.T) {
-	corpus := quotingCorpus()
-	lists := [][]string{}
-	for i, s := range corpus {
-		lists = append(lists, []string{s}, []string{s, corpus[(i*7+3)%len(corpus)]}, []string{"\xe2", s, "\x80\xa8"})
-	}
-	for _, texts := range lists {
-		want, _ := json.Marshal(strings.Join(texts, "\n"))
-		if got := appendJoinedQuoted(nil, texts); !bytes.Equal(got, want) {
-			t.Errorf("%q: got %s, json.Marshal wrote %s", texts, got, want)
-		}
-		if n := joinedQuotedLen(texts); n != len(want) {
-			t.Errorf("%q: joinedQuotedLen %d, want %d", texts, n, len(want))
-		}
-	}
-}
 
 // TestHugeTextRequestBodyIsJSONMarshal: a request with texts above the
 // splice size (user and tool results, with escapes, HTML characters and
@@ -108,8 +68,8 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		wire.Messages = append([]wireMessage(nil), w.Messages...)
 		texts := takeBigTexts(&wire)
 		plain, _ := marshalWithParams(&wire, params)
-		if _, ok := spliceBigTexts(plain, texts); len(texts) != 3 || !ok {
-			t.Errorf("%d texts taken out, splice ok %v: the splice path was not taken", len(texts), ok)
+		if _, ok := jsonbody.Splice(plain, texts); texts.Len() != 3 || !ok {
+			t.Errorf("%d texts taken out, splice ok %v: the splice path was not taken", texts.Len(), ok)
 		}
 		if w.Messages[1].Content != big { // the request's messages are left as they were
 			t.Errorf("marshalRequest changed the request's messages")
@@ -144,7 +104,7 @@ func TestHugePromptWithTurnContextCopiedOnce(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/8 {
 		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
 	}
-	body := b.bytes()
+	body := b.Bytes()
 	if !bytes.Contains(body, []byte(`"content":"`+big[:64])) || !bytes.Contains(body, []byte(`\n\u003cturn-context\u003e\nnow`)) {
 		t.Errorf("body lacks the joined texts: %.200s", body)
 	}

@@ -3,7 +3,6 @@ package openai
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,31 +14,6 @@ import (
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 )
-
-// TestBodyQuotedAcrossPieces: a text quoted a piece at a time as the body
-// is read is json.Marshal of the texts' join wherever a piece ends —
-// inside a multi-byte rune, a U+2028, an invalid sequence — in reads of
-// any size.
-func TestBodyQuotedAcrossPieces(t *testing.T) {
-	tricky := "\xe2\x80\xa8é\xe2\x80\xff😀<&>\"\\\n\x01"
-	for k := quotePiece - 4; k <= quotePiece+2; k++ {
-		s := strings.Repeat("x", k) + tricky + strings.Repeat("y", quotePiece)
-		texts := []string{s, tricky + s[:k+3], ""}
-		q, _ := json.Marshal(strings.Join(texts, "\n"))
-		want := append(append([]byte(`{"content":`), q...), '}')
-		b := &reqBody{parts: [][]byte{[]byte(`{"content":`), []byte(`}`)}, texts: []bigText{{texts: texts}},
-			size: int64(len(`{"content":}`) + joinedQuotedLen(texts))}
-		if b.Len() != int64(len(want)) {
-			t.Errorf("k=%d: length %d, want %d", k, b.Len(), len(want))
-		}
-		for _, size := range []int{1 << 20, 5, 4096} {
-			got, err := readIn(b.Reader(), size)
-			if err != nil || !bytes.Equal(got, want) {
-				t.Fatalf("k=%d reads of %d: body differs from json.Marshal's (%d vs %d bytes) %v", k, size, len(got), len(want), err)
-			}
-		}
-	}
-}
 
 // TestHugeBodySentWithItsLength: a request carrying a huge text goes out
 // with its Content-Length (not chunked) and exactly json.Marshal's bytes,
@@ -55,7 +29,7 @@ func TestHugeBodySentWithItsLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := b.bytes()
+	want := b.Bytes()
 	type seen struct {
 		length  int64
 		chunked bool

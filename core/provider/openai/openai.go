@@ -17,6 +17,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // Defaults of the openai provider (goose's providers/openai.rs).
@@ -183,7 +184,7 @@ func (p *Provider) Complete(ctx context.Context, req provider.Request) (conversa
 	return provider.Collect(ctx, p, req)
 }
 
-func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming bool) (*reqBody, error) {
+func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming bool) (*jsonbody.Body, error) {
 	w, err := buildRequest(cfg, req, requestOptions{
 		maxTokensOnly: p.opts.MaxTokensOnly, noStreamOptions: p.opts.NoStreamOptions, streaming: streaming})
 	if err != nil {
@@ -198,7 +199,7 @@ func (p *Provider) requestBody(cfg model.Config, req provider.Request, streaming
 
 // marshalRequest encodes w, merging the model's request_params (goose
 // lets them add or override top-level fields).
-func marshalRequest(w *wireRequest, params map[string]any) (*reqBody, error) {
+func marshalRequest(w *wireRequest, params map[string]any) (*jsonbody.Body, error) {
 	wire := *w
 	wire.Messages = slices.Clone(w.Messages)
 	big := takeBigTexts(&wire)
@@ -206,14 +207,14 @@ func marshalRequest(w *wireRequest, params map[string]any) (*reqBody, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(big) == 0 {
-		return wholeBody(enc), nil
+	if big.Len() == 0 {
+		return jsonbody.Whole(enc), nil
 	}
-	if out, ok := spliceBigTexts(enc, big); ok {
+	if out, ok := jsonbody.Splice(enc, big); ok {
 		return out, nil
 	}
 	enc, err = marshalWithParams(w, params)
-	return wholeBody(enc), err
+	return jsonbody.Whole(enc), err
 }
 
 // marshalWithParams encodes w and merges params.
@@ -238,11 +239,11 @@ func marshalWithParams(w *wireRequest, params map[string]any) ([]byte, error) {
 
 // post sends a chat request and returns the open response, or a
 // classified error for transport failures and non-2xx answers.
-func (p *Provider) post(ctx context.Context, b *reqBody, accept string) (*http.Response, error) {
+func (p *Provider) post(ctx context.Context, b *jsonbody.Body, accept string) (*http.Response, error) {
 	return p.postTo(ctx, p.opts.BasePath, b, accept)
 }
 
-func (p *Provider) postTo(ctx context.Context, path string, b *reqBody, accept string) (*http.Response, error) {
+func (p *Provider) postTo(ctx context.Context, path string, b *jsonbody.Body, accept string) (*http.Response, error) {
 	resp, err := p.transport.do(ctx, http.MethodPost, path, b, accept)
 	return p.checkResponse(ctx, resp, err)
 }

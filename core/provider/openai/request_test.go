@@ -22,7 +22,7 @@ func body(t *testing.T, cfg model.Config, req provider.Request) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b.bytes())
+	return string(b.Bytes())
 }
 
 func asst() conversation.Message { return conversation.NewMessage(conversation.RoleAssistant, 0) }

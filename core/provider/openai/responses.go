@@ -8,6 +8,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // DefaultResponsesPath is where Responses requests go when the base path
@@ -83,7 +84,7 @@ func (p *Provider) streamResponses(ctx context.Context, cfg model.Config, req pr
 	if !streaming {
 		accept = "application/json"
 	}
-	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), wholeBody(body), accept)
+	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), jsonbody.Whole(body), accept)
 	if err != nil {
 		yield(provider.Chunk{}, err)
 		return

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // transport sends the provider's HTTP requests: base URL resolution,
@@ -50,7 +52,7 @@ func (t *transport) url(path string) (string, error) {
 
 // do sends one request. On success the response body, when closed, also
 // releases the request's timeout.
-func (t *transport) do(ctx context.Context, method, path string, b *reqBody, accept string) (*http.Response, error) {
+func (t *transport) do(ctx context.Context, method, path string, b *jsonbody.Body, accept string) (*http.Response, error) {
 	target, err := t.url(path)
 	if err != nil {
 		return nil, err

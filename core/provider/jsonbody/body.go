@@ -1,4 +1,4 @@
-package openai
+package jsonbody
 
 import (
 	"io"
@@ -7,28 +7,27 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
-// reqBody is a request's JSON as it is sent: whole, or, for a request
-// carrying huge texts, the encoding around them (parts) with each text
-// quoted as the body is read, so a 31 MB prompt is never copied into a
-// request body beside the conversation that holds it. Its length is
-// known before it is read (Content-Length), and it can be read again
-// (a redirect, GetBody).
-type reqBody struct {
-	parts [][]byte  // len(texts)+1 pieces of the encoding
-	texts []bigText // quoted between parts
+// Body is a request's JSON as it is sent: whole, or, for a request
+// carrying huge strings, the encoding around them (parts) with each
+// string quoted as the body is read. Its length is known before it is
+// read (Content-Length), and it can be read again (a redirect, GetBody).
+type Body struct {
+	parts [][]byte // len(taken)+1 pieces of the encoding
+	taken []taken  // quoted between parts
 	size  int64
 }
 
-func wholeBody(b []byte) *reqBody { return &reqBody{parts: [][]byte{b}, size: int64(len(b))} }
+// Whole is the body b.
+func Whole(b []byte) *Body { return &Body{parts: [][]byte{b}, size: int64(len(b))} }
 
 // Len is the body's size in bytes.
-func (b *reqBody) Len() int64 { return b.size }
+func (b *Body) Len() int64 { return b.size }
 
 // Reader reads the body from its start.
-func (b *reqBody) Reader() io.Reader { return &bodyReader{b: b} }
+func (b *Body) Reader() io.Reader { return &bodyReader{b: b} }
 
-// bytes reads the whole body (tests, and error paths that need it).
-func (b *reqBody) bytes() []byte {
+// Bytes reads the whole body.
+func (b *Body) Bytes() []byte {
 	out := make([]byte, 0, b.size)
 	r := b.Reader()
 	for {
@@ -40,9 +39,9 @@ func (b *reqBody) bytes() []byte {
 	}
 }
 
-// bodyReader reads a body: part i, then text i quoted, then part i+1.
+// bodyReader reads a body: part i, then string i quoted, then part i+1.
 type bodyReader struct {
-	b    *reqBody
+	b    *Body
 	seg  int    // 2i: part i; 2i+1: text i
 	off  int    // offset in the part, or in the text's texts[j]
 	j    int    // which of the text's texts (len: the closing quote)
@@ -62,7 +61,7 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			r.buf, n = r.buf[c:], n+c
 			continue
 		}
-		if r.seg >= 2*len(r.b.texts)+1 {
+		if r.seg >= 2*len(r.b.taken)+1 {
 			if n == 0 {
 				return 0, io.EOF
 			}
@@ -86,7 +85,7 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 // appendJoinedQuoted a piece at a time, each cut where a rune starts (the
 // escapes of a string are its runes').
 func (r *bodyReader) quoteNext() {
-	t := r.b.texts[r.seg/2]
+	t := r.b.taken[r.seg/2]
 	if r.mem == nil {
 		r.mem = make([]byte, 0, quotePiece*6+8) // a piece's escapes are at most 6 bytes a byte
 	}
