@@ -90,6 +90,7 @@ func TestLeaves(t *testing.T) {
 		"core/extension/inproc": {},
 		"internal/proctree":     {},
 		"internal/shellwords":   {},
+		"internal/startpages":   {},
 		"acp/acphttp":           {},
 		"developer/shellguard":  {"core/pathpolicy"},
 		"developer/analyze":     {},
