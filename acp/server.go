@@ -20,6 +20,8 @@ import (
 	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/developer"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // Options configure the ACP server.
@@ -202,7 +204,9 @@ func (s *Server) open(ctx context.Context) {
 // unchanged, the first session/new half as long (spawn → first reply,
 // medians of 20). An editor that connects and leaves opens nothing.
 func (s *Server) startOpen() {
-	s.openOnce.Do(func() { go s.open(s.openCtx) })
+	s.openOnce.Do(func() {
+		go func() { deepstack.Reserve(); s.open(s.openCtx) }() // the store's open runs SQLite
+	})
 }
 
 // afterOpen makes h wait until the server's options are complete.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // CancelRequestMethod is the notification that cancels a running request.
@@ -53,6 +55,7 @@ func (c *Conn) begin() bool {
 
 func (c *Conn) serve(connCtx, ctx context.Context, key inflightKey, h RequestHandler, id json.RawMessage,
 	method string, params json.RawMessage, prev <-chan struct{}, done chan struct{}) {
+	deepstack.Reserve() // handlers go deep (JSON, the store's SQLite, a turn): one stack copy, not four
 	defer c.handlers.Done()
 	defer c.untrack(key)
 	if done != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // ExtensionWaitNote is how long a turn waits for its session's extensions
@@ -101,6 +103,7 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 	}
 	a.bg.Add(1)
 	go func() {
+		deepstack.Reserve() // saveState ends in SQLite
 		defer a.bg.Done()
 		defer cancel()
 		results := s.mgr.AddEach(cctx, cfgs, func(r extension.Result) { c.done(r.Name) })

@@ -20,6 +20,8 @@ import (
 	"github.com/goose-acp/goose-acp/core/extension/inproc"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/toolinfo"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // Sentinel errors callers branch on.
@@ -349,6 +351,7 @@ func (m *Manager) AddEach(ctx context.Context, cfgs []config.ExtensionConfig, do
 	var wg sync.WaitGroup
 	for i, c := range cfgs {
 		wg.Go(func() {
+			deepstack.Reserve() // a connect lists and converts tools: deep JSON
 			out[i] = Result{Name: c.Name, Success: true}
 			if err := m.Add(ctx, c); err != nil {
 				m.log.Warn("extension failed to load", "extension", c.Name, "error", err)

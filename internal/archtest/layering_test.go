@@ -91,6 +91,7 @@ func TestLeaves(t *testing.T) {
 		"internal/proctree":     {},
 		"internal/shellwords":   {},
 		"internal/startpages":   {},
+		"internal/deepstack":    {},
 		"acp/acphttp":           {},
 		"developer/shellguard":  {"core/pathpolicy"},
 		"developer/analyze":     {},

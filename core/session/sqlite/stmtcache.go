@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // maxCachedStmts bounds the statement cache: the store's statements are a
@@ -61,7 +63,7 @@ func (c *stmtCache) get(query string) *sql.Stmt {
 	}
 	delete(c.ran, query)
 	c.preparing[query] = true
-	c.wg.Go(func() { c.prepare(query) })
+	c.wg.Go(func() { deepstack.Reserve(); c.prepare(query) }) // SQLite's parser goes deep
 	return nil
 }
 
