@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/internal/startpages"
 )
 
 // runACP serves the Agent Client Protocol on stdin/stdout: what editors
@@ -107,6 +108,10 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 		opts = rt.acpOptions()
 		opts.Builtins = env.sessionBuiltins()
 	}
+	// Start-up is done (flags, logger, config.yaml, the provider registry):
+	// its code and tables leave the resident set as init's did in main
+	// (internal/startpages). What serving touches from here faults back in.
+	startpages.Release()
 	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
 		log.Error("acp server stopped", "err", err)
 		return 1
