@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // RequestHandler answers one request; params is nil when absent.
@@ -102,7 +104,10 @@ func (c *Conn) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	readDone := make(chan error, 1)
-	go func() { readDone <- c.read(ctx) }()
+	go func() {
+		deepstack.Reserve() // decoding a frame's nested JSON goes deep
+		readDone <- c.read(ctx)
+	}()
 	var err error
 	select {
 	case err = <-readDone:
