@@ -54,9 +54,17 @@ func loadBias(progs []elf.Prog64, phdr uintptr) (uintptr, bool) {
 			return phdr - uintptr(p.Vaddr), true
 		}
 	}
-	for _, p := range progs { // no PT_PHDR: the headers sit at the file's start
+	// No PT_PHDR (a statically linked release build): the program headers
+	// follow the ELF header at the start of the segment mapped from file
+	// offset 0. The 64 bytes before them are in that segment (the headers
+	// never start before offset 64); they must be an ELF header saying so.
+	for _, p := range progs {
 		if elf.ProgType(p.Type) == elf.PT_LOAD && p.Off == 0 {
-			return phdr - uintptr(p.Vaddr) - 64, true // sizeof(Elf64_Ehdr)
+			eh := (*elf.Header64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Pointer(&phdr)), -64))
+			if string(eh.Ident[:4]) != elf.ELFMAG || eh.Phoff != 64 {
+				return 0, false
+			}
+			return phdr - 64 - uintptr(p.Vaddr), true
 		}
 	}
 	return 0, false

@@ -2,9 +2,12 @@ package startpages
 
 import (
 	"bytes"
+	"debug/elf"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
+	"unsafe"
 )
 
 // written is in a writable data segment, changed at run time: Release
@@ -55,4 +58,30 @@ func TestReleaseCanBeTurnedOff(t *testing.T) {
 	if n := Release(); n != 0 {
 		t.Fatalf("Release with GOOSE_ACP_KEEP_START_PAGES=1 advised %d bytes", n)
 	}
+}
+
+// The load bias comes from PT_PHDR when there is one, else (a static
+// release build has none) from the ELF header just before the program
+// headers, which must be one.
+func TestLoadBias(t *testing.T) {
+	buf := make([]byte, 64+2*56)
+	eh := (*elf.Header64)(unsafe.Pointer(&buf[0]))
+	copy(eh.Ident[:], elf.ELFMAG)
+	eh.Phoff = 64
+	phdr := uintptr(unsafe.Pointer(&buf[64]))
+	progs := unsafe.Slice((*elf.Prog64)(unsafe.Pointer(&buf[64])), 2)
+	progs[0] = elf.Prog64{Type: uint32(elf.PT_LOAD), Flags: uint32(elf.PF_R), Off: 0, Vaddr: 0x400000, Filesz: 0x1000}
+	progs[1] = elf.Prog64{Type: uint32(elf.PT_LOAD), Flags: uint32(elf.PF_R | elf.PF_X), Off: 0x1000, Vaddr: 0x401000, Filesz: 0x1000}
+	if bias, ok := loadBias(progs, phdr); !ok || bias != phdr-64-0x400000 {
+		t.Fatalf("static: bias %#x %v, want %#x", bias, ok, phdr-64-0x400000)
+	}
+	eh.Ident[1] = 'X'
+	if _, ok := loadBias(progs, phdr); ok {
+		t.Fatal("no ELF header before the program headers: want no bias (Release does nothing)")
+	}
+	progs[1] = elf.Prog64{Type: uint32(elf.PT_PHDR), Vaddr: 0x400040}
+	if bias, ok := loadBias(progs, phdr); !ok || bias != phdr-0x400040 {
+		t.Fatalf("PT_PHDR: bias %#x %v, want %#x", bias, ok, phdr-0x400040)
+	}
+	runtime.KeepAlive(buf)
 }
