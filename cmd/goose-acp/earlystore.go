@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
+	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
 // earlyStore is an existing sessions.db opening in the background from
@@ -47,6 +48,7 @@ func openStoreEarly(env *environment) *earlyStore {
 	}
 	e := &earlyStore{path: path, done: make(chan struct{}), logs: newHeldLogs()}
 	go func() {
+		deepstack.Reserve() // the open runs SQLite: one stack copy, not four
 		defer close(e.done)
 		e.store, e.err = sqlite.Open(env.ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
 	}()
