@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/earlystore"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -34,8 +35,8 @@ type runtime struct {
 	providers       *providerSet
 	agent           *agent.Agent
 	// early is the session database opening since the process started
-	// (earlystore.go); nil when it opens on the first request.
-	early *earlyStore
+	// (earlystore); nil when it opens on the first request.
+	early *earlystore.Store
 	// plugins finds plugins and records the user's consent.
 	plugins *plugins.Env
 }
@@ -64,6 +65,21 @@ func resolvePaths(env *environment) (string, config.Paths, error) {
 		return "", config.Paths{}, fmt.Errorf("resolve goose paths: %w", err)
 	}
 	return home, paths, nil
+}
+
+// openStoreEarly is the open of env's existing sessions.db that started
+// with the process (earlystore.AtStart), else one started now; nil when
+// there is no sessions.db yet.
+func openStoreEarly(env *environment) *earlystore.Store {
+	_, paths, err := resolvePaths(env)
+	if err != nil {
+		earlystore.DiscardAtStart()
+		return nil // openConfig reports it
+	}
+	if e := earlystore.AtStart(paths.SessionsDB()); e != nil {
+		return e
+	}
+	return earlystore.Start(env.ctx, paths.SessionsDB())
 }
 
 // openConfig is the first, cheap half of openRuntime: paths, config.yaml
@@ -96,7 +112,7 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 	if err := os.MkdirAll(filepath.Dir(rt.paths.SessionsDB()), 0o755); err != nil {
 		return fmt.Errorf("create sessions directory: %w", err)
 	}
-	store, err := rt.early.take(rt.paths.SessionsDB())
+	store, err := rt.early.Take(rt.paths.SessionsDB())
 	if store == nil && err == nil {
 		store, err = sqlite.Open(ctx, rt.paths.SessionsDB(), sqlite.Options{Logger: rt.log})
 	}
@@ -216,10 +232,10 @@ func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environm
 			return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 		}
 	}
-	var early *earlyStore
+	var early *earlystore.Store
 	if sessionsLater {
 		early = openStoreEarly(env)
-		defer early.closeUnused()
+		defer early.CloseUnused()
 	}
 	log, closeLog, err := newLog(env)
 	if err != nil {
@@ -227,7 +243,7 @@ func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environm
 		return 2
 	}
 	defer closeLog()
-	early.logTo(log)
+	early.LogTo(log)
 	rt, err := openConfig(env, log)
 	if err == nil {
 		rt.early = early

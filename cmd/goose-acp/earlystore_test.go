@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,34 +48,5 @@ func TestACPOpensAnExistingSessionsDBAtStart(t *testing.T) {
 	}
 	if _, err := os.Stat(db + "-wal"); err == nil {
 		t.Error("the store opened at start was not closed: sessions.db-wal is left")
-	}
-}
-
-// What the early open logs before the process has its logger reaches that
-// logger when the store is handed over.
-func TestEarlyOpenLogsReachTheLogger(t *testing.T) {
-	h := newHeldLogs()
-	slog.New(h).With("dir", "/d").Warn("could not make the sessions directory owner-only", "err", "denied")
-	var buf bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		}}))
-	e := &earlyStore{logs: h, done: make(chan struct{}), path: "/x"}
-	close(e.done)
-	e.logTo(log)
-	if st, err := e.take("/x"); st != nil || err != nil {
-		t.Fatalf("take: %v %v", st, err)
-	}
-	want := "level=WARN msg=\"could not make the sessions directory owner-only\" err=denied dir=/d\n"
-	if got := buf.String(); got != want {
-		t.Fatalf("logged %q, want %q", got, want)
-	}
-	h.replay(log) // once
-	if got := buf.String(); got != want {
-		t.Fatalf("replayed twice: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/earlystore"
 	"github.com/goose-acp/goose-acp/internal/proctree"
 	"github.com/goose-acp/goose-acp/internal/startpages"
 )
@@ -20,6 +21,7 @@ func main() {
 	proctree.Init(os.Args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	earlystore.DiscardAtStart() // a command that ended before taking it
 	stop()
 	os.Exit(code)
 }

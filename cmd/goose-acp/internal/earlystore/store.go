@@ -1,4 +1,4 @@
-package main
+package earlystore
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 
-// earlyStore is an existing sessions.db opening in the background from
-// the start of an ACP process. The open (a sandboxed SQLite's first
+// Store is an existing sessions.db opening in the background from the
+// start of an ACP process. The open (a sandboxed SQLite's first
 // connection, the schema check, the write-ahead log's first frame and its
 // sync) takes 2-4 ms of a fresh process; started when the editor's
 // initialize arrived, an editor's first session/new, sent as soon as
@@ -20,7 +20,7 @@ import (
 // done before the editor asks. A database that does not exist yet is
 // still created only when the editor's initialize arrives: an editor that
 // connects and leaves creates nothing.
-type earlyStore struct {
+type Store struct {
 	path string
 	done chan struct{}
 	// logs holds what the open logged before the process's logger
@@ -35,28 +35,23 @@ type earlyStore struct {
 	taken bool
 }
 
-// openStoreEarly starts opening env's sessions.db when it already exists;
+// Start starts opening the sessions.db at path when it already exists;
 // nil otherwise.
-func openStoreEarly(env *environment) *earlyStore {
-	_, paths, err := resolvePaths(env)
-	if err != nil {
-		return nil // openConfig reports it
-	}
-	path := paths.SessionsDB()
+func Start(ctx context.Context, path string) *Store {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	e := &earlyStore{path: path, done: make(chan struct{}), logs: newHeldLogs()}
+	e := &Store{path: path, done: make(chan struct{}), logs: newHeldLogs()}
 	go func() {
 		deepstack.Reserve() // the open runs SQLite: one stack copy, not four
 		defer close(e.done)
-		e.store, e.err = sqlite.Open(env.ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
+		e.store, e.err = sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
 	}()
 	return e
 }
 
-// logTo is the process's logger, once built: the open's records go to it.
-func (e *earlyStore) logTo(log *slog.Logger) {
+// LogTo is the process's logger, once built: the open's records go to it.
+func (e *Store) LogTo(log *slog.Logger) {
 	if e == nil {
 		return
 	}
@@ -65,9 +60,9 @@ func (e *earlyStore) logTo(log *slog.Logger) {
 	e.mu.Unlock()
 }
 
-// take waits for the early open of path and hands over its store (or its
+// Take waits for the early open of path and hands over its store (or its
 // error); nil, nil when there is none for path.
-func (e *earlyStore) take(path string) (*sqlite.Store, error) {
+func (e *Store) Take(path string) (*sqlite.Store, error) {
 	if e == nil || e.path != path {
 		return nil, nil
 	}
@@ -82,9 +77,9 @@ func (e *earlyStore) take(path string) (*sqlite.Store, error) {
 	return e.store, e.err
 }
 
-// closeUnused waits for the early open and closes its store if nobody
+// CloseUnused waits for the early open and closes its store if nobody
 // took it (the editor left before asking for a session).
-func (e *earlyStore) closeUnused() {
+func (e *Store) CloseUnused() {
 	if e == nil {
 		return
 	}
@@ -103,7 +98,7 @@ func (e *earlyStore) closeUnused() {
 
 // handOverLogs replays the open's records to the process's logger and
 // makes it the store's (e.mu held, the open done).
-func (e *earlyStore) handOverLogs() {
+func (e *Store) handOverLogs() {
 	if e.log == nil {
 		return
 	}
