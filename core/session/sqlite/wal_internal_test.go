@@ -1,17 +1,28 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3/driver"
+
+	"github.com/goose-acp/goose-acp/core/session"
 )
 
-// Opening an existing store starts its write-ahead log (the log's new
-// header, which SQLite syncs, is written then, beside the editor's
-// initialize, not by the first session's commit) and leaves user_version
-// as it was.
-func TestOpenStartsTheWAL(t *testing.T) {
+// oneFrameWAL is the size of a write-ahead log holding one 4 KiB page.
+const oneFrameWAL = 32 + 24 + 4096
+
+// Close leaves a one-frame write-ahead log, and the next open's first
+// write appends to it: the log's header is not written again, so SQLite
+// has no header to sync on that process's start-up path (without the kept
+// log, opening an existing store wrote a new one, which SQLite syncs). The
+// open still leaves user_version as it was, and the data is all there.
+func TestCloseKeepsAOneFrameWAL(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	s, err := Open(ctx, path, Options{})
@@ -21,13 +32,47 @@ func TestOpenStartsTheWAL(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, "PRAGMA user_version = 7"); err != nil {
 		t.Fatal(err)
 	}
+	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "kept"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() != 0 {
-		t.Fatalf("WAL left at %d bytes by close", fi.Size())
+	fi, err := os.Stat(path + "-wal")
+	if err != nil || fi.Size() != oneFrameWAL {
+		t.Fatalf("WAL after close: %v, %v; want %d bytes", fi, err, oneFrameWAL)
+	}
+	header, err := readHeader(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
 	}
 	s, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() <= oneFrameWAL {
+		t.Fatalf("WAL after open: %v, %v; want the open's frame appended", fi, err)
+	}
+	if again, err := readHeader(path + "-wal"); err != nil || !bytes.Equal(again, header) {
+		t.Fatalf("the open started the WAL over (header %x -> %x, %v)", header, again, err)
+	}
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 7 {
+		t.Fatalf("user_version %d, %v", v, err)
+	}
+	if got, err := s.Get(ctx, sess.ID, false); err != nil || got.Name != "kept" {
+		t.Fatalf("session after reopen: %+v, %v", got, err)
+	}
+}
+
+// A store that is the first to open the file (no log kept) starts the log
+// in its open, as before.
+func TestOpenStartsTheWAL(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s, err := Open(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,8 +81,53 @@ func TestOpenStartsTheWAL(t *testing.T) {
 	if err != nil || fi.Size() < 32 {
 		t.Fatalf("WAL after open: %v, %v", fi, err)
 	}
-	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 7 {
-		t.Fatalf("user_version %d, %v", v, err)
+}
+
+// Close waits for nobody: with another process's reader in the log (a
+// goose holding a read transaction), it closes at once and leaves the log
+// as it is.
+func TestCloseWithAReaderElsewhereDoesNotWait(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	for range 3 {
+		if _, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other, err := driver.Open(dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sessions").Scan(&n); err != nil || n != 3 {
+		t.Fatalf("reader: %d, %v", n, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second): // the store's busy timeout is 30 s
+		t.Fatal("Close waited for the other connection's reader")
+	}
+}
+
+func readHeader(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 32 {
+		return nil, err
+	}
+	return b[:32], nil
 }
