@@ -169,6 +169,11 @@ func BenchmarkLargePromptRSS(b *testing.B) { largePromptRSS(b, providertest.Open
 //	go test ./e2e -run XXX -bench AnthropicHugePromptRSS -benchtime 1x -count 5
 func BenchmarkAnthropicHugePromptRSS(b *testing.B) { largePromptRSS(b, providertest.Anthropic) }
 
+// BenchmarkGoogleHugePromptRSS is the same against a mock Gemini server.
+//
+//	go test ./e2e -run XXX -bench GoogleHugePromptRSS -benchtime 1x -count 5
+func BenchmarkGoogleHugePromptRSS(b *testing.B) { largePromptRSS(b, providertest.Google) }
+
 func largePromptRSS(b *testing.B, format providertest.Format) {
 	const size = 31 << 20
 	text := strings.Repeat("0123456789abcdef", size/16)

@@ -1,7 +1,6 @@
 package google
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // apiVersion is the Gemini API version (genai's default for the Gemini
@@ -53,10 +54,14 @@ func modelPath(name string) (string, error) {
 // do sends one request with the configured headers, the API key in
 // x-goog-api-key and, when the call has a deadline, its seconds in
 // x-server-timeout. A non-2xx answer comes back as a *failure.
-func (p *Provider) do(ctx context.Context, method, url string, body []byte) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+func (p *Provider) do(ctx context.Context, method, url string, body *jsonbody.Body) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
+	}
+	if body != nil {
+		req.Body, req.ContentLength = io.NopCloser(body.Reader()), body.Len()
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.Reader()), nil }
 	}
 	for k, v := range p.opts.Headers {
 		req.Header.Set(k, v)

@@ -72,11 +72,11 @@ func (p *Provider) streamURL(modelName string) (string, error) {
 // hop sends one request and hands each chunk to onChunk until the stream
 // ends (nil), onChunk returns false (errStopped) or the hop fails.
 func (p *Provider) hop(ctx context.Context, url string, body generateRequest, onChunk func(*generateResponse) bool) error {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(body); err != nil {
+	b, err := encodeRequest(body)
+	if err != nil {
 		return fmt.Errorf("encoding request: %w", err)
 	}
-	resp, err := p.do(ctx, http.MethodPost, url, buf.Bytes())
+	resp, err := p.do(ctx, http.MethodPost, url, b)
 	if err != nil {
 		return err
 	}
