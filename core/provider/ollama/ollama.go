@@ -1,7 +1,6 @@
 package ollama
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // Options configure a Provider; every zero value is usable.
@@ -113,7 +113,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 		if req.Model != nil {
 			cfg = *req.Model
 		}
-		body, err := json.Marshal(p.chatRequest(cfg, req))
+		body, err := marshalRequest(p.chatRequest(cfg, req))
 		if err != nil {
 			yield(provider.Chunk{}, fmt.Errorf("ollama: encoding request: %w", err))
 			return
@@ -163,16 +163,14 @@ func (p *Provider) FetchModels(ctx context.Context) ([]string, error) {
 
 // do sends one request and classifies transport failures and error
 // statuses.
-func (p *Provider) do(ctx context.Context, method, path string, body []byte) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, p.opts.BaseURL+path, rd)
+func (p *Provider) do(ctx context.Context, method, path string, body *jsonbody.Body) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, p.opts.BaseURL+path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("ollama: %w", err)
 	}
 	if body != nil {
+		req.Body, req.ContentLength = io.NopCloser(body.Reader()), body.Len()
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.Reader()), nil }
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/x-ndjson")

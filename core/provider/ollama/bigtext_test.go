@@ -1,0 +1,63 @@
+package ollama
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/model"
+	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
+)
+
+// TestHugeTextBodyIsJSONMarshal: a request with huge message contents
+// (escapes, HTML characters, a line separator, invalid UTF-8) is sent as
+// the bytes json.Marshal writes for it, with its Content-Length, and its
+// texts are not copied into the body while it is built and read.
+func TestHugeTextBodyIsJSONMarshal(t *testing.T) {
+	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", (2<<20)/36)
+	req := provider.Request{System: "sys", Messages: []conversation.Message{
+		conversation.NewMessage(conversation.RoleUser, 1).WithText(big),
+		conversation.NewMessage(conversation.RoleAssistant, 2).WithText("ok"),
+		conversation.NewMessage(conversation.RoleUser, 3).WithText(big + "again")}}
+	cfg := model.Config{ModelName: "qwen3"}
+	srv := start(t, providertest.Turn{Text: []string{"ok"}})
+	p := newProvider(t, srv, cfg, nil)
+	r := p.chatRequest(cfg, req)
+	want, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := marshalRequest(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, b.Reader())
+	runtime.ReadMemStats(&after)
+	if err != nil || n != int64(len(want)) || b.Len() != n {
+		t.Fatalf("read %d bytes (Len %d), want %d: %v", n, b.Len(), len(want), err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/4 {
+		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
+	}
+	if got := b.Bytes(); !bytes.Equal(got, want) {
+		t.Fatalf("body differs from json.Marshal's (%d vs %d bytes)", len(got), len(want))
+	}
+	if again, _ := json.Marshal(r); !bytes.Equal(again, want) {
+		t.Error("marshalRequest changed the request's messages")
+	}
+	if _, err := providertest.Drain(p, req); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Requests()[0]
+	if !bytes.Equal(got.Body, want) || got.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
+		t.Errorf("the server got %d bytes (Content-Length %q), want json.Marshal's %d", len(got.Body), got.Header.Get("Content-Length"), len(want))
+	}
+}
