@@ -12,10 +12,10 @@ import (
 )
 
 func main() {
-	// Package initialisation has run: the code and tables only it touched
-	// leave the resident set (internal/startpages; peak RSS of a fresh ACP
-	// process after its first turn 27.1 -> 24.0 MiB).
-	startpages.Release()
+	// Package initialisation has run: the binary's pages only it touched
+	// leave the resident set (internal/startpages), beside the command's
+	// start-up; serving commands release their start-up's pages again.
+	go startpages.Release()
 	// Before anything else: a shell supervisor runs and exits here; the
 	// agent becomes the reaper of its shells' orphans (internal/proctree).
 	proctree.Init(os.Args)

@@ -17,6 +17,7 @@ import (
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/acp/acphttp"
 	"github.com/goose-acp/goose-acp/httpapi"
+	"github.com/goose-acp/goose-acp/internal/startpages"
 )
 
 // serveFlags are `goose serve`'s, as Goose Desktop 1.4x–1.54 passes them:
@@ -125,6 +126,7 @@ func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret stri
 		fmt.Fprintf(env.stdout, "GOOSED_CERT_FINGERPRINT=%s\n", fingerprintOf(cert))
 	}
 	rt.log.Info("goose serve listening", "addr", ln.Addr().String(), "tls", cert != nil, "platform", f.platform, "scheduler", f.runsSchedules())
+	go startpages.Release() // start-up's pages, as serveACP does
 	err = httpapi.Serve(env.ctx, ln, serveMux(secret, acpHandler), cert)
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
