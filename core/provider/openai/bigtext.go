@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
@@ -52,4 +53,48 @@ func takeBigTexts(w *wireRequest) *jsonbody.Taken {
 		}
 	}
 	return &t
+}
+
+// marshalResponsesRequest encodes a Responses API request (json.Marshal's
+// bytes) with its huge input texts and tool outputs quoted as the body is
+// sent.
+func marshalResponsesRequest(r responsesRequest) (*jsonbody.Body, error) {
+	var big jsonbody.Taken
+	wire := r
+	wire.Input = slices.Clone(r.Input)
+	for i, item := range wire.Input {
+		switch it := item.(type) {
+		case responsesMessage:
+			var parts []responsesPart
+			for j, p := range it.Content {
+				if len(p.Text) < minSplicedText {
+					continue
+				}
+				if parts == nil { // the request's own parts are left as they were
+					parts = slices.Clone(it.Content)
+				}
+				parts[j].Text = big.Take(p.Text)
+			}
+			if parts != nil {
+				it.Content = parts
+				wire.Input[i] = it
+			}
+		case responsesFunctionOutput:
+			if s, ok := it.Output.(string); ok && len(s) >= minSplicedText {
+				it.Output = big.Take(s)
+				wire.Input[i] = it
+			}
+		}
+	}
+	if big.Len() > 0 {
+		enc, err := json.Marshal(wire)
+		if err != nil {
+			return nil, err
+		}
+		if out, ok := jsonbody.Splice(enc, &big); ok {
+			return out, nil
+		}
+	}
+	enc, err := json.Marshal(r)
+	return jsonbody.Whole(enc), err
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"runtime"
 	"slices"
@@ -123,5 +124,43 @@ func readIn(r io.Reader, size int) ([]byte, error) {
 		if err != nil {
 			return out, err
 		}
+	}
+}
+
+// TestHugeResponsesBodyIsJSONMarshal: a Responses API request with a huge
+// input text and a huge tool output is sent as json.Marshal's bytes, its
+// texts not copied into the body while it is built and read.
+func TestHugeResponsesBodyIsJSONMarshal(t *testing.T) {
+	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", (2<<20)/36)
+	tool := conversation.ToolResponseContent("call_1", conversation.Ok(conversation.CallToolResult{
+		Content: []conversation.ToolContent{conversation.TextBlock(big + "tail")}}))
+	req := provider.Request{System: "sys", Messages: []conversation.Message{
+		user().WithText(big).WithText("<turn-context>now</turn-context>"),
+		asst().With(conversation.ToolRequestContent("call_1", "shell", map[string]any{"command": "cat x"})),
+		user().With(tool), user().WithText("small")}}
+	r := buildResponsesRequest(model.Config{ModelName: "gpt-5-codex"}, req, true)
+	want, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := marshalResponsesRequest(*r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, b.Reader())
+	runtime.ReadMemStats(&after)
+	if err != nil || n != int64(len(want)) || b.Len() != n {
+		t.Fatalf("read %d bytes (Len %d), want %d: %v", n, b.Len(), len(want), err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/4 {
+		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
+	}
+	if got := b.Bytes(); !bytes.Equal(got, want) {
+		t.Fatalf("body differs from json.Marshal's (%d vs %d bytes)", len(got), len(want))
+	}
+	if again, _ := json.Marshal(r); !bytes.Equal(again, want) {
+		t.Error("marshalResponsesRequest changed the request")
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
-	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 )
 
 // DefaultResponsesPath is where Responses requests go when the base path
@@ -75,7 +74,7 @@ func mapBasePath(basePath, target, fallback string) string {
 func (p *Provider) streamResponses(ctx context.Context, cfg model.Config, req provider.Request,
 	yield func(provider.Chunk, error) bool) {
 	streaming := !p.opts.NoStreaming
-	body, err := json.Marshal(buildResponsesRequest(cfg, req, streaming))
+	body, err := marshalResponsesRequest(*buildResponsesRequest(cfg, req, streaming))
 	if err != nil {
 		yield(provider.Chunk{}, &provider.Error{Kind: provider.KindRequest, Provider: p.opts.Metadata.Name, Message: err.Error(), Err: err})
 		return
@@ -84,7 +83,7 @@ func (p *Provider) streamResponses(ctx context.Context, cfg model.Config, req pr
 	if !streaming {
 		accept = "application/json"
 	}
-	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), jsonbody.Whole(body), accept)
+	resp, err := p.postTo(ctx, mapBasePath(p.opts.BasePath, "responses", DefaultResponsesPath), body, accept)
 	if err != nil {
 		yield(provider.Chunk{}, err)
 		return
