@@ -25,7 +25,7 @@ func (p *promptAPI) builtins(roots []string) map[string]extension.BuiltinFactory
 				AllowedRoots: roots,
 				Logger:       env.Logger,
 				Config:       env.Config,
-				Emitter:      developerProgress(env.Progress),
+				Emitter:      startedFirst{p: p, sessionID: env.SessionID, next: developerProgress(env.Progress)},
 				// Checkpoints (core) wrap the editor's fs so /rewind
 				// restores delegated writes through the editor too.
 				FileIO: env.Checkpoints.Wrap(&fileIO{
@@ -46,4 +46,25 @@ func (p *promptAPI) builtins(roots []string) map[string]extension.BuiltinFactory
 func (p *promptAPI) wantsTerminalOutput() bool {
 	v, _ := p.caps().Meta["terminal_output"].(bool)
 	return v
+}
+
+// startedFirst marks a call in_progress on the tool's own goroutine when
+// the tool reports that it starts, before the tool's first request to the
+// editor (fs/*, terminal/*): the event stream delivers the same report
+// from the turn's goroutine, which may come after those requests (the
+// emitter then finds the mark sent). Other reports go the stream's way
+// only.
+type startedFirst struct {
+	p         *promptAPI
+	sessionID string
+	next      developer.Emitter
+}
+
+func (s startedFirst) Emit(ctx context.Context, ev developer.Event) {
+	if ev.Kind == extension.ProgressStarted && ev.ToolCallID != "" {
+		if as, err := s.p.loaded.lookup(s.sessionID); err == nil {
+			s.p.markInProgress(ctx, as, ev.ToolCallID)
+		}
+	}
+	s.next.Emit(ctx, ev)
 }

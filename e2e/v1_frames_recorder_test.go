@@ -331,67 +331,26 @@ func normaliseCreated(v any) {
 	}
 }
 
-// frameInfo is what canonicalOrder reads of a frame.
-type frameInfo struct {
-	ID     *json.RawMessage `json:"id"`
-	Method string           `json:"method"`
-	Params struct {
-		ToolCall struct {
-			ID string `json:"toolCallId"`
-		} `json:"toolCall"`
-		Update map[string]any `json:"update"`
-	} `json:"params"`
-}
-
-// canonicalOrder fixes the place of the two kinds of frame whose order
-// on the wire is a race between goroutines of the agent, and nothing else:
-//   - a tool call's bare in_progress mark (tool_call_update with only its
-//     id and status) goes out beside the tool's own requests to the
-//     editor (fs/write_text_file), before or after them: it is put right
-//     after the editor's answer to the call's permission request (right
-//     after the tool_call when none was asked);
-//   - a turn's closing usage_update is left out by the agent when it
-//     repeats the turn's last one, which depends on the token counts the
-//     golden does not pin: a usage_update equal, counts aside, to the
-//     previous one since the last session/prompt is dropped.
+// canonicalOrder drops what the agent's own timing decides and the golden
+// does not pin: a turn's closing usage_update is left out by the agent
+// when it repeats the turn's last one, which depends on the token counts;
+// a usage_update equal, counts aside, to the previous one since the last
+// session/prompt is dropped. Nothing is reordered.
 func canonicalOrder(frames []frame) []frame {
-	info := make([]frameInfo, len(frames))
-	for i, f := range frames {
-		_ = json.Unmarshal(f.raw, &info[i])
-	}
-	bareInProgress := func(i int) (string, bool) {
-		u := info[i].Params.Update
-		if frames[i].fromClient || info[i].Method != "session/update" || len(u) != 3 || u["sessionUpdate"] != "tool_call_update" || u["status"] != "in_progress" {
-			return "", false
-		}
-		id, _ := u["toolCallId"].(string)
-		return id, true
-	}
-	// The permission request each tool call had, by the request's id.
-	asked := map[string]string{} // request id → tool call id
-	askedFor := map[string]bool{}
-	for i, f := range frames {
-		if !f.fromClient && info[i].Method == "session/request_permission" && info[i].ID != nil {
-			asked[string(*info[i].ID)] = info[i].Params.ToolCall.ID
-			askedFor[info[i].Params.ToolCall.ID] = true
-		}
-	}
-	marks := map[string]frame{}
-	for i := range frames {
-		if id, ok := bareInProgress(i); ok {
-			marks[id] = frames[i]
-		}
-	}
 	var out []frame
 	lastUsage := ""
-	for i, f := range frames {
-		if _, ok := bareInProgress(i); ok {
-			continue
+	for _, f := range frames {
+		var info struct {
+			Method string `json:"method"`
+			Params struct {
+				Update map[string]any `json:"update"`
+			} `json:"params"`
 		}
-		if f.fromClient && info[i].Method == "session/prompt" {
+		_ = json.Unmarshal(f.raw, &info)
+		if f.fromClient && info.Method == "session/prompt" {
 			lastUsage = ""
 		}
-		if u := info[i].Params.Update; !f.fromClient && u["sessionUpdate"] == "usage_update" {
+		if u := info.Params.Update; !f.fromClient && u["sessionUpdate"] == "usage_update" {
 			key := fmt.Sprint(u["size"], u["cost"] != nil)
 			if key == lastUsage {
 				continue
@@ -399,19 +358,6 @@ func canonicalOrder(frames []frame) []frame {
 			lastUsage = key
 		}
 		out = append(out, f)
-		var call string
-		switch {
-		case f.fromClient && info[i].Method == "" && info[i].ID != nil:
-			call = asked[string(*info[i].ID)]
-		case !f.fromClient && info[i].Params.Update["sessionUpdate"] == "tool_call":
-			if id, _ := info[i].Params.Update["toolCallId"].(string); !askedFor[id] {
-				call = id
-			}
-		}
-		if m, ok := marks[call]; ok && call != "" {
-			out = append(out, m)
-			delete(marks, call)
-		}
 	}
 	return out
 }

@@ -25,15 +25,16 @@ import (
 //
 // Normalised, because they change from run to run and nothing else: the
 // session id ($SESSION), the temporary directories and the binary's path
-// ($WORK, $ROOT, $BINARY), UUIDs
-// (message ids and the like: $UUID1, $UUID2… numbered by first
-// appearance, so equal ids stay equal), the mock's completion ids
-// (chatcmpl-$1…, numbered alike: its counter is shared by every test of
-// the process), RFC 3339 timestamps ($TIME), the
-// Unix times in _meta.goose.created ($CREATED) and usage_update's token
-// counts and cost. No frame is reordered: each step
-// waits for what it needs before the next one is sent, so the order on the
-// wire is the agent's own.
+// ($WORK, $ROOT, $BINARY), UUIDs (message ids and the like: $UUID1,
+// $UUID2… numbered by first appearance, so equal ids stay equal), the
+// mock's completion ids (chatcmpl-$1…, numbered alike: its counter is
+// shared by every test of the process), RFC 3339 timestamps ($TIME), the
+// Unix times in _meta.goose.created ($CREATED), usage_update's token
+// counts and cost, and a turn's closing usage_update when it repeats the
+// last one (the agent leaves it out when the counts are equal). No frame
+// is reordered: each step waits for what it needs before the next one is
+// sent, so the order on the wire is the agent's own; in particular a call
+// is in_progress before the tool's first request to the editor.
 //
 // Regenerate with `go test ./e2e -run TestV1Frames -update`; run another
 // binary with GOOSE_ACP_BINARY=<path> (with -update, its frames replace
