@@ -18,7 +18,8 @@ import (
 // session/new, a text turn, a turn whose write asks permission (allowed),
 // a turn whose shell call is rejected, and a turn cancelled while the
 // model streams. Two capability sets: Zed's (fs, terminal, terminal auth,
-// _meta.terminal_output) and codecompanion.nvim's (fs only). Pinned in
+// _meta.terminal_output; and its newer set adding boolean config options
+// and elicitation) and codecompanion.nvim's (fs only). Pinned in
 // e2e/testdata/v1_frames/<client>.golden, one frame a line: "> " is
 // client to agent, "< " agent to client, then the frame as JSON with
 // sorted keys.
@@ -42,6 +43,7 @@ import (
 func TestV1Frames(t *testing.T) {
 	for _, p := range []struct{ name, initialize string }{
 		{"zed", zedInitialize},
+		{"zed-boolean-options", zedBooleanOptionsInitialize},
 		{"codecompanion", codeCompanionInitialize},
 	} {
 		t.Run(p.name, func(t *testing.T) {
@@ -66,6 +68,12 @@ func TestV1Frames(t *testing.T) {
 		})
 	}
 }
+
+// Zed since it supports boolean config options
+// (crates/agent_servers/src/acp.rs, client_capabilities_for_agent): the
+// same as zedInitialize plus session.configOptions.boolean and form and
+// URL elicitation (the client info is zedInitialize's).
+const zedBooleanOptionsInitialize = `{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true,"auth":{"terminal":true},"session":{"configOptions":{"boolean":{}}},"elicitation":{"form":{},"url":{}},"_meta":{"terminal_output":true,"terminal-auth":true}},"clientInfo":{"name":"zed","title":"Zed","version":"0.230.0"}}`
 
 // codecompanion.nvim's ACP adapters' initialize parameters
 // (lua/codecompanion/adapters/acp/*.lua): fs only.
