@@ -21,9 +21,10 @@ import (
 var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
 
 // The request bodies goose-acp sends the model (OpenAI Chat Completions,
-// gpt-4o) for seven fixed sessions, pinned in e2e/testdata/model_requests:
-// a default session, a tool turn, an editor client and /compact, the
-// remaining-context (<compaction>) signal, later turns (the turn budget
+// gpt-4o) for eight fixed sessions, pinned in e2e/testdata/model_requests:
+// a default session, a tool turn, an editor client and /compact,
+// compaction inside a tool loop (files read and modified, the tool-loop
+// continuation), the remaining-context (<compaction>) signal, later turns (the turn budget
 // signal, tool-pair summarization) and the session title request. Each
 // section of a golden is preceded by an "@@ … @@" line naming the goose
 // 1.54 source it follows. The working directory and the goose home are
@@ -94,6 +95,35 @@ func TestModelRequestGoldens(t *testing.T) {
 			t.Errorf("the second turn's request carries %d <compaction> signals, want one saying ~42k remaining at the end of its block", n)
 		}
 		goldenRequests(t, env, work, "compaction_signal", 1)
+	})
+	// Compaction inside a tool loop: the model read one file and wrote
+	// another, then the provider refuses the next request as over the
+	// context length. The summary request lists the files already read
+	// and those modified, and the retried request continues with the
+	// tool-loop text (run a tool again rather than guess at a result the
+	// summary lacks).
+	t.Run("tool_loop_compact", func(t *testing.T) {
+		env, work := goldenEnv(t,
+			toolCallTurn("call_r", "read", map[string]string{"path": "plan.md"}),
+			toolCallTurn("call_w", "write", map[string]string{"path": "todo.txt", "content": "ship it\n"}),
+			providertest.Turn{Status: 400, ErrorBody: `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`},
+			textTurn("### Goal\nShip the plan.\n\n### Next Step\nReport back"),
+			textTurn("Done."),
+		)
+		if err := os.WriteFile(filepath.Join(work, "plan.md"), []byte("1. ship it\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := startAgent(t, env)
+		(&editor{}).install(c)
+		c.initialize(acp.ClientCapabilities{FS: acp.FSCapabilities{ReadTextFile: true, WriteTextFile: true}})
+		sess := c.newSession(work)
+		if r := c.prompt(sess.SessionID, "follow the plan"); r.StopReason != "end_turn" {
+			t.Fatalf("stopReason %q\n%s", r.StopReason, c.dump(sess.SessionID))
+		}
+		if n := len(env.LLM.Requests()); n != 5 {
+			t.Fatalf("%d model requests, want 5 (read, write, refused, summary, retry)", n)
+		}
+		goldenRequests(t, env, work, "tool_loop_compact", 3, 4)
 	})
 	// Later turns: the turn budget signal once half of GOOSE_MAX_TURNS is
 	// used, then at the next turn the oldest tool pairs past
