@@ -21,9 +21,9 @@ import (
 var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
 
 // The request bodies goose-acp sends the model (OpenAI Chat Completions,
-// gpt-4o) for eight fixed sessions, pinned in e2e/testdata/model_requests:
+// gpt-4o) for nine fixed sessions, pinned in e2e/testdata/model_requests:
 // a default session, a tool turn, an editor client and /compact,
-// compaction inside a tool loop (files read and modified, the tool-loop
+// auto-compaction at a turn's start, compaction inside a tool loop (files read and modified, the tool-loop
 // continuation), the remaining-context (<compaction>) signal, later turns (the turn budget
 // signal, tool-pair summarization) and the session title request. Each
 // section of a golden is preceded by an "@@ … @@" line naming the goose
@@ -95,6 +95,27 @@ func TestModelRequestGoldens(t *testing.T) {
 			t.Errorf("the second turn's request carries %d <compaction> signals, want one saying ~42k remaining at the end of its block", n)
 		}
 		goldenRequests(t, env, work, "compaction_signal", 1)
+	})
+	// Auto-compaction at the start of a turn: the first turn's model call
+	// reports 110,100 tokens, over 80 % of gpt-4o's 128k, so the next
+	// prompt is compacted before its model call; the retried request
+	// carries the summary, the automatic continuation and the user's
+	// text again.
+	t.Run("auto_compact", func(t *testing.T) {
+		first := textTurn("Hello!")
+		first.Usage = &providertest.Usage{Input: 110_000, Output: 100}
+		env, work := goldenEnv(t, first,
+			textTurn("### Goal\nGreet.\n\n### Next Step\nAwaiting user input"),
+			textTurn("Still here."))
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "hello")
+		c.prompt(sess.SessionID, "are you there?")
+		if n := len(env.LLM.Requests()); n != 3 {
+			t.Fatalf("%d model requests, want 3 (turn, summary, turn)", n)
+		}
+		goldenRequests(t, env, work, "auto_compact", 1, 2)
 	})
 	// Compaction inside a tool loop: the model read one file and wrote
 	// another, then the provider refuses the next request as over the
