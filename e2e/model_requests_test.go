@@ -16,13 +16,15 @@ import (
 
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
+	"github.com/goose-acp/goose-acp/internal/npmtest"
 )
 
 var updateGoldens = flag.Bool("update", false, "rewrite e2e/testdata goldens")
 
 // The request bodies goose-acp sends the model (OpenAI Chat Completions,
-// gpt-4o) for nine fixed sessions, pinned in e2e/testdata/model_requests:
-// a default session, a tool turn, an editor client and /compact,
+// gpt-4o) for eleven fixed sessions, pinned in e2e/testdata/model_requests:
+// a default session, a tool turn, an editor client and /compact, todo
+// turned on, an extension serving resources (the resource tools offered),
 // auto-compaction at a turn's start, compaction inside a tool loop (files read and modified, the tool-loop
 // continuation), the remaining-context (<compaction>) signal, later turns (the turn budget
 // signal, tool-pair summarization) and the session title request. Each
@@ -95,6 +97,32 @@ func TestModelRequestGoldens(t *testing.T) {
 			t.Errorf("the second turn's request carries %d <compaction> signals, want one saying ~42k remaining at the end of its block", n)
 		}
 		goldenRequests(t, env, work, "compaction_signal", 1)
+	})
+	// todo turned on in config.yaml (it is off by default): its tool, its
+	// instructions and its per-turn note in the <turn-context>.
+	t.Run("todo_on", func(t *testing.T) {
+		env, work := goldenEnv(t, textTurn("Hello!"))
+		env.enableTodo(t)
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		sess := c.newSession(work)
+		c.prompt(sess.SessionID, "hello")
+		goldenRequests(t, env, work, "todo_on", 0)
+	})
+	// An extension that serves resources (e2e/mcpeverything's
+	// resource_server.mjs, from the editor's session/new): the resource
+	// tools are offered.
+	t.Run("resources", func(t *testing.T) {
+		env, work := goldenEnv(t, textTurn("Hello!"))
+		dir := npmtest.Install(t, "mcpeverything")
+		c := startAgent(t, env)
+		c.initialize(acp.ClientCapabilities{})
+		var sess acp.NewSessionResponse
+		c.call("session/new", acp.NewSessionRequest{CWD: work, MCPServers: []acp.MCPServer{{
+			Name: "notes", Command: "node", Args: []string{filepath.Join(dir, "resource_server.mjs")}, Env: []acp.EnvVariable{},
+		}}}, &sess)
+		c.prompt(sess.SessionID, "hello")
+		goldenRequests(t, env, work, "resources", 0)
 	})
 	// Auto-compaction at the start of a turn: the first turn's model call
 	// reports 110,100 tokens, over 80 % of gpt-4o's 128k, so the next
@@ -385,6 +413,8 @@ func systemSource(h string) string {
 		return "crates/goose/src/agents/platform_extensions/summon.rs (no instructions)"
 	case "## tom":
 		return "crates/goose/src/agents/platform_extensions/tom.rs (no instructions)"
+	case "## notes":
+		return "crates/goose/src/prompts/system.md (an MCP extension's section: the has_resources line)"
 	case "## todo":
 		return "crates/goose/src/agents/platform_extensions/todo.rs (instructions)"
 	}
