@@ -126,7 +126,7 @@ func serveDesktop(env *environment, rt *runtime, f serveFlags, addr, secret stri
 		fmt.Fprintf(env.stdout, "GOOSED_CERT_FINGERPRINT=%s\n", fingerprintOf(cert))
 	}
 	rt.log.Info("goose serve listening", "addr", ln.Addr().String(), "tls", cert != nil, "platform", f.platform, "scheduler", f.runsSchedules())
-	go startpages.Release() // start-up's pages, as serveACP does
+	go startpages.Release() // start-up's pages (package init included), as serveACP does
 	err = httpapi.Serve(env.ctx, ln, serveMux(secret, acpHandler), cert)
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
