@@ -113,7 +113,7 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	// set (internal/startpages); what serving uses faults back in. On its
 	// own goroutine: the madvise (~0.2 ms) runs beside the editor's first
 	// request, not before it. Once: releasing after package init as well
-	// kept the same peak but cost ~1.5 ms of CPU in faults back in.
+	// kept the same peak.
 	go startpages.Release()
 	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
 		log.Error("acp server stopped", "err", err)
