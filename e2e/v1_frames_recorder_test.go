@@ -250,8 +250,10 @@ var (
 )
 
 // normalised renders the frames one a line with what varies replaced.
-func (r *frameRecorder) normalised(root, work string) []string {
-	uuids, cmpls := map[string]string{}, map[string]string{}
+// ids numbers the UUIDs and completion ids it has seen, across the runs
+// of one golden, so an id replayed by a later process keeps its name.
+func (r *frameRecorder) normalised(root, work string, ids *frameIDs) []string {
+	uuids, cmpls := ids.uuids, ids.cmpls
 	var out []string
 	for _, f := range canonicalOrder(r.frames) {
 		var v any
@@ -287,6 +289,13 @@ func (r *frameRecorder) normalised(root, work string) []string {
 		out = append(out, dir+s)
 	}
 	return out
+}
+
+// frameIDs are the names normalised gave to ids so far.
+type frameIDs struct{ uuids, cmpls map[string]string }
+
+func newFrameIDs() *frameIDs {
+	return &frameIDs{uuids: map[string]string{}, cmpls: map[string]string{}}
 }
 
 // normaliseUsage replaces usage_update's counts and cost, which follow the

@@ -17,7 +17,7 @@ import (
 // order, for one fixed run: initialize with the editor's exact request,
 // session/new, a text turn, a turn whose write asks permission (allowed),
 // a turn whose shell call is rejected, and a turn cancelled while the
-// model streams. Two capability sets: Zed's (fs, terminal, terminal auth,
+// model streams; then a new process loads the session (its replay). Two capability sets: Zed's (fs, terminal, terminal auth,
 // _meta.terminal_output; and its newer set adding boolean config options
 // and elicitation) and codecompanion.nvim's (fs only). Pinned in
 // e2e/testdata/v1_frames/<client>.golden, one frame a line: "> " is
@@ -157,7 +157,18 @@ func recordV1Frames(t *testing.T, initialize string) []string {
 		t.Errorf("the cancelled turn ended %q", cancelled.StopReason)
 	}
 	r.close()
-	return r.normalised(env.Root, work)
+	ids := newFrameIDs()
+	frames := r.normalised(env.Root, work, ids)
+
+	// A new process loads the session: the editor reopening the thread.
+	l := startFrameRecorder(t, env, work)
+	l.sessionID = sess.SessionID
+	l.request("initialize", json.RawMessage(initialize))
+	l.request("session/load", map[string]any{"sessionId": sess.SessionID, "cwd": work, "mcpServers": []any{}})
+	l.waitSeen("available_commands_update", func(f frame) bool { return f.update() == "available_commands_update" })
+	l.close()
+	frames = append(frames, "# a new process: the editor loads the session")
+	return append(frames, l.normalised(env.Root, work, ids)...)
 }
 
 // offeredTool is the name of the tool the binary offered the model whose
