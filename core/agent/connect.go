@@ -22,10 +22,13 @@ const ExtensionWaitNote = time.Second
 const ExtensionWaitFormat = "Waiting for extensions to start: %s"
 
 // connecting is a session's extension connect: ready closes when every
-// extension has connected or failed.
+// extension has connected or failed. A background connect starts (run) at
+// the first wait for it, or when the session closes.
 type connecting struct {
 	ready  chan struct{}
 	cancel context.CancelFunc
+	run    func()
+	start  sync.Once
 
 	mu      sync.Mutex
 	pending []string // names still connecting, in config order
@@ -36,8 +39,25 @@ func newConnecting() *connecting {
 	return &connecting{ready: make(chan struct{}), cancel: func() {}}
 }
 
-// wait blocks until the extensions are connected or ctx ends.
+// begin starts a background connect that has not started yet.
+func (c *connecting) begin() {
+	c.start.Do(func() {
+		if c.run != nil {
+			c.run()
+		}
+	})
+}
+
+// abandon ends a connect that never started (the session closes before
+// anything waited for it): nothing connects, ready closes.
+func (c *connecting) abandon() {
+	c.start.Do(func() { close(c.ready) })
+}
+
+// wait starts the connect if need be and blocks until the extensions are
+// connected or ctx ends.
 func (c *connecting) wait(ctx context.Context) error {
+	c.begin()
 	select {
 	case <-c.ready:
 		return nil
@@ -91,6 +111,7 @@ func (c *connecting) outcome() []extension.Result {
 func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []config.ExtensionConfig, background bool) ([]extension.Result, error) {
 	c := s.connect
 	if !background {
+		c.start.Do(func() {}) // under way here
 		defer close(c.ready)
 		results := s.mgr.AddAll(ctx, cfgs)
 		c.results = results
@@ -101,8 +122,11 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 	for _, cfg := range cfgs {
 		c.pending = append(c.pending, cfg.Name)
 	}
-	a.bg.Add(1)
-	go func() {
+	// Started by the first wait for it: the ACP face's, right after the
+	// session's answer is written (its commands and notices wait for the
+	// extensions), so the connect does not compete with that answer for
+	// the CPU; a turn, a tools list or the session's close start it too.
+	connect := func() {
 		deepstack.Reserve() // saveState ends in SQLite
 		defer a.bg.Done()
 		defer cancel()
@@ -116,7 +140,8 @@ func (a *Agent) connectExtensions(ctx context.Context, s *sessionState, cfgs []c
 			}
 		}
 		close(c.ready)
-	}()
+	}
+	c.run = func() { a.bg.Add(1); go connect() }
 	return nil, nil
 }
 
@@ -138,6 +163,7 @@ func (svc Extensions) Results(ctx context.Context, sessionID string) ([]extensio
 // ExtensionWaitNote.
 func (t *turn) awaitExtensions() error {
 	c := t.s.connect
+	c.begin()
 	select {
 	case <-c.ready:
 		return nil

@@ -178,6 +178,7 @@ func (s *sessionState) snapshot() (provider.Provider, error, permission.Mode, st
 // added or saved after), then disconnects the extensions.
 func (s *sessionState) close() {
 	s.connect.cancel()
+	s.connect.abandon() // a connect that never started ends here
 	<-s.connect.ready
 	_ = s.mgr.Close()
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/core/extension"
 	"github.com/goose-acp/goose-acp/core/session"
 )
 
@@ -79,3 +81,62 @@ func TestNewSessionIsWrittenOnce(t *testing.T) {
 		t.Errorf("session mode %q, %v", mode, err)
 	}
 }
+
+// A session whose extensions connect in the background starts connecting
+// at the first wait for them (the ACP face's, right after it has written
+// the session's answer; a turn's; the session's close), not while the
+// caller is still answering: the connect does not compete with that
+// answer. A session closed before anything waited closes at once.
+func TestBackgroundConnectStartsAtTheFirstWait(t *testing.T) {
+	var mu sync.Mutex
+	built := 0
+	h := newHarnessWith(t, nil, func(o *Options) {
+		o.Builtins = map[string]extension.BuiltinFactory{"lazy": func(ctx context.Context, env extension.Env) (extension.Server, error) {
+			mu.Lock()
+			built++
+			mu.Unlock()
+			return h0.ts.factory(ctx, env)
+		}}
+	})
+	h0 = h
+	start := func() string {
+		sess, _, err := h.a.StartSession(context.Background(), StartOptions{WorkingDir: t.TempDir(), ConnectInBackground: true,
+			Extensions: []config.ExtensionConfig{{Type: config.ExtensionBuiltin, Name: "lazy"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sess.ID
+	}
+	builtNow := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return built
+	}
+	id := start()
+	time.Sleep(100 * time.Millisecond) // the old code had connected by now
+	if n := builtNow(); n != 0 {
+		t.Fatalf("the extensions connected before anything waited for them (%d built)", n)
+	}
+	res, err := h.a.Extensions().Results(context.Background(), id)
+	if err != nil || len(res) != 1 || !res[0].Success || builtNow() != 1 {
+		t.Fatalf("after the first wait: %+v, %v, %d built", res, err, builtNow())
+	}
+	// Closed before anything waited: nothing connects, the close returns.
+	id2 := start()
+	done := make(chan error, 1)
+	go func() { done <- h.a.CloseSession(id2) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("closing a session whose connect never started hung")
+	}
+	if n := builtNow(); n != 1 {
+		t.Errorf("the closed session's extensions connected (%d built)", n)
+	}
+}
+
+// h0 lets a harness's builtin factory reach the harness's test server.
+var h0 *harness
