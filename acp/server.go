@@ -125,7 +125,7 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 	defer cancel()
 	s.v2 = &v2API{log: s.log, ctx: ctx, loaded: s.loaded, prompt: s.areas.prompt, requireProvider: s.requireProvider}
 	conn := jsonrpc.NewConn(stream, jsonrpc.Options{
-		Requests: s.requestTable(), Notifications: s.notificationTable(), Ordered: orderedMethods,
+		Requests: s.requestTable(), Notifications: s.notificationTable(), Ordered: s.orderedMethod,
 		ErrorOf: toRPCError, Logger: s.log, Grace: shutdownGrace,
 		// When the editor closes stdin, running turns are cancelled, but
 		// every request already read still gets its answer (and a v2

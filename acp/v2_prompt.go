@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/acp/jsonrpc"
 	"github.com/goose-acp/goose-acp/core/agent"
 )
 
@@ -22,6 +23,13 @@ import (
 
 type v2PromptResponse struct {
 	MessageID string `json:"messageId"`
+}
+
+// orderedMethod is the connection's ordered methods: the ones that change a
+// session's configuration, and for a v2 client session/prompt, up to the
+// point where the prompt has its place in its session's queue.
+func (s *Server) orderedMethod(method string) bool {
+	return orderedMethods[method] || method == "session/prompt" && s.isV2()
 }
 
 // errHeldPromptCancelled answers a held prompt that session/cancel
@@ -91,16 +99,27 @@ func (a *v2API) terminalsOf(sessionID string) *v2Terminals {
 }
 
 // acquire waits until the session is idle and this prompt may run.
-func (q *v2Turns) acquire(ctx context.Context) error {
+func (q *v2Turns) acquire(ctx context.Context) error { return q.wait(ctx, q.enter()) }
+
+// enter takes the prompt's place: the turn at once when the session is
+// idle (nil), else the end of the queue (wait for it with wait).
+func (q *v2Turns) enter() chan error {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	if !q.running {
 		q.running = true
-		q.mu.Unlock()
 		return nil
 	}
 	ch := make(chan error, 1)
 	q.held = append(q.held, ch)
-	q.mu.Unlock()
+	return ch
+}
+
+// wait waits for the turn of a prompt enter queued.
+func (q *v2Turns) wait(ctx context.Context, ch chan error) error {
+	if ch == nil {
+		return nil
+	}
 	select {
 	case err := <-ch:
 		return err
@@ -159,8 +178,13 @@ func (a *v2API) promptV2(ctx context.Context, req PromptRequest) (any, error) {
 	if err := a.requireProvider(); err != nil {
 		return nil, err
 	}
+	// A v2 session/prompt is an ordered method (orderedMethod): the next one
+	// starts once this one has its place, so prompts sent back to back
+	// run in the order they were sent.
 	q := a.turnsOf(as.id)
-	if err := q.acquire(ctx); err != nil {
+	ch := q.enter()
+	jsonrpc.Proceed(ctx)
+	if err := q.wait(ctx, ch); err != nil {
 		return nil, err
 	}
 	id := "msg_" + uuid.NewString()

@@ -33,8 +33,10 @@ type FollowUp interface {
 type Options struct {
 	Requests      map[string]RequestHandler
 	Notifications map[string]NotificationHandler
-	// Ordered names the methods that run one at a time, in arrival order.
-	Ordered map[string]bool
+	// Ordered tells the methods that run one at a time, in arrival order
+	// (until the handler returns or calls Proceed); nil: none. It is
+	// asked as each request arrives.
+	Ordered func(method string) bool
 	// ErrorOf turns a handler's error into the error sent (default: a
 	// *jsonrpc2.Error as it is, anything else -32603 with its text as data).
 	ErrorOf func(error) *jsonrpc2.Error

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -38,8 +39,24 @@ func (c *Conn) request(ctx context.Context, m *Message) {
 		return
 	}
 	key := c.track(m.ID, cancel)
-	prev, done := c.ordered(m.Method)
-	go c.serve(ctx, reqCtx, key, h, m.ID, m.Method, m.Params, prev, done)
+	prev, proceed := c.ordered(m.Method)
+	if proceed != nil {
+		reqCtx = context.WithValue(reqCtx, proceedKey{}, proceed)
+	}
+	go c.serve(ctx, reqCtx, key, h, m.ID, m.Method, m.Params, prev, proceed)
+}
+
+type proceedKey struct{}
+
+// Proceed lets the next ordered request start before this one's handler
+// returns: an ordered handler calls it once the part that must keep
+// arrival order is done (an ACP v2 prompt has taken its place in its
+// session's queue and now waits for its turn). For any other request it
+// does nothing.
+func Proceed(ctx context.Context) {
+	if f, ok := ctx.Value(proceedKey{}).(func()); ok {
+		f()
+	}
 }
 
 // begin counts a new handler unless the connection is shutting down.
@@ -54,12 +71,12 @@ func (c *Conn) begin() bool {
 }
 
 func (c *Conn) serve(connCtx, ctx context.Context, key inflightKey, h RequestHandler, id json.RawMessage,
-	method string, params json.RawMessage, prev <-chan struct{}, done chan struct{}) {
+	method string, params json.RawMessage, prev <-chan struct{}, proceed func()) {
 	deepstack.Reserve() // handlers go deep (JSON, the store's SQLite, a turn): one stack copy, not four
 	defer c.handlers.Done()
 	defer c.untrack(key)
-	if done != nil {
-		defer close(done)
+	if proceed != nil {
+		defer proceed()
 		<-prev
 	}
 	result, err := h(ctx, params)
@@ -155,10 +172,11 @@ func (c *Conn) untrack(key inflightKey) {
 }
 
 // ordered queues a request of an ordered method behind the previous one,
-// in arrival order: prev is closed when that one has finished, done is
-// closed by this one. Both are nil for other methods.
-func (c *Conn) ordered(method string) (prev <-chan struct{}, done chan struct{}) {
-	if !c.opts.Ordered[method] {
+// in arrival order: prev is closed when that one has finished (or called
+// Proceed); this one's proceed (idempotent) lets the next one start. Both
+// are nil for other methods.
+func (c *Conn) ordered(method string) (prev <-chan struct{}, proceed func()) {
+	if c.opts.Ordered == nil || !c.opts.Ordered(method) {
 		return nil, nil
 	}
 	c.mu.Lock()
@@ -168,7 +186,7 @@ func (c *Conn) ordered(method string) (prev <-chan struct{}, done chan struct{})
 		tail = make(chan struct{})
 		close(tail)
 	}
-	done = make(chan struct{})
+	done := make(chan struct{})
 	c.orderedTail = done
-	return tail, done
+	return tail, sync.OnceFunc(func() { close(done) })
 }

@@ -8,7 +8,8 @@
 // or copied). A line or frame that is not a message is answered (-32700,
 // -32600) and reading goes on. Requests run in their own goroutines,
 // notifications inline in arrival order; $/cancel_request cancels a
-// running request; methods named Ordered run one at a time. Every frame
+// running request; methods named Ordered run one at a time (a handler may
+// let the next one start early with Proceed). Every frame
 // going out — responses, notifications, the agent's own requests to the
 // client and frames encoded by the caller (session/update) — goes through
 // one writer, in the order handed in. A call whose context ends is

@@ -17,7 +17,7 @@ func TestOrderedMethodsRunInArrivalOrder(t *testing.T) {
 	var log []string
 	release := make(chan struct{})
 	firstStarted := make(chan struct{})
-	opts := Options{Ordered: map[string]bool{"set": true}, Requests: map[string]RequestHandler{
+	opts := Options{Ordered: func(m string) bool { return m == "set" }, Requests: map[string]RequestHandler{
 		"set": func(_ context.Context, p json.RawMessage) (any, error) {
 			if string(p) == `"first"` {
 				close(firstStarted)
@@ -44,6 +44,36 @@ func TestOrderedMethodsRunInArrivalOrder(t *testing.T) {
 	}
 	if strings.Join(log, ",") != `"first","second"` {
 		t.Fatalf("ran in order %v", log)
+	}
+}
+
+// An ordered handler that calls Proceed lets the next ordered request run
+// while it still works (an ACP v2 prompt queued behind a running turn must
+// not hold up the set_config_option sent after it).
+func TestProceedLetsTheNextOrderedRequestStart(t *testing.T) {
+	release := make(chan struct{})
+	opts := Options{Ordered: func(m string) bool { return m == "set" }, Requests: map[string]RequestHandler{
+		"set": func(ctx context.Context, p json.RawMessage) (any, error) {
+			if string(p) == `"first"` {
+				Proceed(ctx)
+				Proceed(ctx) // a second call changes nothing
+				<-release
+			}
+			var v string
+			return v, json.Unmarshal(p, &v)
+		},
+	}}
+	w, sc, _ := serveLines(t, opts, 0)
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	io.WriteString(w, `{"jsonrpc":"2.0","id":1,"method":"set","params":"first"}`+"\n")
+	io.WriteString(w, `{"jsonrpc":"2.0","id":2,"method":"set","params":"second"}`+"\n")
+	if got := readLine(t, sc); got != `{"id":2,"result":"second","jsonrpc":"2.0"}` {
+		t.Fatalf("the second ordered request waited for the first's handler: %s", got)
+	}
+	once.Do(func() { close(release) })
+	if got := readLine(t, sc); got != `{"id":1,"result":"first","jsonrpc":"2.0"}` {
+		t.Fatalf("first: %s", got)
 	}
 }
 
