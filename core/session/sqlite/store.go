@@ -131,11 +131,6 @@ func dsn(abs string) string {
 }
 
 func registerFunctions(c *sqlite3.Conn) error {
-	// Keep the write-ahead log when the last connection closes (see
-	// keepShortWAL).
-	if _, err := c.FileControl("main", sqlite3.FCNTL_PERSIST_WAL, true); err != nil {
-		return fmt.Errorf("persist WAL: %w", err)
-	}
 	return c.CreateFunction(foldFunc, 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
 		func(ctx sqlite3.Context, args ...sqlite3.Value) {
 			if args[0].Type() == sqlite3.NULL {
@@ -225,18 +220,36 @@ func (s *Store) Close() error {
 // written back unchanged, which, with the log fully checkpointed and no
 // reader in it, starts the log over with that one frame (its header
 // synced now, as the process ends); the log is kept (FCNTL_PERSIST_WAL
-// on every connection) and SQLite's own close checkpoints that frame, so
+// on the connection that closes last) and SQLite's own close checkpoints that frame, so
 // the next open recovers a 4 KiB log. With a reader or writer in another
 // process nothing waits: busy_timeout is 0 here and a busy step is
 // skipped (the log then stays as long as it is, as after a crash). goose
 // opens such a log as any other.
+//
+// The log is kept by the connection that closes last, this one: the
+// pool's other connections close first (SetMaxIdleConns(0)), and only
+// this one is told to keep the log. With every connection keeping it for
+// the whole process, a 31 MB prompt's compaction grew SQLite's memory by
+// the row once more (e2e BenchmarkLargePromptRSS 2.1x -> 3.1x).
 func (s *Store) keepShortWAL() {
 	ctx := context.Background()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return
 	}
+	s.db.SetMaxIdleConns(0) // the others close now; this one, last, when released
 	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("sessions db: connection %T has no SQLite handle", dc)
+		}
+		_, err := c.Raw().FileControl("main", sqlite3.FCNTL_PERSIST_WAL, true)
+		return err
+	})
+	if err != nil {
+		return
+	}
 	// No waiting; and the restarted log is cut to its one frame.
 	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
 		return
