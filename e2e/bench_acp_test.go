@@ -41,7 +41,7 @@ type rawAgent struct {
 	onLine func(line []byte, at time.Time)
 }
 
-func spawnRaw(b *testing.B, env *agentEnv) *rawAgent {
+func spawnRaw(b testing.TB, env *agentEnv) *rawAgent {
 	b.Helper()
 	a := &rawAgent{cmd: exec.Command(binary)}
 	a.cmd.Env = env.environ()
@@ -80,7 +80,7 @@ func (a *rawAgent) stop() {
 
 // call sends a request and reads lines until its response; it returns the
 // result and how many other lines (notifications) came first.
-func (a *rawAgent) call(b *testing.B, method string, params any) (json.RawMessage, int) {
+func (a *rawAgent) call(b testing.TB, method string, params any) (json.RawMessage, int) {
 	a.next++
 	id := a.next
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
@@ -117,7 +117,7 @@ func (a *rawAgent) call(b *testing.B, method string, params any) (json.RawMessag
 
 var initParams = map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}
 
-func (a *rawAgent) newSession(b *testing.B, cwd string) string {
+func (a *rawAgent) newSession(b testing.TB, cwd string) string {
 	res, _ := a.call(b, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
 	var r struct {
 		SessionID string `json:"sessionId"`
@@ -126,7 +126,7 @@ func (a *rawAgent) newSession(b *testing.B, cwd string) string {
 	return r.SessionID
 }
 
-func (a *rawAgent) prompt(b *testing.B, sessionID, text string) {
+func (a *rawAgent) prompt(b testing.TB, sessionID, text string) {
 	res, _ := a.call(b, "session/prompt", map[string]any{"sessionId": sessionID, "prompt": []any{map[string]any{"type": "text", "text": text}}})
 	if !strings.Contains(string(res), `"end_turn"`) {
 		b.Fatalf("prompt: %s", res)
