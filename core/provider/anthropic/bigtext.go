@@ -35,17 +35,7 @@ func marshalRequest(w wireRequest) (*jsonbody.Body, error) {
 			}
 		}
 	}
-	if big.Len() > 0 {
-		enc, err := json.Marshal(wire)
-		if err != nil {
-			return nil, err
-		}
-		if out, ok := jsonbody.Splice(enc, &big); ok {
-			return out, nil
-		}
-	}
-	enc, err := json.Marshal(w)
-	return jsonbody.Whole(enc), err
+	return jsonbody.Encode(&big, func() ([]byte, error) { return json.Marshal(wire) }, func() ([]byte, error) { return json.Marshal(w) })
 }
 
 // hugeText is a text block's text or a tool result's text content when

@@ -29,17 +29,7 @@ func encodeRequest(body generateRequest) (*jsonbody.Body, error) {
 			parts[j].Text = big.Take(p.Text)
 		}
 	}
-	if big.Len() > 0 {
-		enc, err := encode(wire)
-		if err != nil {
-			return nil, err
-		}
-		if out, ok := jsonbody.Splice(enc, &big); ok {
-			return out, nil
-		}
-	}
-	enc, err := encode(body)
-	return jsonbody.Whole(enc), err
+	return jsonbody.Encode(&big, func() ([]byte, error) { return encode(wire) }, func() ([]byte, error) { return encode(body) })
 }
 
 func encode(body generateRequest) ([]byte, error) {

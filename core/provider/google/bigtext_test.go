@@ -3,8 +3,6 @@ package google
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
@@ -34,23 +33,7 @@ func TestHugeTextBodyIsJSONEncoder(t *testing.T) {
 	if err := json.NewEncoder(&want).Encode(w); err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	b, err := encodeRequest(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, b.Reader())
-	runtime.ReadMemStats(&after)
-	if err != nil || n != int64(want.Len()) || b.Len() != n {
-		t.Fatalf("read %d bytes (Len %d), want %d: %v", n, b.Len(), want.Len(), err)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/4 {
-		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
-	}
-	if got := b.Bytes(); !bytes.Equal(got, want.Bytes()) {
-		t.Fatalf("body differs from json.Encoder's (%d vs %d bytes)", len(got), want.Len())
-	}
+	providertest.AssertStreamedBody(t, want.Bytes(), func() (*jsonbody.Body, error) { return encodeRequest(w) })
 
 	srv := start(t, providertest.Turn{Text: []string{"ok"}})
 	if _, err := providertest.Drain(newProvider(t, srv, cfg), req); err != nil {

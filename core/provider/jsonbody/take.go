@@ -79,3 +79,23 @@ func joinedQuotedLen(texts []string) int {
 	}
 	return n
 }
+
+// Encode is a request's body: taken's encoding (the request with t's
+// placeholders) with t's strings spliced in when t took any, else, or
+// when a placeholder is not found, plain's encoding whole.
+func Encode(t *Taken, taken, plain func() ([]byte, error)) (*Body, error) {
+	if t.Len() > 0 {
+		enc, err := taken()
+		if err != nil {
+			return nil, err
+		}
+		if out, ok := Splice(enc, t); ok {
+			return out, nil
+		}
+	}
+	enc, err := plain()
+	if err != nil {
+		return nil, err
+	}
+	return Whole(enc), nil
+}

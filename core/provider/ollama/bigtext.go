@@ -23,15 +23,5 @@ func marshalRequest(r chatRequest) (*jsonbody.Body, error) {
 		}
 		wire.Messages[i].Content = big.Take(m.Content)
 	}
-	if big.Len() > 0 {
-		enc, err := json.Marshal(wire)
-		if err != nil {
-			return nil, err
-		}
-		if out, ok := jsonbody.Splice(enc, &big); ok {
-			return out, nil
-		}
-	}
-	enc, err := json.Marshal(r)
-	return jsonbody.Whole(enc), err
+	return jsonbody.Encode(&big, func() ([]byte, error) { return json.Marshal(wire) }, func() ([]byte, error) { return json.Marshal(r) })
 }

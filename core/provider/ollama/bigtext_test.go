@@ -3,8 +3,6 @@ package ollama
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
+	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
@@ -33,23 +32,7 @@ func TestHugeTextBodyIsJSONMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	b, err := marshalRequest(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, b.Reader())
-	runtime.ReadMemStats(&after)
-	if err != nil || n != int64(len(want)) || b.Len() != n {
-		t.Fatalf("read %d bytes (Len %d), want %d: %v", n, b.Len(), len(want), err)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/4 {
-		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
-	}
-	if got := b.Bytes(); !bytes.Equal(got, want) {
-		t.Fatalf("body differs from json.Marshal's (%d vs %d bytes)", len(got), len(want))
-	}
+	providertest.AssertStreamedBody(t, want, func() (*jsonbody.Body, error) { return marshalRequest(r) })
 	if again, _ := json.Marshal(r); !bytes.Equal(again, want) {
 		t.Error("marshalRequest changed the request's messages")
 	}

@@ -86,15 +86,5 @@ func marshalResponsesRequest(r responsesRequest) (*jsonbody.Body, error) {
 			}
 		}
 	}
-	if big.Len() > 0 {
-		enc, err := json.Marshal(wire)
-		if err != nil {
-			return nil, err
-		}
-		if out, ok := jsonbody.Splice(enc, &big); ok {
-			return out, nil
-		}
-	}
-	enc, err := json.Marshal(r)
-	return jsonbody.Whole(enc), err
+	return jsonbody.Encode(&big, func() ([]byte, error) { return json.Marshal(wire) }, func() ([]byte, error) { return json.Marshal(r) })
 }

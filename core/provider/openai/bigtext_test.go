@@ -13,6 +13,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
+	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
 
 // TestHugeTextRequestBodyIsJSONMarshal: a request with texts above the
@@ -143,23 +144,7 @@ func TestHugeResponsesBodyIsJSONMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	b, err := marshalResponsesRequest(*r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, b.Reader())
-	runtime.ReadMemStats(&after)
-	if err != nil || n != int64(len(want)) || b.Len() != n {
-		t.Fatalf("read %d bytes (Len %d), want %d: %v", n, b.Len(), len(want), err)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(n)/4 {
-		t.Errorf("building and reading a %d-byte body allocated %d bytes", n, alloc)
-	}
-	if got := b.Bytes(); !bytes.Equal(got, want) {
-		t.Fatalf("body differs from json.Marshal's (%d vs %d bytes)", len(got), len(want))
-	}
+	providertest.AssertStreamedBody(t, want, func() (*jsonbody.Body, error) { return marshalResponsesRequest(*r) })
 	if again, _ := json.Marshal(r); !bytes.Equal(again, want) {
 		t.Error("marshalResponsesRequest changed the request")
 	}

@@ -203,18 +203,8 @@ func marshalRequest(w *wireRequest, params map[string]any) (*jsonbody.Body, erro
 	wire := *w
 	wire.Messages = slices.Clone(w.Messages)
 	big := takeBigTexts(&wire)
-	enc, err := marshalWithParams(&wire, params)
-	if err != nil {
-		return nil, err
-	}
-	if big.Len() == 0 {
-		return jsonbody.Whole(enc), nil
-	}
-	if out, ok := jsonbody.Splice(enc, big); ok {
-		return out, nil
-	}
-	enc, err = marshalWithParams(w, params)
-	return jsonbody.Whole(enc), err
+	return jsonbody.Encode(big, func() ([]byte, error) { return marshalWithParams(&wire, params) },
+		func() ([]byte, error) { return marshalWithParams(w, params) })
 }
 
 // marshalWithParams encodes w and merges params.
