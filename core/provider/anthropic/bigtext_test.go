@@ -3,8 +3,6 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
@@ -18,7 +16,7 @@ import (
 // separator and invalid UTF-8) merged with the turn context, and a huge
 // tool output, beside small messages.
 func hugeRequest() provider.Request {
-	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", (2<<20)/36)
+	big := providertest.HugeText()
 	user := func() conversation.Message { return conversation.NewMessage(conversation.RoleUser, 1) }
 	asst := conversation.NewMessage(conversation.RoleAssistant, 2).
 		With(conversation.ToolRequestContent("call_1", "shell", map[string]any{"command": "cat x"}))
@@ -47,8 +45,5 @@ func TestHugeTextBodyIsJSONMarshal(t *testing.T) {
 	if _, err := providertest.Drain(newProvider(t, srv, model.Config{ModelName: "claude-sonnet-4-5"}, nil), hugeRequest()); err != nil {
 		t.Fatal(err)
 	}
-	r := srv.Requests()[0]
-	if !bytes.Equal(r.Body, want) || r.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
-		t.Errorf("the server got %d bytes (Content-Length %q), want json.Marshal's %d", len(r.Body), r.Header.Get("Content-Length"), len(want))
-	}
+	providertest.AssertSentBody(t, srv.Requests()[0], want)
 }

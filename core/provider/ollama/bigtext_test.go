@@ -3,13 +3,9 @@ package ollama
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
-	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/provider/jsonbody"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
 )
@@ -19,11 +15,7 @@ import (
 // the bytes json.Marshal writes for it, with its Content-Length, and its
 // texts are not copied into the body while it is built and read.
 func TestHugeTextBodyIsJSONMarshal(t *testing.T) {
-	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", (2<<20)/36)
-	req := provider.Request{System: "sys", Messages: []conversation.Message{
-		conversation.NewMessage(conversation.RoleUser, 1).WithText(big),
-		conversation.NewMessage(conversation.RoleAssistant, 2).WithText("ok"),
-		conversation.NewMessage(conversation.RoleUser, 3).WithText(big + "again")}}
+	req := providertest.HugeRequest()
 	cfg := model.Config{ModelName: "qwen3"}
 	srv := start(t, providertest.Turn{Text: []string{"ok"}})
 	p := newProvider(t, srv, cfg, nil)
@@ -39,8 +31,5 @@ func TestHugeTextBodyIsJSONMarshal(t *testing.T) {
 	if _, err := providertest.Drain(p, req); err != nil {
 		t.Fatal(err)
 	}
-	got := srv.Requests()[0]
-	if !bytes.Equal(got.Body, want) || got.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
-		t.Errorf("the server got %d bytes (Content-Length %q), want json.Marshal's %d", len(got.Body), got.Header.Get("Content-Length"), len(want))
-	}
+	providertest.AssertSentBody(t, srv.Requests()[0], want)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
@@ -55,15 +56,15 @@ func TestHugeTextRequestBodyIsJSONMarshal(t *testing.T) {
 		if b.Len() != int64(len(want)) {
 			t.Errorf("params %v: body length %d, json.Marshal wrote %d", params, b.Len(), len(want))
 		}
-		// Read whole, and again in small reads of odd sizes (a piece's
-		// quoting cut at every boundary).
-		for _, size := range []int{len(want) + 1, 1, 7, 4093} {
-			got, err := readIn(b.Reader(), size)
+		// Read whole, a byte at a time and in halves (a piece's quoting
+		// cut at every boundary).
+		for i, r := range []io.Reader{b.Reader(), iotest.OneByteReader(b.Reader()), iotest.HalfReader(b.Reader())} {
+			got, err := io.ReadAll(r)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Fatalf("params %v, reads of %d: spliced body differs from json.Marshal's (len %d vs %d)", params, size, len(got), len(want))
+				t.Fatalf("params %v, reader %d: spliced body differs from json.Marshal's (len %d vs %d)", params, i, len(got), len(want))
 			}
 		}
 		wire := *w
@@ -112,27 +113,11 @@ func TestHugePromptWithTurnContextCopiedOnce(t *testing.T) {
 	}
 }
 
-// readIn reads r to its end in reads of at most size bytes.
-func readIn(r io.Reader, size int) ([]byte, error) {
-	var out []byte
-	buf := make([]byte, size)
-	for {
-		n, err := r.Read(buf)
-		out = append(out, buf[:n]...)
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-	}
-}
-
 // TestHugeResponsesBodyIsJSONMarshal: a Responses API request with a huge
 // input text and a huge tool output is sent as json.Marshal's bytes, its
 // texts not copied into the body while it is built and read.
 func TestHugeResponsesBodyIsJSONMarshal(t *testing.T) {
-	big := strings.Repeat("log line <ok> & \"quoted\" \u2028 é \xff\n", (2<<20)/36)
+	big := providertest.HugeText()
 	tool := conversation.ToolResponseContent("call_1", conversation.Ok(conversation.CallToolResult{
 		Content: []conversation.ToolContent{conversation.TextBlock(big + "tail")}}))
 	req := provider.Request{System: "sys", Messages: []conversation.Message{
