@@ -50,14 +50,14 @@ func BenchmarkAppendHugeMessage(b *testing.B) {
 }
 
 // resetPeakRSS resets VmHWM to the current RSS and returns it.
-func resetPeakRSS(b *testing.B) int {
+func resetPeakRSS(b testing.TB) int {
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		b.Skip("cannot reset the peak RSS:", err)
 	}
 	return peakRSS(b)
 }
 
-func peakRSS(b *testing.B) int {
+func peakRSS(b testing.TB) int {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		b.Skip(err)
