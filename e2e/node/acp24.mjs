@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { createRequire } from "node:module";
+import { validated } from "./validate.mjs";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 
 const require = createRequire(import.meta.url);
@@ -37,36 +38,8 @@ const INBOUND = {
 
 const child = spawn(bin, JSON.parse(process.env.ARGS || "[]"), { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
 const raw = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-const sent = new Map();
-const violations = [];
 const wire = []; // every agent→client message, in order
-let frames = 0;
-const check = (schema, value, what) => {
-  if (!schema) return;
-  const r = schema.safeParse(value);
-  if (!r.success) violations.push({ what, issues: r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).slice(0, 5) });
-};
-const readable = raw.readable.pipeThrough(new TransformStream({
-  transform(m, c) {
-    frames++;
-    wire.push(m);
-    if (m.jsonrpc !== "2.0") violations.push({ what: "jsonrpc field", m });
-    if ("method" in m) {
-      if (!INBOUND[m.method] && !m.method.startsWith("_")) violations.push({ what: "unknown method " + m.method });
-      check(INBOUND[m.method], m.params, m.method);
-    } else if ("result" in m) {
-      check(RESULT[sent.get(m.id)], m.result, "result of " + sent.get(m.id));
-    }
-    c.enqueue(m);
-  },
-}));
-const writable = new WritableStream({
-  async write(m) {
-    if ("method" in m && "id" in m) sent.set(m.id, m.method);
-    const w = raw.writable.getWriter();
-    try { await w.write(m); } finally { w.releaseLock(); }
-  },
-});
+const { readable, writable, violations, frames } = validated(raw, { INBOUND, RESULT }, (m) => wire.push(m));
 
 const updates = [];
 const permissions = [];
@@ -312,6 +285,6 @@ await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
 
 const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
 report.completed = completed;
-console.log(JSON.stringify({ results, frames, violations, report, permissions, elicitations }));
+console.log(JSON.stringify({ results, frames: frames(), violations, report, permissions, elicitations }));
 console.log(`${results.filter((r) => r.ok).length} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { createRequire } from "node:module";
+import { validated } from "./validate.mjs";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 
 const require = createRequire(import.meta.url);
@@ -35,36 +36,8 @@ const INBOUND = {
 
 const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"], cwd: workdir });
 const raw = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-const sent = new Map();
-const violations = [];
 const inbound = [];
-let frames = 0;
-const check = (schema, value, what) => {
-  if (!schema) return;
-  const r = schema.safeParse(value);
-  if (!r.success) violations.push({ what, value, issues: r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).slice(0, 5) });
-};
-const readable = raw.readable.pipeThrough(new TransformStream({
-  transform(m, c) {
-    frames++;
-    if (m.jsonrpc !== "2.0") violations.push({ what: "jsonrpc field", m });
-    if ("method" in m) {
-      inbound.push(m.method);
-      if (!(m.method in INBOUND) && !m.method.startsWith("_")) violations.push({ what: "unexpected method " + m.method });
-      check(INBOUND[m.method], m.params, m.method);
-    } else if ("result" in m) {
-      check(RESULT[sent.get(m.id)], m.result, "result of " + sent.get(m.id));
-    }
-    c.enqueue(m);
-  },
-}));
-const writable = new WritableStream({
-  async write(m) {
-    if ("method" in m && "id" in m) sent.set(m.id, m.method);
-    const w = raw.writable.getWriter();
-    try { await w.write(m); } finally { w.releaseLock(); }
-  },
-});
+const { readable, writable, violations, frames } = validated(raw, { INBOUND, RESULT }, (m) => { if ("method" in m) inbound.push(m.method); });
 
 const updates = [];
 const permissions = [];
@@ -270,6 +243,6 @@ child.stdin.end();
 await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
 
 const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
-console.log(JSON.stringify({ results, frames, violations: violations.slice(0, 20), inbound: [...new Set(inbound)] }));
+console.log(JSON.stringify({ results, frames: frames(), violations: violations.slice(0, 20), inbound: [...new Set(inbound)] }));
 console.log(`${results.filter((r) => r.ok).length} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
