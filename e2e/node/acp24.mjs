@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { createRequire } from "node:module";
-import { validated } from "./validate.mjs";
+import { endAgent, runScenarios, validated } from "./validate.mjs";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 
 const require = createRequire(import.meta.url);
@@ -269,19 +269,9 @@ await app.connectWith({ readable, writable }, async (agent) => {
     clientInfo: { name: "goose-acp-acp24-harness", version: "1.0.0" },
   });
   report.initialize = init;
-  for (const name of wanted) {
-    const fn = scenarios[name];
-    try {
-      if (!fn) throw new Error("unknown scenario");
-      await fn(agent, init);
-      results.push({ name, ok: true });
-    } catch (e) {
-      results.push({ name, ok: false, error: String(e && e.message || e) });
-    }
-  }
+  await runScenarios(scenarios, wanted, results, agent, init);
 });
-child.stdin.end();
-await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
+await endAgent(child);
 
 const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
 report.completed = completed;

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { createRequire } from "node:module";
-import { validated } from "./validate.mjs";
+import { endAgent, runScenarios, validated } from "./validate.mjs";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 
 const require = createRequire(import.meta.url);
@@ -228,19 +228,9 @@ await app.connectWith({ readable, writable }, async (agent) => {
     info: { name: "goose-acp-node-harness-v2", version: "1.0.0" },
     capabilities: { auth: { terminal: {} } },
   });
-  for (const name of wanted) {
-    const fn = scenarios[name];
-    try {
-      if (!fn) throw new Error("unknown scenario");
-      await fn(agent, ctx);
-      results.push({ name, ok: true });
-    } catch (e) {
-      results.push({ name, ok: false, error: String(e && e.message || e) });
-    }
-  }
+  await runScenarios(scenarios, wanted, results, agent, ctx);
 });
-child.stdin.end();
-await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
+await endAgent(child);
 
 const failed = results.filter((r) => !r.ok).length + (violations.length ? 1 : 0);
 console.log(JSON.stringify({ results, frames: frames(), violations: violations.slice(0, 20), inbound: [...new Set(inbound)] }));

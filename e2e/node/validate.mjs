@@ -1,4 +1,4 @@
-// validated wraps an SDK ndJsonStream so that every frame on the wire is
+// What the SDK harnesses share. validated wraps an SDK ndJsonStream so that every frame on the wire is
 // checked against the SDK's zod schemas: the agent's requests and
 // notifications by method (INBOUND), its results by the method of the
 // request they answer (RESULT). Methods starting with "_" are extensions and
@@ -35,4 +35,25 @@ export function validated(raw, { INBOUND, RESULT }, onInbound = () => {}) {
     },
   });
   return { readable, writable, violations, frames: () => frames };
+}
+
+// runScenarios runs the named scenarios in order against the connected
+// agent, recording each one's outcome in results (an unknown name fails).
+export async function runScenarios(scenarios, wanted, results, ...args) {
+  for (const name of wanted) {
+    const fn = scenarios[name];
+    try {
+      if (!fn) throw new Error("unknown scenario");
+      await fn(...args);
+      results.push({ name, ok: true });
+    } catch (e) {
+      results.push({ name, ok: false, error: String(e && e.message || e) });
+    }
+  }
+}
+
+// endAgent closes the agent's stdin and waits for it to exit (5 s at most).
+export async function endAgent(child) {
+  child.stdin.end();
+  await new Promise((r) => { child.on("exit", r); setTimeout(r, 5000); });
 }
