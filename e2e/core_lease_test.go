@@ -2,11 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/goose-acp/goose-acp/acp"
 )
@@ -20,18 +18,7 @@ func alongside(t *testing.T, env *agentEnv) (*acpClient, string) {
 	addr := freeAddr(t)
 	base := "http://" + addr
 	c := startAgent(t, env, "--http", addr, "--tls=false")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("HTTP API never came up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitStatus(t, base)
 	return c, base
 }
 

@@ -2,12 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/goose-acp/goose-acp/acp"
 )
@@ -27,18 +25,7 @@ func TestFacesAskOneProviderSetup(t *testing.T) {
 	base := "http://" + addr
 	c := startAgent(t, env, "--http", addr, "--tls=false")
 	c.initialize(acp.ClientCapabilities{})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("HTTP API never came up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitStatus(t, base)
 
 	var rest []string
 	if code := httpCall(t, "GET", base+"/config/providers/openai/models", secret, "", &rest); code != 200 {

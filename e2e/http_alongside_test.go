@@ -66,18 +66,7 @@ func TestHTTPAlongsideACPSharesSessions(t *testing.T) {
 	if resp := c.prompt(sess.SessionID, "hi"); resp.StopReason != "end_turn" {
 		t.Fatalf("prompt: %+v", resp)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("HTTP API never came up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitStatus(t, base)
 	if code := httpCall(t, "GET", base+"/sessions", "wrong", "", nil); code != 401 {
 		t.Fatalf("wrong secret: %d", code)
 	}
@@ -133,18 +122,7 @@ func TestHTTPAlongsideSurvivesStdinClose(t *testing.T) {
 	base := "http://" + addr
 	c := startAgent(t, env, "--http", addr, "--tls=false")
 	c.initialize(acp.ClientCapabilities{})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get(base + "/status")
-		if err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("HTTP API never came up: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitStatus(t, base)
 	_ = c.stdin.Close()
 	time.Sleep(500 * time.Millisecond)
 	req, _ := http.NewRequest("GET", base+"/sessions", nil)
