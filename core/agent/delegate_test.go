@@ -283,6 +283,8 @@ func TestDelegateMaxTurnsReached(t *testing.T) {
 	}
 }
 
+// The parent's cancel stops the subagent: the turn and the delegate call
+// end cancelled, the subagent's events end "cancelled", its session unloads.
 func TestCancellingTheParentCancelsTheSubagent(t *testing.T) {
 	d := newDelegateEnv(t, nil, nil, map[string][]providertest.Turn{"openai": {
 		delegateCall("call_c", `{"instructions":"wait forever"}`),
@@ -296,9 +298,13 @@ func TestCancellingTheParentCancelsTheSubagent(t *testing.T) {
 		}
 		cancel()
 	}()
-	out, _ := d.reply(ctx, "go", nil)
+	out, evs := d.reply(ctx, "go", nil)
 	if out.StopReason != Cancelled {
 		t.Fatalf("stop = %v", out.StopReason)
+	}
+	trace := subagentTrace(evs)
+	if len(trace) == 0 || trace[0] != "start call_c Delegated Task: wait forever" || trace[len(trace)-1] != "end cancelled" {
+		t.Fatalf("trace %q", trace)
 	}
 	if r := d.toolResult("call_c"); !r.IsError || r.Content[0].Text != CancelledToolText {
 		t.Fatalf("result = %+v", r)
