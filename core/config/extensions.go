@@ -82,7 +82,19 @@ func (c *Config) Extensions() (map[string]ExtensionEntry, []error) {
 	return out, errs
 }
 
+// parseEntry reads one JSON-shaped entry as json.Unmarshal of its
+// json.Marshal does: directly for plain entries (decodeEntry), else
+// through JSON, which also gives the error of an entry that does not
+// parse.
 func parseEntry(v any) (ExtensionEntry, error) {
+	if e, ok := decodeEntry(v); ok {
+		return e, nil
+	}
+	return parseEntryJSON(v)
+}
+
+// parseEntryJSON is parseEntry through a JSON round trip.
+func parseEntryJSON(v any) (ExtensionEntry, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return ExtensionEntry{}, err

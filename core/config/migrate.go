@@ -59,12 +59,7 @@ func migrateMerged(values map[string]any, defs []PlatformExtension) {
 		if !ok {
 			continue
 		}
-		b, err := json.Marshal(entry)
-		if err != nil {
-			continue
-		}
-		var v any
-		if json.Unmarshal(b, &v) == nil {
+		if v, ok := entryValue(entry); ok {
 			exts[def.Name] = v
 			changed = true
 		}
@@ -72,6 +67,23 @@ func migrateMerged(values map[string]any, defs []PlatformExtension) {
 	if changed {
 		values[extensionsKey] = exts
 	}
+}
+
+// entryValue is entry as a JSON-shaped value: json.Unmarshal into any of
+// its json.Marshal, built directly for a platform entry.
+func entryValue(entry ExtensionEntry) (any, bool) {
+	if m, ok := platformEntryValue(entry); ok {
+		return m, true
+	}
+	b, err := json.Marshal(entry)
+	if err != nil {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 // migrateDocument applies the same migration to the user file's mapping
