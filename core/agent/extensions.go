@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"sort"
+	"strings"
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
@@ -63,18 +65,26 @@ func (x extensionConfigs) catalog() []config.ExtensionConfig {
 	return mergeConfigs(x.read(false), platform.Known())
 }
 
+// read decodes config.yaml's extensions map, entries sorted by key, then
+// the defaults it does not mention. Each entry is decoded on its own
+// (as JSON, as goose does), and with enabledOnly an entry that is not
+// enabled is never decoded: the whole map's JSON round trip was ~20% of
+// a fresh process's first session/new.
 func (x extensionConfigs) read(enabledOnly bool) []config.ExtensionConfig {
 	raw, ok := x.cfg.Get("extensions")
 	if !ok || raw == nil {
 		return x.defaultPlatforms(nil)
 	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return x.defaultPlatforms(nil)
-	}
-	var entries map[string]json.RawMessage
-	if err := json.Unmarshal(b, &entries); err != nil {
-		x.log.Warn("config extensions are not a map", "error", err)
+	entries, ok := raw.(map[string]any)
+	if !ok || !jsonable(raw) {
+		// Not a JSON object (an EXTENSIONS variable holding a list, a
+		// number YAML read as NaN): the reason JSON gives.
+		var m map[string]json.RawMessage
+		b, err := json.Marshal(raw)
+		if err == nil {
+			err = json.Unmarshal(b, &m)
+			x.log.Warn("config extensions are not a map", "error", err)
+		}
 		return x.defaultPlatforms(nil)
 	}
 	keys := make([]string, 0, len(entries))
@@ -82,25 +92,71 @@ func (x extensionConfigs) read(enabledOnly bool) []config.ExtensionConfig {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(keys))
 	var out []config.ExtensionConfig
 	for _, k := range keys {
 		seen[k] = true
-		var flag struct {
-			Enabled bool `json:"enabled"`
-		}
-		_ = json.Unmarshal(entries[k], &flag)
-		if enabledOnly && !flag.Enabled {
+		if enabledOnly && !enabledFlag(entries[k]) {
 			continue
 		}
+		b, _ := json.Marshal(entries[k]) // jsonable above
 		var cfg config.ExtensionConfig
-		if err := json.Unmarshal(entries[k], &cfg); err != nil {
+		if err := json.Unmarshal(b, &cfg); err != nil {
 			x.log.Warn("skipping bad extension config", "extension", k, "error", err)
 			continue
 		}
 		out = append(out, cfg)
 	}
 	return append(out, x.defaultPlatforms(seen)...)
+}
+
+// enabledFlag is what decoding entry into struct{ Enabled bool
+// `json:"enabled"` } gives: JSON matches the key without regard to case,
+// the last match (keys in sorted order) holding a bool wins, and anything
+// but an object leaves it false.
+func enabledFlag(entry any) bool {
+	m, ok := entry.(map[string]any)
+	if !ok {
+		return false
+	}
+	var keys []string
+	for k := range m {
+		if strings.EqualFold(k, "enabled") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	enabled := false
+	for _, k := range keys {
+		if b, ok := m[k].(bool); ok {
+			enabled = b
+		}
+	}
+	return enabled
+}
+
+// jsonable reports whether json.Marshal encodes v (config values are maps,
+// lists, strings, bools and numbers; only a NaN or infinite number fails).
+func jsonable(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, x := range t {
+			if !jsonable(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if !jsonable(x) {
+				return false
+			}
+		}
+	case float64:
+		return !math.IsNaN(t) && !math.IsInf(t, 0)
+	case float32:
+		return !math.IsNaN(float64(t)) && !math.IsInf(float64(t), 0)
+	}
+	return true
 }
 
 func (x extensionConfigs) defaultPlatforms(configured map[string]bool) []config.ExtensionConfig {
