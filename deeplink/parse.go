@@ -3,6 +3,7 @@ package deeplink
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/recipe"
@@ -117,8 +118,8 @@ func parseSessionsRoute(res *Result, raw string) {
 }
 
 var (
-	configParamRe = regexp.MustCompile(`[?&]config=([^&]*)`)
-	anyParamRe    = regexp.MustCompile(`[?&]([^=&]+)=([^&]*)`)
+	configParamRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[?&]config=([^&]*)`) })
+	anyParamRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[?&]([^=&]+)=([^&]*)`) })
 )
 
 // parseRecipeRoute is main.ts parseRecipeDeeplink plus the recipe decode.
@@ -127,7 +128,7 @@ func parseRecipeRoute(res *Result, raw string, l *link) {
 	cfg, _ := q.get("config")
 	if cfg != "" && !strings.Contains(raw, cfg) {
 		// Form decoding changed it ("+" or "%xx"): re-read the raw value.
-		if m := configParamRe.FindStringSubmatch(l.search()); m != nil {
+		if m := configParamRe().FindStringSubmatch(l.search()); m != nil {
 			decoded, err := decodeURIComponent(m[1])
 			if err != nil {
 				res.fail(newError(CodeParseFailed, "config is not valid percent-encoding"))
@@ -172,7 +173,7 @@ func validateDecoded(r *recipe.Recipe) error {
 // fails; the last repeat wins; nil when there are none.
 func recipeParameters(search string) map[string]string {
 	var out map[string]string
-	for _, m := range anyParamRe.FindAllStringSubmatch(search, -1) {
+	for _, m := range anyParamRe().FindAllStringSubmatch(search, -1) {
 		key := m[1]
 		if key == "config" || key == "scheduledJob" {
 			continue

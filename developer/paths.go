@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/pathpolicy"
 )
@@ -28,7 +29,7 @@ var (
 
 // uriScheme matches an RFC 3986 scheme followed by "://" (goose's
 // reject_uri_path). "C:\x", "my:file" and "1bad://x" are not URIs.
-var uriScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://`)
+var uriScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://`) })
 
 // pathPolicy resolves tool paths: relative to the working dir, "~"
 // expansion, Windows drive/UNC handling, and confinement checks.
@@ -53,7 +54,7 @@ func (p pathPolicy) resolve(raw, workingDir string) (string, error) {
 	if raw == "" {
 		return "", policyErr(ErrEmptyPath, "Path cannot be empty")
 	}
-	if uriScheme.MatchString(raw) {
+	if uriScheme().MatchString(raw) {
 		return "", policyErr(ErrURIPath, "'%s' is an MCP resource URI, not a filesystem path. Use the read_resource tool (it takes server + uri) for raw URIs, or load_skill for named skills.", raw)
 	}
 	expanded := pathpolicy.ExpandHome(raw, p.goos, p.getenv)

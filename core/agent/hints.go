@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
@@ -26,7 +27,9 @@ const (
 	hintMaxParse      = 128 * 1024
 )
 
-var fileReference = regexp.MustCompile(`(?:^|\s)@([a-zA-Z0-9_\-./]+(?:\.[a-zA-Z0-9]+)+|[A-Z][a-zA-Z0-9_\-]*|[a-zA-Z0-9_\-./]*[./][a-zA-Z0-9_\-./]*)`)
+var fileReference = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)@([a-zA-Z0-9_\-./]+(?:\.[a-zA-Z0-9]+)+|[A-Z][a-zA-Z0-9_\-]*|[a-zA-Z0-9_\-./]*[./][a-zA-Z0-9_\-./]*)`)
+})
 
 // loadHints is goose's load_hint_files: global hints from the config dir
 // and, when AGENTS.md is a context file name, the agents home's
@@ -212,7 +215,7 @@ func expandHints(content, dir, boundary string, visited map[string]bool, depth i
 	}
 	var b strings.Builder
 	cursor := 0
-	for _, m := range fileReference.FindAllStringSubmatchIndex(content, -1) {
+	for _, m := range fileReference().FindAllStringSubmatchIndex(content, -1) {
 		start, end := m[2]-1, m[3]
 		ref := content[m[2]:m[3]]
 		b.WriteString(content[cursor:start])

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -26,8 +27,8 @@ const (
 var ErrRecipeResponse = errors.New("invalid recipe response")
 
 var (
-	fencedBlock = regexp.MustCompile("(?s)```[^\\n]*\\n(.*?)\\n```")
-	bulletMark  = regexp.MustCompile(`^[•\-*\d]+\.?\s*`)
+	fencedBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```[^\\n]*\\n(.*?)\\n```") })
+	bulletMark  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[•\-*\d]+\.?\s*`) })
 )
 
 // Create is goose's create_recipe: the session's agent-visible
@@ -86,7 +87,7 @@ type recipeAnswer struct {
 // the text after "instructions:" and the bullet lines after "activities:".
 func parseRecipeAnswer(content string) (recipeAnswer, error) {
 	clean := content
-	if m := fencedBlock.FindStringSubmatch(content); m != nil {
+	if m := fencedBlock().FindStringSubmatch(content); m != nil {
 		clean = m[1]
 	}
 	clean = strings.TrimSpace(clean)
@@ -136,7 +137,7 @@ func parseRecipeText(content string) recipeAnswer {
 	out := recipeAnswer{title: CreatedRecipeTitle, description: CreatedRecipeDescription}
 	out.instructions = strings.TrimSpace(strings.TrimRightFunc(instr, func(r rune) bool { return r == '#' || r == ' ' || r == '\n' || r == '\t' || r == '\r' }))
 	for _, line := range strings.Split(strings.TrimSpace(acts), "\n") {
-		if l := strings.TrimSpace(bulletMark.ReplaceAllString(line, "")); l != "" {
+		if l := strings.TrimSpace(bulletMark().ReplaceAllString(line, "")); l != "" {
 			out.activities = append(out.activities, l)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -201,12 +202,14 @@ func cleanTitle(s string) string {
 }
 
 var (
-	tagBlock = regexp.MustCompile(`(?s)<([a-zA-Z][a-zA-Z0-9_]*)[^>]*>.*?</[a-zA-Z][a-zA-Z0-9_]*>`)
-	tag      = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9_]*[^>]*>`)
+	tagBlock = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)<([a-zA-Z][a-zA-Z0-9_]*)[^>]*>.*?</[a-zA-Z][a-zA-Z0-9_]*>`)
+	})
+	tag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9_]*[^>]*>`) })
 )
 
 func stripTags(s string) string {
-	return tag.ReplaceAllString(tagBlock.ReplaceAllString(s, ""), "")
+	return tag().ReplaceAllString(tagBlock().ReplaceAllString(s, ""), "")
 }
 
 // quotedTitle is the last 2-to-8-word phrase quoted in s (with ", ' or `,

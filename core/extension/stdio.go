@@ -69,12 +69,14 @@ func (m *Manager) extensionEnv(cfg config.ExtensionConfig) (map[string]string, e
 	return out, nil
 }
 
-var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var varRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // substitute expands ${VAR} and $VAR from vars, then the environment.
 func substitute(s string, vars map[string]string, getenv func(string) string) string {
-	return varRef.ReplaceAllStringFunc(s, func(ref string) string {
-		sm := varRef.FindStringSubmatch(ref)
+	return varRef().ReplaceAllStringFunc(s, func(ref string) string {
+		sm := varRef().FindStringSubmatch(ref)
 		name := sm[1] + sm[2]
 		if v, ok := vars[name]; ok {
 			return v

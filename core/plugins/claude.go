@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -70,13 +71,15 @@ func withHooks(root string, names ...string) []string {
 }
 
 // claudeRef finds $CLAUDE_PROJECT_DIR/… paths in a command.
-var claudeRef = regexp.MustCompile(`\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR)/([^\s'"` + "`" + `;|&<>()$]+)`)
+var claudeRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR)/([^\s'"` + "`" + `;|&<>()$]+)`)
+})
 
 // claudeHash hashes a project's Claude settings files and the scripts
 // their hooks name under $CLAUDE_PROJECT_DIR.
 func claudeHash(root string) string {
 	project := filepath.Dir(root)
-	return hashFiles(project, []string{".claude/settings.json", ".claude/settings.local.json"}, claudeRef)
+	return hashFiles(project, []string{".claude/settings.json", ".claude/settings.local.json"}, claudeRef())
 }
 
 // loadClaudeHooks reads the hooks of a Claude settings plugin. Matchers

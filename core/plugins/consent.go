@@ -142,7 +142,9 @@ var definitionFiles = []string{
 }
 
 // rootRef finds ${PLUGIN_ROOT}/… and $PLUGIN_ROOT/… paths in a command.
-var rootRef = regexp.MustCompile(`\$(?:\{PLUGIN_ROOT\}|PLUGIN_ROOT)/([^\s'"` + "`" + `;|&<>()$]+)`)
+var rootRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{PLUGIN_ROOT\}|PLUGIN_ROOT)/([^\s'"` + "`" + `;|&<>()$]+)`)
+})
 
 // ContentHash hashes what a plugin would run: its manifests, hooks.json,
 // .mcp.json (and the MCP config files its manifest names), and every file
@@ -160,7 +162,7 @@ func ContentHash(root string) string {
 			}
 		}
 	}
-	return hashFiles(root, files, rootRef)
+	return hashFiles(root, files, rootRef())
 }
 
 // hashFiles hashes the named files under root and the files their text

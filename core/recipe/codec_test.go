@@ -117,7 +117,7 @@ func TestExampleRecipesRoundTrip(t *testing.T) {
 			if first != second {
 				t.Fatalf("unstable round trip:\n%s\n%s", first, second)
 			}
-			if inheritanceRe.Match(b) {
+			if inheritanceRe().Match(b) {
 				return // rendered while parsing: its variables are gone, as in goose
 			}
 			y, err := ToYAML(decoded)

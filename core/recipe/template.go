@@ -9,11 +9,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 var (
-	emptyQuotesRe   = regexp.MustCompile(`:\s*""`)
-	inheritanceRe   = regexp.MustCompile(`\{%-?\s*(extends|include)`)
+	emptyQuotesRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`:\s*""`) })
+	inheritanceRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{%-?\s*(extends|include)`) })
 	errTemplateLoad = errors.New("template not found")
 )
 
@@ -32,7 +33,7 @@ func Render(content string, params map[string]string) (string, error) {
 // RenderValues is Render with structured values (objects and arrays decoded
 // from JSON allow dot access and loops).
 func RenderValues(content string, params map[string]any) (string, error) {
-	content = emptyQuotesRe.ReplaceAllString(content, ": ''")
+	content = emptyQuotesRe().ReplaceAllString(content, ": ''")
 	dir, _ := params[RecipeDirParam].(string)
 	out, err := renderString(content, params, dir, true)
 	if err != nil {
@@ -91,7 +92,7 @@ func parseRecipeTemplate(content, dir string) (*Recipe, []string, error) {
 		return nil, nil, err
 	}
 	text := content
-	if inheritanceRe.MatchString(content) {
+	if inheritanceRe().MatchString(content) {
 		if text, err = renderString(content, nil, dir, false); err != nil {
 			return nil, nil, fmt.Errorf("Failed to parse the recipe %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -125,7 +126,7 @@ func decodeMetadata(s *string) conversation.Metadata {
 	if s == nil {
 		return md
 	}
-	if known, ok := storedMetadata[*s]; ok { // what EncodeMessage writes: no JSON parse
+	if known, ok := storedMetadata()[*s]; ok { // what EncodeMessage writes: no JSON parse
 		return known
 	}
 	var aux struct {
@@ -234,7 +235,9 @@ func stringLiteralEnd(s string) int {
 
 // storedMetadata maps the four metadata_json texts EncodeMessage (and goose)
 // write to their values, so loading a long conversation skips most parses.
-var storedMetadata = func() map[string]conversation.Metadata {
+// Built on first use: it encodes with encoding/json, which a fresh
+// process's start-up does not need.
+var storedMetadata = sync.OnceValue(func() map[string]conversation.Metadata {
 	out := map[string]conversation.Metadata{}
 	for _, u := range []bool{false, true} {
 		for _, a := range []bool{false, true} {
@@ -244,7 +247,7 @@ var storedMetadata = func() map[string]conversation.Metadata {
 		}
 	}
 	return out
-}()
+})
 
 // marshalNoEscape is json.Marshal without HTML escaping, as serde writes.
 func marshalNoEscape(v any) ([]byte, error) {

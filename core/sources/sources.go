@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -59,12 +60,12 @@ func ProjectSkillsDir(projectDir string) string {
 
 func (s Store) projectsDir() string { return filepath.Join(s.DataDir, "projects") }
 
-var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
 
 // ValidateName requires a kebab-case ASCII name (a directory or file name
 // that is the same on every OS).
 func ValidateName(name string) error {
-	if len(name) > 64 || !namePattern.MatchString(name) {
+	if len(name) > 64 || !namePattern().MatchString(name) {
 		return invalid("Invalid source name %q: use lowercase letters, digits and single hyphens (at most 64)", name)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/internal/shellwords"
 )
@@ -17,14 +18,16 @@ var ErrSkillArguments = errors.New("unclosed quote in arguments")
 
 // skillPlaceholder matches goose's placeholders: $ARGUMENTS[i] (0-based),
 // $ARGUMENTS, $1… (1-based) and $name (a declared argument).
-var skillPlaceholder = regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)|\$([A-Za-z_][A-Za-z0-9_-]*)`)
+var skillPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)|\$([A-Za-z_][A-Za-z0-9_-]*)`)
+})
 
 // ApplySkillArguments renders a skill body with its arguments as goose
 // does: placeholders are substituted; a body without any resolvable
 // placeholder gets "\n\nARGUMENTS: <raw>" appended instead. names are the
 // skill's declared argument names (metadata.arguments), mapped by position.
 func ApplySkillArguments(content, raw string, names []string) (string, error) {
-	matches := skillPlaceholder.FindAllStringSubmatchIndex(content, -1)
+	matches := skillPlaceholder().FindAllStringSubmatchIndex(content, -1)
 	resolvable := slices.ContainsFunc(matches, func(m []int) bool {
 		return m[6] < 0 || slices.Contains(names, content[m[6]:m[7]])
 	})

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/errkind"
 )
@@ -134,7 +135,7 @@ func Lookup(provider, model string) (Info, bool) {
 		}
 	}
 	vendor, name := vendorModel(provider, model)
-	table := vendors[vendor]
+	table := vendors()[vendor]
 	if table == nil {
 		return Info{}, false
 	}
@@ -194,12 +195,15 @@ func familyVendor(model string) string {
 	return ""
 }
 
+// The patterns normalize uses, compiled on first use (not at start-up).
 var (
-	versionPair = regexp.MustCompile(`-(\d)-(\d)(-|@|$)`)
-	suffixes    = []*regexp.Regexp{
-		regexp.MustCompile(`-latest$`), regexp.MustCompile(`-\d{8}$`), regexp.MustCompile(`@\d{8}$`),
-		regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`), regexp.MustCompile(`-\d{4}$`), regexp.MustCompile(`-\d{3}$`),
-	}
+	versionPair = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d)-(\d)(-|@|$)`) })
+	suffixes    = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`-latest$`), regexp.MustCompile(`-\d{8}$`), regexp.MustCompile(`@\d{8}$`),
+			regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`), regexp.MustCompile(`-\d{4}$`), regexp.MustCompile(`-\d{3}$`),
+		}
+	})
 )
 
 // normalize is a model's family name: "claude-sonnet-4-5-20250929" →
@@ -207,8 +211,8 @@ var (
 // "gemini-2.0-flash-001" → "gemini-2.0-flash".
 func normalize(model string) string {
 	out := model
-	for _, re := range suffixes {
+	for _, re := range suffixes() {
 		out = re.ReplaceAllString(out, "")
 	}
-	return versionPair.ReplaceAllString(out, "-$1.$2$3")
+	return versionPair().ReplaceAllString(out, "-$1.$2$3")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
@@ -180,11 +181,11 @@ func forAssistant(tc conversation.ToolContent) bool {
 }
 
 var (
-	validFunctionName   = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-	invalidFunctionChar = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+	validFunctionName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
+	invalidFunctionChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
 )
 
 // sanitizeFunctionName replaces characters Gemini rejects with "_".
 func sanitizeFunctionName(name string) string {
-	return invalidFunctionChar.ReplaceAllString(name, "_")
+	return invalidFunctionChar().ReplaceAllString(name, "_")
 }

@@ -207,7 +207,7 @@ func (s *streamState) functionCall(fc *functionCall, sig string) conversation.Co
 	if id == "" {
 		id = s.p.opts.NewID()
 	}
-	if !validFunctionName.MatchString(fc.Name) {
+	if !validFunctionName().MatchString(fc.Name) {
 		return conversation.ToolRequestError(id, fmt.Sprintf(
 			"The provided function name '%s' had invalid characters, it must match this regex [a-zA-Z0-9_-]+", fc.Name))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
@@ -16,9 +17,9 @@ import (
 // released as text).
 
 var (
-	xmlFunction  = regexp.MustCompile(`<function=([^>]+)>([\s\S]*?)</function>`)
-	xmlParameter = regexp.MustCompile(`<parameter=([^>]+)>([\s\S]*?)</parameter>`)
-	validName    = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	xmlFunction  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<function=([^>]+)>([\s\S]*?)</function>`) })
+	xmlParameter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<parameter=([^>]+)>([\s\S]*?)</parameter>`) })
+	validName    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
 )
 
 const xmlMarker = "<function="
@@ -72,14 +73,14 @@ func (x *xmlFallback) finish(newID func() string) []conversation.Content {
 // strings; an invalid function name becomes a tool request error.
 func parseXMLToolCalls(text string, newID func() string) []conversation.Content {
 	var out []conversation.Content
-	for _, m := range xmlFunction.FindAllStringSubmatch(text, -1) {
+	for _, m := range xmlFunction().FindAllStringSubmatch(text, -1) {
 		name := strings.TrimSpace(m[1])
 		args := map[string]any{}
-		for _, p := range xmlParameter.FindAllStringSubmatch(m[2], -1) {
+		for _, p := range xmlParameter().FindAllStringSubmatch(m[2], -1) {
 			args[strings.TrimSpace(p[1])] = strings.TrimSpace(p[2])
 		}
 		id := newID()
-		if !validName.MatchString(name) {
+		if !validName().MatchString(name) {
 			out = append(out, conversation.ToolRequestError(id, fmt.Sprintf(
 				"The provided function name '%s' had invalid characters, it must match this regex [a-zA-Z0-9_-]+", name)))
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/model"
@@ -36,7 +37,7 @@ type completion struct {
 	} `json:"error"`
 }
 
-var validFunctionName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+var validFunctionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
 
 // streamOnce serves services that cannot stream (a custom provider's
 // supports_streaming: false): one request, one message, then usage.
@@ -113,7 +114,7 @@ func (p *Provider) parseCompletion(raw []byte, cfg model.Config, req provider.Re
 }
 
 func completionToolRequest(id, name, args string) conversation.Content {
-	if !validFunctionName.MatchString(name) {
+	if !validFunctionName().MatchString(name) {
 		return conversation.ToolRequestError(id, fmt.Sprintf(
 			"The provided function name '%s' had invalid characters, it must match this regex [a-zA-Z0-9_-]+", name))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -235,9 +236,9 @@ func ensureObjectSchema(s map[string]any) {
 	}
 }
 
-var invalidNameChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var invalidNameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
 
 // SanitizeFunctionName replaces characters OpenAI rejects with "_".
 func SanitizeFunctionName(name string) string {
-	return invalidNameChars.ReplaceAllString(name, "_")
+	return invalidNameChars().ReplaceAllString(name, "_")
 }
