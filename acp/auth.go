@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/goose-acp/goose-acp/acp/handshake"
+
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/errkind"
@@ -22,59 +24,22 @@ type AuthOptions struct {
 	Command string
 }
 
-// AuthCapabilities is clientCapabilities.auth: terminal means the client
-// can run a terminal auth method.
-type AuthCapabilities struct {
-	Terminal bool `json:"terminal,omitempty"`
-	Meta     Meta `json:"_meta,omitempty"`
-}
-
 // AuthenticateRequest is authenticate's params.
 type AuthenticateRequest struct {
 	MethodID string `json:"methodId"`
 	Meta     Meta   `json:"_meta,omitempty"`
 }
 
-// Auth method ids.
+// Auth method ids (acp/handshake).
 const (
-	// AuthMethodAgent keeps goose's id: authenticate re-checks the stored
-	// configuration.
-	AuthMethodAgent = "goose-provider"
-	// AuthMethodTerminal runs `goose-acp configure` in the client's
-	// terminal.
-	AuthMethodTerminal = "goose-acp-configure"
+	AuthMethodAgent    = handshake.AuthMethodAgent
+	AuthMethodTerminal = handshake.AuthMethodTerminal
 )
 
-// configureArgs are the terminal method's arguments.
-var configureArgs = []string{"configure"}
-
-// authMethods is initialize's authMethods for these client capabilities.
-// The agent method is always offered. The terminal method only when the
-// client says it can run one (auth.terminal, as the schema requires) or
-// sets Zed's _meta["terminal-auth"]; for the latter it also carries the
-// {command, args, label} Zed launches. The schema this adapter is checked
-// against (@agentclientprotocol/sdk 2.4.0) has no env_var method type, so
-// the keys an editor may pass in the environment are named in the agent
-// method's description instead.
+// authMethods is initialize's authMethods for these client capabilities
+// (handshake.AuthMethods).
 func (s *Server) authMethods(caps ClientCapabilities) []AuthMethod {
-	methods := []AuthMethod{{
-		ID: AuthMethodAgent, Name: "Configure Provider",
-		Description: "Run `goose-acp configure` in a terminal to choose a provider, API key and model, " +
-			"or start goose-acp with OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY set; then authenticate re-checks.",
-	}}
-	zedMeta := caps.Meta["terminal-auth"] == true
-	if !caps.Auth.Terminal && !zedMeta {
-		return methods
-	}
-	term := AuthMethod{Type: "terminal", ID: AuthMethodTerminal, Name: "Configure in terminal",
-		Description: "Runs `goose-acp configure`: pick a provider, enter its API key and choose a model.",
-		Args:        configureArgs}
-	if zedMeta && s.auth.Command != "" {
-		term.Meta = Meta{"terminal-auth": map[string]any{
-			"command": s.auth.Command, "args": configureArgs, "label": "goose-acp configure",
-		}}
-	}
-	return append(methods, term)
+	return handshake.AuthMethods(caps, s.auth.Command)
 }
 
 // authenticate re-reads config and secrets: it succeeds only when a

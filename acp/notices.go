@@ -14,18 +14,6 @@ import (
 	"github.com/goose-acp/goose-acp/core/conversation"
 )
 
-// ClientSessionCapabilities are the client's session/* opt-ins
-// (clientCapabilities.session): {} advertises compaction_update and notice
-// updates; absent or null means the client does not understand them.
-type ClientSessionCapabilities struct {
-	Compaction *json.RawMessage `json:"compaction,omitempty"`
-	Notices    *json.RawMessage `json:"notices,omitempty"`
-	// ConfigOptions.Boolean ({}) takes boolean config options.
-	ConfigOptions *struct {
-		Boolean *json.RawMessage `json:"boolean,omitempty"`
-	} `json:"configOptions,omitempty"`
-}
-
 // Notice severities.
 const (
 	NoticeInfo    = "info"

@@ -98,3 +98,25 @@ func TestOpenFailureIsEachRequestsError(t *testing.T) {
 		t.Fatalf("initialize after a failed open = %s", got)
 	}
 }
+
+// An initialize the caller answered already (cmd/goose-acp answers an
+// editor's first frame while the binary starts) is taken as this
+// connection's: Open starts at once, before any request, and the
+// editor's next request is served without a second initialize.
+func TestInitializedByTheCallerStartsOpen(t *testing.T) {
+	opened := make(chan struct{})
+	req := InitializeRequest{ProtocolVersion: 1, ClientInfo: &Implementation{Name: "zed", Version: "0.230.0"}}
+	c := serveLines(t, Options{Initialized: &req, Open: func(ctx context.Context) (Options, error) {
+		close(opened)
+		return Options{Store: memory.New(time.Now)}, nil
+	}})
+	select {
+	case <-opened:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open did not start for an initialize answered by the caller")
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"session/list","params":{}}`)
+	if got := c.read(t); !jsonEqual(got, `{"jsonrpc":"2.0","id":2,"result":{"sessions":[]}}`) {
+		t.Fatalf("session/list = %s", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/acp/handshake"
 	"github.com/goose-acp/goose-acp/acp/jsonrpc"
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/provider"
@@ -64,6 +65,12 @@ type Options struct {
 	// database. Every other request waits for Open; if it failed, they are
 	// answered with its error. Version and Logger stay the outer ones.
 	Open func(ctx context.Context) (Options, error)
+	// Initialized is the client's v1 initialize request when the caller
+	// has answered it already (cmd/goose-acp answers an editor's first
+	// frame with handshake.Answer while the binary is still starting):
+	// the server takes its capabilities and starts Open, as answering it
+	// would have.
+	Initialized *InitializeRequest
 }
 
 // Server is one ACP connection's agent side.
@@ -137,6 +144,11 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 	})
 	s.openCtx = ctx
 	s.peer, s.frames, s.v2.frames = versionedPeer{s, rpcPeer{conn}}, conn, conn
+	if req := opts.Initialized; req != nil {
+		s.log.Debug("initialize was answered while the process started", "client", req.ClientInfo)
+		s.proto.Store(ProtocolVersion)
+		_, _ = s.initializeV1(ctx, *req)
+	}
 	err := conn.Run(ctx)
 	cancel()
 	s.v2.wg.Wait()
@@ -294,27 +306,7 @@ func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (Initial
 	s.startOpen() // beside this answer: the editor's next request is likely a session's
 	caps := req.ClientCapabilities
 	s.caps.CompareAndSwap(nil, &caps)
-	version := req.ProtocolVersion
-	if version <= 0 || version > ProtocolVersion {
-		version = ProtocolVersion
-	}
-	supported := &struct{}{}
-	return InitializeResponse{
-		ProtocolVersion: version,
-		AgentCapabilities: AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: PromptCapabilities{Image: true, Audio: false, EmbeddedContext: true},
-			MCPCapabilities:    MCPCapabilities{HTTP: true, SSE: true},
-			SessionCapabilities: SessionCapabilities{
-				List: supported, Resume: supported, Close: supported, Delete: supported,
-				Fork: supported, AdditionalDirectories: supported, Title: supported, Archive: supported,
-			},
-			Meta: gooseFeatures(),
-		},
-		AuthMethods: s.authMethods(req.ClientCapabilities),
-		AgentInfo:   &Implementation{Name: "goose-acp", Title: "goose", Version: s.version},
-		Meta:        Meta{"steering": steeringMeta()},
-	}, nil
+	return handshake.Answer(req, handshake.Agent{Version: s.version, Command: s.auth.Command}), nil
 }
 
 // clientCaps is what the client's initialize offered (zero before it).

@@ -117,15 +117,3 @@ func listOptions(meta Meta) (session.ListOptions, error) {
 	}
 	return opts, nil
 }
-
-// gooseFeatures are initialize's agentCapabilities._meta.goose: the goose
-// features Desktop 1.5x checks for before using them (acp/capabilities.ts)
-// — recipe parameters scoped to a deep link (session/new's
-// _meta.recipeParameterScopeId) and a new chat with no extensions
-// (_meta.enabledExtensions: []). Local inference is not offered.
-func gooseFeatures() Meta {
-	return Meta{"goose": map[string]any{
-		"recipeParameterScopes":   map[string]any{},
-		"emptyExtensionSelection": map[string]any{},
-	}}
-}

@@ -49,9 +49,6 @@ const (
 	SteerPromptRequired = "promptRequired"
 )
 
-// steeringMeta is initialize's top-level _meta entry for steering.
-func steeringMeta() map[string]any { return map[string]any{"supported": true} }
-
 // idleBehavior reads _meta.steering.idleBehavior: "" (start a turn) or
 // "promptRequired"; anything else is refused.
 func idleBehavior(meta Meta) (string, error) {

@@ -3,104 +3,33 @@ package acp
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/acp/handshake"
 )
 
 // ProtocolVersion is the ACP version we implement.
-const ProtocolVersion = 1
+const ProtocolVersion = handshake.ProtocolVersion
 
 // Meta is the _meta extension object every ACP type may carry.
-type Meta map[string]any
+type Meta = handshake.Meta
 
-// --- initialize ---
+// --- initialize (acp/handshake: a fresh process answers it before this
+// package has initialised; these are the same types) ---
 
-type InitializeRequest struct {
-	ProtocolVersion    int                `json:"protocolVersion"`
-	ClientCapabilities ClientCapabilities `json:"clientCapabilities"`
-	ClientInfo         *Implementation    `json:"clientInfo,omitempty"`
-	Meta               Meta               `json:"_meta,omitempty"`
-}
-
-type Implementation struct {
-	Name    string `json:"name"`
-	Title   string `json:"title,omitempty"`
-	Version string `json:"version"`
-}
-
-type ClientCapabilities struct {
-	FS          FSCapabilities   `json:"fs"`
-	Terminal    bool             `json:"terminal"`
-	Elicitation *json.RawMessage `json:"elicitation,omitempty"`
-	Auth        AuthCapabilities `json:"auth,omitzero"`
-	// Session holds the session/* opt-ins (compaction, notices).
-	Session *ClientSessionCapabilities `json:"session,omitempty"`
-	// Subagents ({}: supported) is the unstable opt-in to subagents shown
-	// as child sessions (subagents.go).
-	Subagents *json.RawMessage `json:"subagents,omitempty"`
-	Meta      Meta             `json:"_meta,omitempty"`
-}
-
-type FSCapabilities struct {
-	ReadTextFile  bool `json:"readTextFile"`
-	WriteTextFile bool `json:"writeTextFile"`
-}
-
-type InitializeResponse struct {
-	ProtocolVersion   int               `json:"protocolVersion"`
-	AgentCapabilities AgentCapabilities `json:"agentCapabilities"`
-	AuthMethods       []AuthMethod      `json:"authMethods"`
-	AgentInfo         *Implementation   `json:"agentInfo,omitempty"`
-	// Meta carries the extensions peers advertise beside the capabilities
-	// (steering.supported: _session/steering, steering.go).
-	Meta Meta `json:"_meta,omitempty"`
-}
-
-type AgentCapabilities struct {
-	LoadSession         bool                `json:"loadSession"`
-	PromptCapabilities  PromptCapabilities  `json:"promptCapabilities"`
-	MCPCapabilities     MCPCapabilities     `json:"mcpCapabilities"`
-	SessionCapabilities SessionCapabilities `json:"sessionCapabilities"`
-	// Meta carries goose's feature flags (_meta.goose), which Goose Desktop
-	// checks before using the feature.
-	Meta Meta `json:"_meta,omitempty"`
-}
-
-type PromptCapabilities struct {
-	Image           bool `json:"image"`
-	Audio           bool `json:"audio"`
-	EmbeddedContext bool `json:"embeddedContext"`
-}
-
-type MCPCapabilities struct {
-	HTTP bool `json:"http"`
-	SSE  bool `json:"sse"`
-}
-
-// SessionCapabilities: {} means supported, absent means unsupported.
-type SessionCapabilities struct {
-	List                  *struct{} `json:"list,omitempty"`
-	Resume                *struct{} `json:"resume,omitempty"`
-	Close                 *struct{} `json:"close,omitempty"`
-	Delete                *struct{} `json:"delete,omitempty"`
-	Fork                  *struct{} `json:"fork,omitempty"`
-	AdditionalDirectories *struct{} `json:"additionalDirectories,omitempty"`
-	// Title and Archive are unstable: session/set_title, and
-	// session/archive|unarchive with session/list's archived filter.
-	Title   *struct{} `json:"title,omitempty"`
-	Archive *struct{} `json:"archive,omitempty"`
-}
-
-// AuthMethod is an agent method (no type) or, with Type "terminal", a
-// command the client runs in a terminal (Args appended to the agent's own
-// command); see auth.go.
-type AuthMethod struct {
-	Type        string            `json:"type,omitempty"`
-	ID          string            `json:"id"`
-	Name        string            `json:"name"`
-	Description string            `json:"description,omitempty"`
-	Args        []string          `json:"args,omitempty"`
-	Env         map[string]string `json:"env,omitempty"`
-	Meta        Meta              `json:"_meta,omitempty"`
-}
+type (
+	InitializeRequest         = handshake.InitializeRequest
+	Implementation            = handshake.Implementation
+	ClientCapabilities        = handshake.ClientCapabilities
+	FSCapabilities            = handshake.FSCapabilities
+	AuthCapabilities          = handshake.AuthCapabilities
+	ClientSessionCapabilities = handshake.ClientSessionCapabilities
+	InitializeResponse        = handshake.InitializeResponse
+	AgentCapabilities         = handshake.AgentCapabilities
+	PromptCapabilities        = handshake.PromptCapabilities
+	MCPCapabilities           = handshake.MCPCapabilities
+	SessionCapabilities       = handshake.SessionCapabilities
+	AuthMethod                = handshake.AuthMethod
+)
 
 // --- sessions ---
 

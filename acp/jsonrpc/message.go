@@ -267,7 +267,10 @@ func endsLiteral(c byte) bool {
 // ends with "jsonrpc", a request's members are sorted), so clients see the
 // bytes they always saw.
 
-func responseFrame(id json.RawMessage, result any) ([]byte, error) {
+// ResponseFrame is the response to request id with result (nil: {}),
+// as the connection writes it; cmd/goose-acp's first-frame answer uses
+// it too.
+func ResponseFrame(id json.RawMessage, result any) ([]byte, error) {
 	if result == nil {
 		result = struct{}{}
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/goose-acp/goose-acp/acp"
+	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/firstframe"
 	"github.com/goose-acp/goose-acp/internal/startpages"
 )
 
@@ -115,7 +117,15 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	// request, not before it. Once: releasing after package init as well
 	// kept the same peak.
 	go startpages.Release()
-	if err := acp.Serve(env.ctx, env.stdin, env.stdout, opts); err != nil {
+	in := env.stdin
+	if f, ok := env.stdin.(*os.File); ok && f == os.Stdin {
+		// The editor's initialize may have been answered already, while
+		// the binary was starting (internal/firstframe).
+		if first, ok := firstframe.Take(env.ctx); ok {
+			in, opts.Initialized = first.Input, first.Initialized
+		}
+	}
+	if err := acp.Serve(env.ctx, in, env.stdout, opts); err != nil {
 		log.Error("acp server stopped", "err", err)
 		return 1
 	}

@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
-)
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = ""
+	"github.com/goose-acp/goose-acp/internal/buildinfo"
+)
 
 const usage = `goose-acp — the goose agent for editors (Agent Client Protocol) and Goose Desktop.
 
@@ -101,12 +99,6 @@ func parseFlags(args []string, stderr io.Writer) (options, []string, error) {
 	return o, fs.Args(), nil
 }
 
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// buildVersion is the version goose-acp reports (internal/buildinfo:
+// stamped at build time, else the module's).
+func buildVersion() string { return buildinfo.Version() }

@@ -30,7 +30,7 @@ type binary struct {
 // `go version -m` still lists the modules).
 func goBuild(ctx context.Context, root, dir, version string, t Target, cc string) (string, error) {
 	out := filepath.Join(dir, t.Platform, t.Exe())
-	ldflags := "-s -w -X main.version=" + version
+	ldflags := "-s -w -X github.com/goose-acp/goose-acp/internal/buildinfo.version=" + version
 	args := []string{"build", "-trimpath", "-o", out}
 	env := append(os.Environ(), "GOOS="+t.GOOS, "GOARCH="+t.GOARCH, "CGO_ENABLED=0")
 	if cc != "" {

@@ -3,8 +3,8 @@ package earlystore
 import (
 	"context"
 	"os"
-	"strings"
 
+	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/firstframe"
 	"github.com/goose-acp/goose-acp/core/config"
 )
 
@@ -17,7 +17,7 @@ var atStart *Store
 // process's own environment. Other commands and test binaries open
 // nothing here.
 func init() {
-	if !servesACPOnStdio(os.Args[1:]) {
+	if !firstframe.ServesACPOnStdio(os.Args[1:]) {
 		return
 	}
 	atStart = Start(context.Background(), sessionsDB(os.Getenv))
@@ -55,36 +55,4 @@ func sessionsDB(getenv func(string) string) string {
 		return ""
 	}
 	return paths.SessionsDB()
-}
-
-// servesACPOnStdio reports whether args (without the program name) run
-// ACP on stdio with the database opened on the editor's request:
-// `goose-acp` or `goose-acp acp [--with-builtin …]`, optionally after
-// --log-level / --log-file, and without --http.
-func servesACPOnStdio(args []string) bool {
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		name, _, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
-		if name != "log-level" && name != "log-file" {
-			return false
-		}
-		args = args[1:]
-		if !hasValue {
-			if len(args) == 0 {
-				return false
-			}
-			args = args[1:]
-		}
-	}
-	if len(args) == 0 {
-		return true
-	}
-	if args[0] != "acp" {
-		return false
-	}
-	for _, a := range args[1:] {
-		if !strings.HasPrefix(strings.TrimLeft(a, "-"), "with-builtin") && strings.HasPrefix(a, "-") {
-			return false
-		}
-	}
-	return true
 }

@@ -1,0 +1,133 @@
+package firstframe
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goose-acp/goose-acp/acp/handshake"
+	"github.com/goose-acp/goose-acp/acp/jsonrpc"
+	"github.com/goose-acp/goose-acp/internal/buildinfo"
+)
+
+// Result is what the first frame left for the ACP server.
+type Result struct {
+	// Input is what the server reads from here on: the rest of stdin,
+	// after the first frame when it was answered, from it otherwise.
+	Input io.Reader
+	// Initialized is the initialize request answered here (nil: the
+	// first frame was something else, and is in Input).
+	Initialized *handshake.InitializeRequest
+}
+
+// pending is the responder init started (nil: this process does not
+// serve ACP on stdio, or it was taken).
+var pending *responder
+
+func init() {
+	if !ServesACPOnStdio(os.Args[1:]) {
+		return
+	}
+	pending = start(os.Stdin, os.Stdout, handshake.Agent{Version: buildinfo.Version(), Command: executable()})
+}
+
+// Take waits for the responder init started and hands its result over
+// (false: none was started). When ctx ends first, Input is empty: the
+// server is going away.
+func Take(ctx context.Context) (Result, bool) {
+	r := pending
+	pending = nil
+	if r == nil {
+		return Result{}, false
+	}
+	select {
+	case <-r.done:
+		return r.res, true
+	case <-ctx.Done():
+		return Result{Input: strings.NewReader("")}, true
+	}
+}
+
+// executable is the terminal auth method's command: this binary's path,
+// as cmd/goose-acp's auth options name it.
+func executable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "goose-acp"
+	}
+	return exe
+}
+
+type responder struct {
+	done chan struct{}
+	res  Result
+}
+
+// start reads in's first frame on its own goroutine and answers it on out
+// when it is a v1 initialize.
+func start(in io.Reader, out io.Writer, a handshake.Agent) *responder {
+	r := &responder{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.res = answerFirst(in, out, a)
+	}()
+	return r
+}
+
+// maxFirstFrame bounds the frame answered here (an editor's initialize is
+// well under 1 KiB); a longer first line is handed over as read.
+const maxFirstFrame = 64 << 10
+
+func answerFirst(in io.Reader, out io.Writer, a handshake.Agent) Result {
+	br := bufio.NewReaderSize(in, maxFirstFrame)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == nil && len(bytes.TrimSpace(line)) == 0 {
+			continue // the server skips blank lines too
+		}
+		line = bytes.Clone(line) // the reader's buffer is reused
+		if err == nil {
+			if req, frame, ok := answer(line, a); ok {
+				// Answered, whatever the write's outcome: a client that
+				// cannot be written to would not read the server's either.
+				_, _ = out.Write(frame)
+				return Result{Input: br, Initialized: req}
+			}
+		}
+		return Result{Input: io.MultiReader(bytes.NewReader(line), br)}
+	}
+}
+
+// answer is the response frame (with its newline) to line when it is a v1
+// initialize request the ACP server would answer with handshake.Answer:
+// a valid JSON-RPC request (jsonrpc.Message's rules) with an id, method
+// "initialize", protocolVersion below 2 (the v2 draft is negotiated by
+// the server) and params that decode. Anything else is the server's.
+func answer(line []byte, a handshake.Agent) (*handshake.InitializeRequest, []byte, bool) {
+	var m jsonrpc.Message
+	if json.Unmarshal(line, &m) != nil || m.Method != "initialize" || m.ID == nil {
+		return nil, nil, false
+	}
+	var probe struct {
+		ProtocolVersion int `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(m.Params, &probe)
+	if probe.ProtocolVersion > handshake.ProtocolVersion {
+		return nil, nil, false
+	}
+	var req handshake.InitializeRequest
+	if len(m.Params) > 0 && string(m.Params) != "null" {
+		if json.Unmarshal(m.Params, &req) != nil {
+			return nil, nil, false
+		}
+	}
+	frame, err := jsonrpc.ResponseFrame(m.ID, handshake.Answer(req, a))
+	if err != nil {
+		return nil, nil, false
+	}
+	return &req, append(frame, '\n'), true
+}
