@@ -95,6 +95,11 @@ func TestExtensionReadDecodesAsTheJSONRoundTrip(t *testing.T) {
 		"NaN in a disabled":  map[string]any{"x": map[string]any{"enabled": false, "timeout": math.NaN()}, "developer": builtin("developer", map[string]any{"enabled": true})},
 		"infinity in a list": map[string]any{"developer": builtin("developer", map[string]any{"enabled": true, "args": []any{math.Inf(1)}})},
 		"empty":              map[string]any{},
+		"as config.yaml reads": map[string]any{
+			"developer": map[string]any{"enabled": true, "type": "builtin", "name": "developer", "timeout": int64(300), "bundled": true, "description": nil},
+			"todo":      map[string]any{"enabled": false, "type": "platform", "name": "todo", "display_name": "Todo", "available_tools": []any{}},
+			"Mixed":     map[string]any{"enabled": true, "type": "stdio", "name": "Mixed", "cmd": "x", "args": []any{}, "envs": map[string]any{}, "timeout": 2.5},
+		},
 	}
 	builtins := map[string]extension.BuiltinFactory{"developer": nil, "analyze": nil}
 	for name, ext := range cases {
@@ -130,7 +135,7 @@ func BenchmarkConfiguredExtensions(b *testing.B) {
 		exts[name] = map[string]any{"type": "platform", "name": name, "display_name": strings.ToUpper(name), "description": "The " + name + " extension",
 			"bundled": true, "enabled": i%3 == 0, "available_tools": []any{}}
 	}
-	exts["developer"] = map[string]any{"type": "builtin", "name": "developer", "display_name": "Developer", "timeout": 300, "bundled": true, "enabled": true, "description": ""}
+	exts["developer"] = map[string]any{"type": "builtin", "name": "developer", "display_name": "Developer", "timeout": int64(300), "bundled": true, "enabled": true, "description": ""}
 	x := extensionConfigs{cfg: mapConfig{"extensions": exts}, builtins: map[string]extension.BuiltinFactory{"developer": nil}, log: slog.New(slog.DiscardHandler)}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -66,10 +66,11 @@ func (x extensionConfigs) catalog() []config.ExtensionConfig {
 }
 
 // read decodes config.yaml's extensions map, entries sorted by key, then
-// the defaults it does not mention. Each entry is decoded on its own
-// (as JSON, as goose does), and with enabledOnly an entry that is not
-// enabled is never decoded: the whole map's JSON round trip was ~20% of
-// a fresh process's first session/new.
+// the defaults it does not mention. Each entry is decoded on its own:
+// directly when it holds plain values (config.DecodeExtension), else as
+// JSON, and then only when it is enabled or enabledOnly is false. The
+// whole map's JSON round trip was ~20% of a fresh process's first
+// session/new.
 func (x extensionConfigs) read(enabledOnly bool) []config.ExtensionConfig {
 	raw, ok := x.cfg.Get("extensions")
 	if !ok || raw == nil {
@@ -96,6 +97,12 @@ func (x extensionConfigs) read(enabledOnly bool) []config.ExtensionConfig {
 	var out []config.ExtensionConfig
 	for _, k := range keys {
 		seen[k] = true
+		if e, ok := config.DecodeExtension(entries[k]); ok {
+			if !enabledOnly || e.Enabled {
+				out = append(out, e.Config)
+			}
+			continue
+		}
 		if enabledOnly && !enabledFlag(entries[k]) {
 			continue
 		}

@@ -93,6 +93,12 @@ func parseEntry(v any) (ExtensionEntry, error) {
 	return parseEntryJSON(v)
 }
 
+// DecodeExtension is one value of config.yaml's extensions map (its
+// enabled flag and config) read directly, as json.Unmarshal of its
+// json.Marshal gives them; false when v is not of the plain shapes read
+// directly: decode it through JSON then.
+func DecodeExtension(v any) (ExtensionEntry, bool) { return decodeEntry(v) }
+
 // parseEntryJSON is parseEntry through a JSON round trip.
 func parseEntryJSON(v any) (ExtensionEntry, error) {
 	b, err := json.Marshal(v)
