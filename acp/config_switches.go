@@ -56,23 +56,6 @@ func (a *optionsAPI) setSwitch(ctx context.Context, sessionID, configID string, 
 	return true, badName(a.extensions.SetSwitch(ctx, sessionID, name, on))
 }
 
-// MarshalJSON writes a boolean option (Bool set) with its boolean current
-// value and no options; a select as it is.
-func (o ConfigOption) MarshalJSON() ([]byte, error) {
-	type plain ConfigOption
-	if o.Bool == nil {
-		return json.Marshal(plain(o))
-	}
-	return json.Marshal(struct {
-		ID           string `json:"id"`
-		Name         string `json:"name"`
-		Description  string `json:"description,omitempty"`
-		Category     string `json:"category,omitempty"`
-		Type         string `json:"type"`
-		CurrentValue bool   `json:"currentValue"`
-	}{o.ID, o.Name, o.Description, o.Category, "boolean", *o.Bool})
-}
-
 // UnmarshalJSON reads either kind.
 func (o *ConfigOption) UnmarshalJSON(b []byte) error {
 	type plain ConfigOption
