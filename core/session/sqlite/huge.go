@@ -23,8 +23,10 @@ func (s *Store) releaseMemory(size int) {
 	if size < hugeRow {
 		return
 	}
+	s.stmts.borrowing.Lock() // a statement being prepared gives its connection back first
 	s.db.SetMaxIdleConns(0)
 	s.db.SetMaxIdleConns(s.maxConns)
+	s.stmts.borrowing.Unlock()
 	debug.FreeOSMemory()
 }
 

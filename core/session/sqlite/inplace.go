@@ -33,6 +33,10 @@ type rawConn func(f func(*sqlite3.Conn) error) error
 // fn can also reach SQLite's own API on it (raw), with a staging database
 // attached for msgs' huge messages (stage.go; st is nil without one).
 func (s *Store) writeHeld(ctx context.Context, id string, msgs []conversation.Message, fn func(tx dbq, raw rawConn, st *stager) error) (err error) {
+	if err := s.lockWrite(ctx); err != nil {
+		return err
+	}
+	defer s.unlockWrite()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

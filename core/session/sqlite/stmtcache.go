@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
@@ -28,6 +29,12 @@ const maxCachedStmts = 128
 // there, and preparing them all again, each on a connection the pool
 // opens for it while the first is busy, was about a third of the agent's
 // CPU for an editor's first session and prompt.
+//
+// The background preparation waits for an idle connection (the one its
+// caller's transaction releases) instead of letting the pool open one:
+// each connection is a whole sandboxed SQLite, its memory (~0.3 MiB) and
+// its own read of the schema, and an editor's first turn then ran on
+// three of them.
 type stmtCache struct {
 	db *sql.DB
 
@@ -35,12 +42,21 @@ type stmtCache struct {
 	stmts     map[string]*sql.Stmt
 	preparing map[string]bool // being prepared, or failed to (not tried again)
 	ran       map[string]bool // run once, unprepared
+	pending   []string        // to prepare once a connection is idle
+	draining  bool            // a goroutine prepares pending
 	closed    bool
 	wg        sync.WaitGroup
+	// released wakes the preparing goroutine when a write transaction
+	// has given its connection back to the pool.
+	released chan struct{}
+	// borrowing is held while a preparation holds a pooled connection,
+	// so closing the idle connections (releaseMemory) waits for it.
+	borrowing sync.Mutex
 }
 
 func newStmtCache(db *sql.DB) *stmtCache {
-	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, ran: map[string]bool{}}
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, ran: map[string]bool{},
+		released: make(chan struct{}, 1)}
 }
 
 // get returns query's prepared statement, or nil (run it unprepared) when
@@ -63,8 +79,66 @@ func (c *stmtCache) get(query string) *sql.Stmt {
 	}
 	delete(c.ran, query)
 	c.preparing[query] = true
-	c.wg.Go(func() { deepstack.Reserve(); c.prepare(query) }) // SQLite's parser goes deep
+	c.pending = append(c.pending, query)
+	if !c.draining {
+		c.draining = true
+		c.wg.Go(func() { deepstack.Reserve(); c.drain() }) // SQLite's parser goes deep
+	}
 	return nil
+}
+
+// drain prepares the pending statements, each on a connection the pool
+// has idle, until none is left or the cache closes.
+func (c *stmtCache) drain() {
+	var wait *time.Timer
+	defer func() {
+		if wait != nil {
+			wait.Stop()
+		}
+	}()
+	backoff := time.Millisecond
+	for {
+		c.mu.Lock()
+		if c.closed || len(c.pending) == 0 {
+			c.draining = false
+			c.mu.Unlock()
+			return
+		}
+		query := c.pending[0]
+		c.mu.Unlock()
+		c.borrowing.Lock()
+		if c.db.Stats().Idle == 0 {
+			c.borrowing.Unlock()
+			// Every connection is busy: wait for a write transaction to
+			// release one, or look again a little later (a read's).
+			if wait == nil {
+				wait = time.NewTimer(backoff)
+			} else {
+				wait.Reset(backoff)
+			}
+			select {
+			case <-c.released:
+			case <-wait.C:
+				backoff = min(2*backoff, 64*time.Millisecond)
+			}
+			continue
+		}
+		backoff = time.Millisecond
+		c.prepare(query)
+		c.borrowing.Unlock()
+		c.mu.Lock()
+		c.pending = c.pending[1:]
+		c.mu.Unlock()
+	}
+}
+
+// release tells a waiting preparation that a write transaction has given
+// its connection back.
+func (c *stmtCache) release() {
+	select {
+	case c.released <- struct{}{}:
+	default:
+	}
 }
 
 // prepareNow prepares query at once (the store's open prepares the
@@ -105,6 +179,7 @@ func (c *stmtCache) close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
+	c.release()
 	c.wg.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()

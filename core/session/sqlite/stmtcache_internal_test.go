@@ -2,9 +2,11 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/session"
@@ -111,5 +113,116 @@ func TestOpenPreparesTheNewSessionInsert(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A statement due for preparation while its caller's transaction holds the
+// pool's only connection is prepared on that connection once the
+// transaction has released it: the pool opens no second connection (a
+// whole sandboxed SQLite) for it.
+func TestPreparationWaitsForTheCallersConnection(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const q = `SELECT COUNT(*) FROM sessions WHERE working_dir = ?`
+	err = s.write(ctx, func(tx dbq) error {
+		for range 2 { // the second run makes it due
+			var n int
+			if err := tx.QueryRowContext(ctx, q, "/w").Scan(&n); err != nil {
+				return err
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // a preparation that did not wait would run now
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.stmts.wg.Wait()
+	s.stmts.mu.Lock()
+	_, prepared := s.stmts.stmts[q]
+	s.stmts.mu.Unlock()
+	if !prepared {
+		t.Fatal("the statement was never prepared")
+	}
+	if n := s.db.Stats().OpenConnections; n != 1 {
+		t.Fatalf("%d connections open, want 1", n)
+	}
+}
+
+// A second writer of the process waits for the first's transaction instead
+// of taking a second connection to wait in SQLite's busy handler.
+func TestWritersShareOneConnection(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, leave := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err := s.write(ctx, func(dbq) error {
+			close(inside)
+			<-leave
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	<-inside
+	wg.Go(func() {
+		if err := s.AppendMessage(ctx, sess.ID, conversation.UserText(1, "hello")); err != nil {
+			t.Error(err)
+		}
+	})
+	time.Sleep(50 * time.Millisecond) // the second writer is waiting by now
+	close(leave)
+	wg.Wait()
+	if n := s.db.Stats().OpenConnections; n != 1 {
+		t.Fatalf("%d connections open, want 1", n)
+	}
+	got, err := s.Get(ctx, sess.ID, true)
+	if err != nil || len(got.Conversation) != 1 {
+		t.Fatalf("%d messages, err %v", len(got.Conversation), err)
+	}
+}
+
+// A writer waiting for the process's other writer gives up with its
+// context.
+func TestWaitingWriterHonoursItsContext(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inside, leave := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- s.write(ctx, func(dbq) error {
+			close(inside)
+			<-leave
+			return nil
+		})
+	}()
+	<-inside
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	_, err = s.Create(cctx, session.NewSession{WorkingDir: "/w", Name: "n"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("create while another write holds the store: %v, want the context's deadline", err)
+	}
+	close(leave)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

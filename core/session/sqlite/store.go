@@ -45,6 +45,8 @@ type Store struct {
 	revs session.Revisions
 	// maxConns is the pool's size (releaseMemory restores it).
 	maxConns int
+	// writing is held by this process's write transaction (one slot).
+	writing chan struct{}
 }
 
 var _ session.Store = (*Store)(nil)
@@ -82,7 +84,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
-	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns}
+	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns, writing: make(chan struct{}, 1)}
 	created, err := s.initSchema(ctx)
 	if err != nil {
 		db.Close()
@@ -282,6 +284,10 @@ func (s *Store) stamp() string { return session.FormatTimestamp(s.now()) }
 // write runs fn in a BEGIN IMMEDIATE transaction (the DSN's _txlock) and
 // commits it when fn succeeds.
 func (s *Store) write(ctx context.Context, fn func(tx dbq) error) error {
+	if err := s.lockWrite(ctx); err != nil {
+		return err
+	}
+	defer s.unlockWrite()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -293,6 +299,29 @@ func (s *Store) write(ctx context.Context, fn func(tx dbq) error) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
+}
+
+// lockWrite waits for this process's other write transaction, if any, to
+// end. SQLite lets one writer in at a time; a second writer of this
+// process that began its transaction anyway held a second pooled
+// connection (a whole sandboxed SQLite, opened for it) and slept in
+// SQLite's busy handler until the first committed. Waiting here, it takes
+// the connection the first releases and wakes as soon as it does. Writers
+// of other processes still meet SQLite's lock and busy timeout.
+func (s *Store) lockWrite(ctx context.Context) error {
+	select {
+	case s.writing <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("begin: %w", ctx.Err())
+	}
+}
+
+// unlockWrite ends lockWrite, the transaction's connection back in the
+// pool (a statement waiting to be prepared may take it).
+func (s *Store) unlockWrite() {
+	<-s.writing
+	s.stmts.release()
 }
 
 func ignoreDone(err error) error {
