@@ -361,3 +361,23 @@ func checkMigratedData(t *testing.T, st interface {
 		t.Errorf("create in migrated db: %v %v", next.ID, err)
 	}
 }
+
+// A migrated file keeps its thread_id column, and the opens after the
+// migration (which only read the file) still read the column.
+func TestReopenedMigratedFileReadsThreadID(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	seedDDLFile(t, rawDB(t, path), "schema_v11.sql", 11)
+	seedRows(t, rawDB(t, path), 11)
+	openStore(t, path, nil).Close()
+	if _, err := rawDB(t, path).Exec(`UPDATE sessions SET thread_id = 'thread-1' WHERE id = '20240101_1'`); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		st := openStore(t, path, nil)
+		got, err := st.Get(context.Background(), "20240101_1", true)
+		st.Close()
+		if err != nil || got.ThreadID == nil || *got.ThreadID != "thread-1" {
+			t.Fatalf("thread_id %v, %v", got.ThreadID, err)
+		}
+	}
+}

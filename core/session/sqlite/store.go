@@ -85,7 +85,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
 	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns, writing: make(chan struct{}, 1)}
-	created, err := s.initSchema(ctx)
+	created, err := s.initSchema(ctx, abs)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
@@ -145,8 +145,12 @@ func registerFunctions(c *sqlite3.Conn) error {
 
 // initSchema creates or migrates the schema and reports whether the file
 // was new. A schema newer than SchemaVersion is refused (ErrSchemaTooNew)
-// and left as it is.
-func (s *Store) initSchema(ctx context.Context) (bool, error) {
+// and left as it is. A file already up to date is only read
+// (openCurrent).
+func (s *Store) initSchema(ctx context.Context, abs string) (bool, error) {
+	if s.openCurrent(ctx, abs) {
+		return false, nil
+	}
 	var created bool
 	err := s.write(ctx, func(tx dbq) error {
 		_, fresh, err := ensureSchema(ctx, tx.tx, s.stamp())
@@ -185,15 +189,22 @@ func startWAL(ctx context.Context, tx *sql.Tx) error {
 // readColumns fills cols: thread_id exists only in files that went through
 // migration 10 (goose's v17 create_schema has none).
 func (s *Store) readColumns(ctx context.Context, q querier) error {
-	col := "NULL"
-	if thread, err := hasColumn(ctx, q, "sessions", "thread_id"); err != nil {
+	thread, err := hasColumn(ctx, q, "sessions", "thread_id")
+	if err != nil {
 		return err
-	} else if thread {
+	}
+	s.setColumns(thread)
+	return nil
+}
+
+// setColumns fills cols for a sessions table with or without thread_id.
+func (s *Store) setColumns(thread bool) {
+	col := "NULL"
+	if thread {
 		col = "s.thread_id"
 	}
 	s.cols = fmt.Sprintf(sessionColumns, col)
 	s.insertSQL = fmt.Sprintf(insertSessionSQL, strings.ReplaceAll(s.cols, "s.", ""))
-	return nil
 }
 
 // SetLogger replaces Options.Logger; call it before the store is shared

@@ -12,8 +12,9 @@ import (
 
 // Store is an existing sessions.db opening in the background from the
 // start of an ACP process. The open (a sandboxed SQLite's first
-// connection, the schema check, the write-ahead log's first frame and its
-// sync) takes 2-4 ms of a fresh process; started when the editor's
+// connection and the schema check; for a file not up to date, a write
+// and, without a kept write-ahead log, its first frame's sync) takes 1-4
+// ms of a fresh process; started when the editor's
 // initialize arrived, an editor's first session/new, sent as soon as
 // initialize is answered, waited for most of it. Started before the
 // process builds its logger and reads its configuration, it is mostly
