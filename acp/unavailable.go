@@ -72,8 +72,9 @@ func unstableUnavailableMethods() map[string]RequestHandler {
 			table[m.Method] = func(context.Context, json.RawMessage) (any, error) { return none(), nil }
 			continue
 		}
-		err := unavailableError(m.Feature, m.Method)
-		table[m.Method] = func(context.Context, json.RawMessage) (any, error) { return nil, err }
+		// The error (its data JSON-encoded) is made when the method is
+		// called, not for every method as a connection starts.
+		table[m.Method] = func(context.Context, json.RawMessage) (any, error) { return nil, unavailableError(m.Feature, m.Method) }
 	}
 	return table
 }
