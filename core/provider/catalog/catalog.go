@@ -2,10 +2,8 @@ package catalog
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/goose-acp/goose-acp/core/errkind"
 )
@@ -195,24 +193,73 @@ func familyVendor(model string) string {
 	return ""
 }
 
-// The patterns normalize uses, compiled on first use (not at start-up).
-var (
-	versionPair = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d)-(\d)(-|@|$)`) })
-	suffixes    = sync.OnceValue(func() []*regexp.Regexp {
-		return []*regexp.Regexp{
-			regexp.MustCompile(`-latest$`), regexp.MustCompile(`-\d{8}$`), regexp.MustCompile(`@\d{8}$`),
-			regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`), regexp.MustCompile(`-\d{4}$`), regexp.MustCompile(`-\d{3}$`),
-		}
-	})
-)
-
 // normalize is a model's family name: "claude-sonnet-4-5-20250929" →
 // "claude-sonnet-4.5", "codestral-2508" → "codestral",
-// "gemini-2.0-flash-001" → "gemini-2.0-flash".
+// "gemini-2.0-flash-001" → "gemini-2.0-flash". It drops one dated or
+// numbered suffix after another (-latest, -YYYYMMDD, @YYYYMMDD,
+// -YYYY-MM-DD, -NNNN, -NNN), then writes each "-D-D" version pair
+// followed by "-", "@" or the end as "-D.D" — what the regular expressions
+// `-latest$`, `-\d{8}$`, `@\d{8}$`, `-\d{4}-\d{2}-\d{2}$`, `-\d{4}$`,
+// `-\d{3}$` (each replaced by "") and `-(\d)-(\d)(-|@|$)` (by "-$1.$2$3")
+// do, without compiling them: the provider check of a fresh process's
+// first session/new paid their compile (TestNormalizeIsTheRegexps).
 func normalize(model string) string {
-	out := model
-	for _, re := range suffixes() {
-		out = re.ReplaceAllString(out, "")
+	out := strings.TrimSuffix(model, "-latest")
+	out = trimDigits(out, "-", 8)
+	out = trimDigits(out, "@", 8)
+	if n := len(out); n >= 11 && out[n-3] == '-' && out[n-6] == '-' && digits(out[n-2:]) && digits(out[n-5:n-3]) {
+		if t := trimDigits(out[:n-6], "-", 4); len(t) < n-6 {
+			out = t
+		}
 	}
-	return versionPair().ReplaceAllString(out, "-$1.$2$3")
+	out = trimDigits(out, "-", 4)
+	out = trimDigits(out, "-", 3)
+	return versionPairs(out)
+}
+
+// trimDigits drops sep followed by exactly n ASCII digits at the end of s.
+func trimDigits(s, sep string, n int) string {
+	if len(s) < n+len(sep) || !digits(s[len(s)-n:]) || !strings.HasSuffix(s[:len(s)-n], sep) {
+		return s
+	}
+	return s[:len(s)-n-len(sep)]
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// versionPairs writes every "-D-D" followed by "-", "@" or the end as
+// "-D.D", left to right, a match's trailing "-" or "@" not starting the
+// next one.
+func versionPairs(s string) string {
+	isDigit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	var b []byte
+	for i := 0; i < len(s); {
+		if s[i] == '-' && isDigit(i+1) && i+2 < len(s) && s[i+2] == '-' && isDigit(i+3) &&
+			(i+4 == len(s) || s[i+4] == '-' || s[i+4] == '@') {
+			if b == nil {
+				b = append(make([]byte, 0, len(s)), s[:i]...)
+			}
+			b = append(b, '-', s[i+1], '.', s[i+3])
+			if i+4 < len(s) {
+				b = append(b, s[i+4])
+			}
+			i += 5
+			continue
+		}
+		if b != nil {
+			b = append(b, s[i])
+		}
+		i++
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
