@@ -63,10 +63,13 @@ func (a *optionsAPI) methods() map[string]RequestHandler {
 // setup is the modes, models and config options of a session's
 // new/load/resume/fork answer.
 func (a *optionsAPI) setup(sessionID string) SessionSetupResponse {
+	// The model list is the model option's: the options are computed
+	// once (each computation lists every provider).
+	options := a.options(sessionID)
 	return SessionSetupResponse{
 		Modes:         &ModeState{CurrentModeID: a.currentMode(sessionID), AvailableModes: modes},
-		Models:        a.modelState(sessionID),
-		ConfigOptions: a.options(sessionID),
+		Models:        modelState(options[2]),
+		ConfigOptions: options,
 	}
 }
 
@@ -159,10 +162,10 @@ func ensureValue(opts []ConfigOptionValue, v string) []ConfigOptionValue {
 	return append([]ConfigOptionValue{{Value: v, Name: v}}, opts...)
 }
 
-func (a *optionsAPI) modelState(sessionID string) *ModelState {
-	_, mdl := a.currentProviderModel(sessionID)
-	opt := a.options(sessionID)[2]
-	st := &ModelState{CurrentModelID: mdl, AvailableModels: []ModelInfo{}}
+// modelState is the legacy model list of the model option (options'
+// third): its current value and its choices.
+func modelState(opt ConfigOption) *ModelState {
+	st := &ModelState{CurrentModelID: opt.CurrentValue, AvailableModels: []ModelInfo{}}
 	for _, o := range opt.Options {
 		st.AvailableModels = append(st.AvailableModels, ModelInfo{ModelID: o.Value, Name: o.Name})
 	}
