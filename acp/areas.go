@@ -38,10 +38,17 @@ func newAreas() *areas {
 
 // methods are every area's methods.
 func (a *areas) methods() map[string]RequestHandler {
-	table := map[string]RequestHandler{}
-	for _, m := range []map[string]RequestHandler{a.prompt.methods(), a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
+	all := []map[string]RequestHandler{a.prompt.methods(), a.sessions.methods(), a.options.methods(), a.providers.methods(), a.config.methods(), a.prompts.methods(),
 		a.defaults.methods(), a.recipes.methods(), a.schedules.methods(), a.sources.methods(), a.menus.methods(),
-		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods(), a.titles.methods()} {
+		a.sessionTools.methods(), a.sessionOps.methods(), a.onboarding.methods(), a.titles.methods()}
+	n := 0
+	for _, m := range all {
+		n += len(m)
+	}
+	// Sized for the areas' methods and the connection's own (requestTable
+	// fills this map further): no rehashing as a connection starts.
+	table := make(map[string]RequestHandler, n+len(UnstableUnavailable)+16)
+	for _, m := range all {
 		maps.Copy(table, m)
 	}
 	return table

@@ -238,14 +238,13 @@ func (s *Server) afterOpen(h RequestHandler) RequestHandler {
 }
 
 func (s *Server) requestTable() map[string]RequestHandler {
-	table := map[string]RequestHandler{}
 	if s.areas == nil {
 		s.areas = newAreas()
 	}
 	if s.v2 == nil {
 		s.v2 = &v2API{log: s.log, loaded: s.loaded, prompt: s.areas.prompt, requireProvider: s.requireProvider}
 	}
-	maps.Copy(table, s.areas.methods())
+	table := s.areas.methods() // a new map, sized for the whole table
 	s.versioned(table, s.v2.methods(table))
 	for method, h := range table {
 		table[method] = s.afterOpen(h)
