@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/earlystore"
@@ -19,7 +18,7 @@ func main() {
 	// Before anything else: a shell supervisor runs and exits here; the
 	// agent becomes the reaper of its shells' orphans (internal/proctree).
 	proctree.Init(os.Args)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	earlystore.DiscardAtStart() // a command that ended before taking it
 	stop()
