@@ -18,8 +18,9 @@ import (
 // a long conversation loads markedly faster.
 func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (session.Session, error) {
 	if !withMessages {
-		return s.get(ctx, s.reader(), id, false)
+		return s.get(ctx, s.reader(ctx), id, false)
 	}
+	s.awaitWriter(ctx)
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return session.Session{}, err

@@ -15,7 +15,7 @@ func (s *Store) Revision(id string) uint64 { return s.revs.Revision(id) }
 
 // Row reads the session row alone (see session.Revisioner).
 func (s *Store) Row(ctx context.Context, id string) (session.Session, error) {
-	out, err := s.getRow(ctx, s.reader(), id, false)
+	out, err := s.getRow(ctx, s.reader(ctx), id, false)
 	if err != nil {
 		return session.Session{}, fmt.Errorf("get session: %w", err)
 	}

@@ -226,3 +226,62 @@ func TestWaitingWriterHonoursItsContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A read of a session row while the process's write transaction holds the
+// pool's only connection waits for it instead of opening a second one; a
+// read beside another read still runs at once.
+func TestReadBesideAWriteSharesTheConnection(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, leave := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err := s.write(ctx, func(tx dbq) error {
+			close(inside)
+			<-leave
+			_, err := tx.ExecContext(ctx, `UPDATE sessions SET name = 'renamed' WHERE id = ?`, sess.ID)
+			return err
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	<-inside
+	var got session.Session
+	wg.Go(func() {
+		var err error
+		if got, err = s.Row(ctx, sess.ID); err != nil {
+			t.Error(err)
+		}
+	})
+	time.Sleep(50 * time.Millisecond) // the read is waiting by now
+	close(leave)
+	wg.Wait()
+	if n := s.db.Stats().OpenConnections; n != 1 {
+		t.Fatalf("%d connections open, want 1", n)
+	}
+	if got.Name != "renamed" {
+		t.Fatalf("read %q, want the committed name", got.Name)
+	}
+
+	// A read holding the connection does not make the next read wait.
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if _, err := s.Row(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.db.Stats().OpenConnections; n != 2 {
+		t.Fatalf("%d connections open beside a read, want 2", n)
+	}
+}

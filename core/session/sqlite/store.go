@@ -84,7 +84,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	db.SetMaxOpenConns(opts.MaxOpenConns)
 	db.SetMaxIdleConns(opts.MaxOpenConns)
-	s := &Store{db: db, stmts: newStmtCache(db), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns, writing: make(chan struct{}, 1)}
+	writing := make(chan struct{}, 1)
+	s := &Store{db: db, stmts: newStmtCache(db, writing), now: opts.Now, log: opts.Logger, maxConns: opts.MaxOpenConns, writing: writing}
 	created, err := s.initSchema(ctx, abs)
 	if err != nil {
 		db.Close()
@@ -286,8 +287,12 @@ func (s *Store) keepShortWAL() {
 	_, _ = conn.ExecContext(ctx, "PRAGMA journal_size_limit = -1")
 }
 
-// reader runs statements on the database (outside any transaction).
-func (s *Store) reader() dbq { return dbq{c: s.stmts} }
+// reader runs statements on the database (outside any transaction),
+// after awaitWriter.
+func (s *Store) reader(ctx context.Context) dbq {
+	s.awaitWriter(ctx)
+	return dbq{c: s.stmts}
+}
 
 // stamp is the current time in sessions.db's text form.
 func (s *Store) stamp() string { return session.FormatTimestamp(s.now()) }
@@ -310,29 +315,6 @@ func (s *Store) write(ctx context.Context, fn func(tx dbq) error) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
-}
-
-// lockWrite waits for this process's other write transaction, if any, to
-// end. SQLite lets one writer in at a time; a second writer of this
-// process that began its transaction anyway held a second pooled
-// connection (a whole sandboxed SQLite, opened for it) and slept in
-// SQLite's busy handler until the first committed. Waiting here, it takes
-// the connection the first releases and wakes as soon as it does. Writers
-// of other processes still meet SQLite's lock and busy timeout.
-func (s *Store) lockWrite(ctx context.Context) error {
-	select {
-	case s.writing <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("begin: %w", ctx.Err())
-	}
-}
-
-// unlockWrite ends lockWrite, the transaction's connection back in the
-// pool (a statement waiting to be prepared may take it).
-func (s *Store) unlockWrite() {
-	<-s.writing
-	s.stmts.release()
 }
 
 func ignoreDone(err error) error {
