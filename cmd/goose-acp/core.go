@@ -189,10 +189,7 @@ func localAnalyze(_ context.Context, env extension.Env) (extension.Server, error
 // configReader adapts config.Config to agent.ConfigReader.
 type configReader struct{ cfg *config.Config }
 
-func (c configReader) Get(key string) (any, bool) {
-	v, err := c.cfg.Get(key)
-	return v, err == nil
-}
+func (c configReader) Get(key string) (any, bool) { return c.cfg.Lookup(key) }
 
 func (c configReader) Secret(key string) (string, bool) {
 	v, err := c.cfg.GetSecret(key)

@@ -25,6 +25,25 @@ func (c *Config) Get(key string) (any, error) {
 	return deepCopy(v), nil
 }
 
+// Lookup is Get for readers that only ask whether key is set: false when
+// it is set nowhere or the files cannot be read. Unlike Get it builds no
+// error for a missing key (a new session's provider check asks for a
+// dozen unset keys, each a formatted error before).
+func (c *Config) Lookup(key string) (any, bool) {
+	if v := c.getenv(strings.ToUpper(key)); v != "" {
+		return ParseEnvValue(v), true
+	}
+	values, err := c.load()
+	if err != nil {
+		return nil, false
+	}
+	v, ok := values[key]
+	if !ok {
+		return nil, false
+	}
+	return deepCopy(v), true
+}
+
 // GetAll returns the merged file values without environment overrides
 // (goosed's GET /config).
 func (c *Config) GetAll() (map[string]any, error) {

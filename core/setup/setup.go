@@ -53,8 +53,8 @@ func (s *Setup) registry(overlay map[string]string) *registry.Registry {
 	cfg := s.opts.Config
 	return registry.New(registry.Options{
 		Get: func(key string) (any, bool) {
-			v, err := cfg.Get(key)
-			return v, err == nil && v != nil
+			v, ok := cfg.Lookup(key)
+			return v, ok && v != nil
 		},
 		Secret: func(key string) (string, error) {
 			v, err := cfg.Secrets().Get(key)
