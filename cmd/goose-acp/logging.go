@@ -88,14 +88,21 @@ func newQuietLogger(env *environment) (*slog.Logger, func() error, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("invalid log level %q (want debug, info, warn or error)", level)
 	}
-	handlers := []slog.Handler{charmlog.NewWithOptions(env.stderr, charmlog.Options{
-		Level: max(lvl, charmlog.WarnLevel), ReportTimestamp: true, Prefix: "goose-acp",
+	// Both handlers are built when they first write (lazyHandler): the
+	// stderr one usually never does.
+	stderrLevel := max(lvl, charmlog.WarnLevel)
+	handlers := []slog.Handler{newLazyHandler(slog.Level(stderrLevel), func() slog.Handler {
+		return charmlog.NewWithOptions(env.stderr, charmlog.Options{
+			Level: stderrLevel, ReportTimestamp: true, Prefix: "goose-acp",
+		})
 	})}
 	closeFn := func() error { return nil }
 	if f, err := openRunLogFile(env); err == nil {
 		closeFn = f.Close
-		handlers = append(handlers, charmlog.NewWithOptions(f, charmlog.Options{
-			Level: lvl, ReportTimestamp: true, Prefix: "goose-acp", Formatter: charmlog.JSONFormatter,
+		handlers = append(handlers, newLazyHandler(slog.Level(lvl), func() slog.Handler {
+			return charmlog.NewWithOptions(f, charmlog.Options{
+				Level: lvl, ReportTimestamp: true, Prefix: "goose-acp", Formatter: charmlog.JSONFormatter,
+			})
 		}))
 	}
 	logger := slog.New(slog.NewMultiHandler(handlers...))
