@@ -247,6 +247,10 @@ func (s *Server) requestTable() map[string]RequestHandler {
 	table := s.areas.methods() // a new map, sized for the whole table
 	s.versioned(table, s.v2.methods(table))
 	for method, h := range table {
+		if method == "session/new" {
+			table[method] = s.afterOpenChecked(h) // open_check.go
+			continue
+		}
 		table[method] = s.afterOpen(h)
 	}
 	maps.Copy(table, unstableUnavailableMethods())

@@ -89,7 +89,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	if err != nil {
 		return nil, err
 	}
-	if err := a.conn.requireProvider(); err != nil {
+	if err := checkedProvider(ctx, a.conn.requireProvider); err != nil {
 		return nil, err
 	}
 	mr, err := a.recipeFromMeta(req.Meta, req.CWD)
