@@ -83,7 +83,7 @@ func Providers(format string, skip func(id string) bool) ([]Provider, error) {
 		format = f
 	}
 	var out []Provider
-	for _, p := range providers {
+	for _, p := range providers() {
 		if (format == "" || p.Format == format) && (skip == nil || !skip(p.ID)) {
 			out = append(out, p)
 		}
@@ -99,7 +99,7 @@ func Providers(format string, skip func(id string) bool) ([]Provider, error) {
 
 // Template is the catalog provider id.
 func Template(id string) (Provider, error) {
-	for _, p := range providers {
+	for _, p := range providers() {
 		if p.ID == id {
 			return p, nil
 		}
