@@ -53,9 +53,11 @@ func (s *Store) appendInPlace(ctx context.Context, id string, m conversation.Mes
 	return nil
 }
 
+const touchSQL = `UPDATE sessions SET updated_at = ? WHERE id = ?`
+
 // touchSession sets the session's updated_at, or reports it missing.
 func touchSession(ctx context.Context, tx dbq, stamp, id string) error {
-	res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, stamp, id)
+	res, err := tx.ExecContext(ctx, touchSQL, stamp, id)
 	if err != nil {
 		return err
 	}

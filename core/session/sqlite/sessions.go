@@ -125,17 +125,22 @@ const visibleSQL = `CASE m.metadata_json
 	WHEN '{"userVisible":false,"agentVisible":false}' THEN 0
 	ELSE NOT json_valid(m.metadata_json) OR COALESCE(json_extract(m.metadata_json, '$.userVisible'), 1) != 0 END`
 
-// getRow reads one session row; withStats also fills MessageCount and
-// LastMessageAt from the messages table.
-func (s *Store) getRow(ctx context.Context, q querier, id string, withStats bool) (session.Session, error) {
+// rowSQL is getRow's statement.
+func (s *Store) rowSQL(withStats bool) string {
 	stats := "0, NULL"
 	if withStats {
 		stats = statsSQL("s")
 	}
+	return `SELECT ` + s.cols + `, ` + stats + ` FROM sessions s WHERE s.id = ?`
+}
+
+// getRow reads one session row; withStats also fills MessageCount and
+// LastMessageAt from the messages table.
+func (s *Store) getRow(ctx context.Context, q querier, id string, withStats bool) (session.Session, error) {
 	var r sessionRow
 	var count int
 	var last sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT `+s.cols+`, `+stats+` FROM sessions s WHERE s.id = ?`, id).
+	err := q.QueryRowContext(ctx, s.rowSQL(withStats), id).
 		Scan(append(r.dest(), &count, &last)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return session.Session{}, notFound(id)
@@ -175,15 +180,14 @@ func (s *Store) Update(ctx context.Context, id string, u session.Update) error {
 		if len(set) == 0 {
 			return requireSession(ctx, tx, id)
 		}
-		cols := make([]string, 0, len(set)+1)
+		names := make([]string, 0, len(set))
 		args := make([]any, 0, len(set)+2)
 		for _, c := range set {
-			cols = append(cols, c.Name+" = ?")
+			names = append(names, c.Name)
 			args = append(args, c.Value)
 		}
-		cols = append(cols, "updated_at = ?")
 		args = append(args, s.stamp(), id)
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET `+strings.Join(cols, ", ")+` WHERE id = ?`, args...)
+		res, err := tx.ExecContext(ctx, updateSQL(names...), args...)
 		if err != nil {
 			return err
 		}
@@ -198,9 +202,16 @@ func (s *Store) Update(ctx context.Context, id string, u session.Update) error {
 	return nil
 }
 
+// updateSQL is Update's statement for these columns (and updated_at).
+func updateSQL(cols ...string) string {
+	return `UPDATE sessions SET ` + strings.Join(cols, " = ?, ") + ` = ?, updated_at = ? WHERE id = ?`
+}
+
+const requireSessionSQL = `SELECT 1 FROM sessions WHERE id = ?`
+
 func requireSession(ctx context.Context, q querier, id string) error {
 	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+	err := q.QueryRowContext(ctx, requireSessionSQL, id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFound(id)
 	}
