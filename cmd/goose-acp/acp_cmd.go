@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/firstframe"
@@ -93,6 +94,10 @@ func (env *environment) sessionBuiltins() []string {
 	return out
 }
 
+// releaseWaitsForStore bounds how long the start-up pages' release waits
+// for the early store open (one that waits for another process's lock).
+const releaseWaitsForStore = 100 * time.Millisecond
+
 // serveACP serves ACP until stdin ends (and, with --http, the HTTP API
 // until interrupted).
 func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
@@ -121,8 +126,17 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	// registry): the binary's pages it touched leave the resident set
 	// (internal/startpages); what serving uses faults back in. On its own
 	// goroutine: the madvise (~0.2 ms) runs beside the editor's first
-	// request, not before it.
-	go startpages.Release()
+	// request, not before it. After the session database's early open has
+	// warmed a first turn's statements (earlystore; waiting at most
+	// releaseWaitsForStore): SQLite's parser and code generator it ran
+	// leave with the rest, and the turn runs only SQLite's executor.
+	go func() {
+		select {
+		case <-rt.early.Done():
+		case <-time.After(releaseWaitsForStore):
+		}
+		startpages.Release()
+	}()
 	in := env.stdin
 	if f, ok := env.stdin.(*os.File); ok && f == os.Stdin {
 		// The editor's initialize may have been answered already, while

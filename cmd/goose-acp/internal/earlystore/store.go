@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/internal/deepstack"
@@ -30,6 +31,9 @@ type Store struct {
 
 	store *sqlite.Store
 	err   error
+	// wanted stops the warming (sqlite.Store.Warm) once the store is
+	// asked for.
+	wanted atomic.Bool
 
 	mu    sync.Mutex
 	log   *slog.Logger
@@ -47,9 +51,25 @@ func Start(ctx context.Context, path string) *Store {
 		deepstack.Reserve() // the open runs SQLite: one stack copy, not four
 		defer close(e.done)
 		e.store, e.err = sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
+		if e.err == nil {
+			// Until the editor asks for a session: a new session's first
+			// turn then runs its statements prepared.
+			e.store.Warm(ctx, e.wanted.Load)
+		}
 	}()
 	return e
 }
+
+// Done is closed once the open, and the warming that follows it, has
+// finished (at once for a nil Store).
+func (e *Store) Done() <-chan struct{} {
+	if e == nil {
+		return closed
+	}
+	return e.done
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // LogTo is the process's logger, once built: the open's records go to it.
 func (e *Store) LogTo(log *slog.Logger) {
@@ -67,6 +87,7 @@ func (e *Store) Take(path string) (*sqlite.Store, error) {
 	if e == nil || e.path != path {
 		return nil, nil
 	}
+	e.wanted.Store(true)
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -84,6 +105,7 @@ func (e *Store) CloseUnused() {
 	if e == nil {
 		return
 	}
+	e.wanted.Store(true)
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()

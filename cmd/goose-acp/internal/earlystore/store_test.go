@@ -2,8 +2,14 @@ package earlystore
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/session/sqlite"
 )
 
 // What the early open logs before the process has its logger reaches that
@@ -48,5 +54,64 @@ func TestAtStartIsForItsPathOnly(t *testing.T) {
 	atStart = e2
 	if got := AtStart("/a"); got != e2 || atStart != nil {
 		t.Fatalf("AtStart for its path: %v", got)
+	}
+}
+
+// Asking for the store stops the warming that follows the open: Take (and
+// CloseUnused) mark it wanted before waiting for the open to finish.
+func TestTakeStopsTheWarming(t *testing.T) {
+	for name, ask := range map[string]func(e *Store){
+		"take":         func(e *Store) { _, _ = e.Take("/x") },
+		"close unused": func(e *Store) { e.CloseUnused() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := &Store{path: "/x", done: make(chan struct{}), logs: newHeldLogs()}
+			asked := make(chan struct{})
+			go func() { ask(e); close(asked) }()
+			deadline := time.Now().Add(10 * time.Second)
+			for !e.wanted.Load() {
+				if time.Now().After(deadline) {
+					t.Fatal("the store was asked for but the warming was not told")
+				}
+				time.Sleep(time.Millisecond)
+			}
+			select {
+			case <-asked:
+				t.Fatal("returned before the open finished")
+			default:
+			}
+			close(e.done)
+			<-asked
+		})
+	}
+}
+
+// An existing sessions.db opens and warms in the background; Done closes
+// when both are over, and the store is handed over working. No open: Done
+// is closed.
+func TestStartOpensAndWarms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e := Start(context.Background(), path)
+	<-e.Done()
+	got, err := e.Take(path)
+	if err != nil || got == nil {
+		t.Fatalf("take: %v, %v", got, err)
+	}
+	defer got.Close()
+	if _, err := got.Create(context.Background(), session.NewSession{WorkingDir: "/w"}); err != nil {
+		t.Fatal(err)
+	}
+	var none *Store
+	select {
+	case <-none.Done():
+	default:
+		t.Fatal("Done of no open is not closed")
 	}
 }
