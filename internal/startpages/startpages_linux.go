@@ -2,11 +2,36 @@ package startpages
 
 import (
 	"bytes"
-	"debug/elf"
 	"encoding/binary"
 	"os"
 	"syscall"
 	"unsafe"
+)
+
+// prog64 and header64 are debug/elf's Prog64 and Header64 (the test
+// checks the layouts), declared here so the binary does not link
+// debug/elf, debug/dwarf and internal/zstd, whose package initialisation
+// runs before an editor's process can open its session database.
+type prog64 struct {
+	Type, Flags                             uint32
+	Off, Vaddr, Paddr, Filesz, Memsz, Align uint64
+}
+
+type header64 struct {
+	Ident                                                [16]byte
+	Type, Machine                                        uint16
+	Version                                              uint32
+	Entry, Phoff, Shoff                                  uint64
+	Flags                                                uint32
+	Ehsize, Phentsize, Phnum, Shentsize, Shnum, Shstrndx uint16
+}
+
+// The program header values Release reads (debug/elf's PT_LOAD, PT_PHDR,
+// PF_W).
+const (
+	ptLoad = 1
+	ptPhdr = 6
+	pfW    = 0x2
 )
 
 // Release drops the resident pages of the executable's read-only,
@@ -21,7 +46,7 @@ func Release() int {
 		return 0
 	}
 	// The headers are part of the mapped executable image, not Go memory.
-	progs := unsafe.Slice(*(**elf.Prog64)(unsafe.Pointer(&phdr)), phnum)
+	progs := unsafe.Slice(*(**prog64)(unsafe.Pointer(&phdr)), phnum)
 	bias, ok := loadBias(progs, phdr)
 	if !ok {
 		return 0
@@ -29,7 +54,7 @@ func Release() int {
 	page := uintptr(os.Getpagesize())
 	n := 0
 	for _, p := range progs {
-		if elf.ProgType(p.Type) != elf.PT_LOAD || elf.ProgFlag(p.Flags)&elf.PF_W != 0 {
+		if p.Type != ptLoad || p.Flags&pfW != 0 {
 			continue
 		}
 		// Only whole pages inside the segment: a page shared with a writable
@@ -48,9 +73,9 @@ func Release() int {
 
 // loadBias is where the executable was loaded relative to its link
 // addresses: zero for a position-dependent executable, the PIE slide else.
-func loadBias(progs []elf.Prog64, phdr uintptr) (uintptr, bool) {
+func loadBias(progs []prog64, phdr uintptr) (uintptr, bool) {
 	for _, p := range progs {
-		if elf.ProgType(p.Type) == elf.PT_PHDR {
+		if p.Type == ptPhdr {
 			return phdr - uintptr(p.Vaddr), true
 		}
 	}
@@ -59,9 +84,9 @@ func loadBias(progs []elf.Prog64, phdr uintptr) (uintptr, bool) {
 	// offset 0. The 64 bytes before them are in that segment (the headers
 	// never start before offset 64); they must be an ELF header saying so.
 	for _, p := range progs {
-		if elf.ProgType(p.Type) == elf.PT_LOAD && p.Off == 0 {
-			eh := (*elf.Header64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Pointer(&phdr)), -64))
-			if string(eh.Ident[:4]) != elf.ELFMAG || eh.Phoff != 64 {
+		if p.Type == ptLoad && p.Off == 0 {
+			eh := (*header64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Pointer(&phdr)), -64))
+			if string(eh.Ident[:4]) != "\x7fELF" || eh.Phoff != 64 {
 				return 0, false
 			}
 			return phdr - 64 - uintptr(p.Vaddr), true
@@ -87,7 +112,7 @@ func auxPhdr() (uintptr, int) {
 		case 5: // AT_PHNUM
 			phnum = int(v)
 		case 4: // AT_PHENT
-			if v != uint64(unsafe.Sizeof(elf.Prog64{})) {
+			if v != uint64(unsafe.Sizeof(prog64{})) {
 				return 0, 0
 			}
 		}
