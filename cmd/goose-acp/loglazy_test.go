@@ -66,6 +66,8 @@ func TestLazyHandlerWritesAsTheHandlerItBuilds(t *testing.T) {
 // from info up in this run's log file as JSON, and nothing on stderr for
 // a process that only logs at info.
 func TestQuietLoggerOutputs(t *testing.T) {
+	prev := slog.Default()
+	t.Cleanup(func() { slog.SetDefault(prev) }) // newQuietLogger sets the default
 	home := t.TempDir()
 	var stderr bytes.Buffer
 	getenv := func(k string) string {
