@@ -78,7 +78,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		// goose would stop here; a directory someone else owns is still usable.
 		opts.Logger.Warn("could not make the sessions directory owner-only", "dir", filepath.Dir(abs), "err", err)
 	}
-	db, err := driver.Open(dsn(abs), registerFunctions)
+	db, err := openDB(dsn(abs))
 	if err != nil {
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
 	}
