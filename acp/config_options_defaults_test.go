@@ -42,15 +42,7 @@ func (c *liveConfig) set(k string, v any) {
 // not a copy taken when the editor connected.
 func TestConfigOptionsShowTheDefaultsAsConfiguredNow(t *testing.T) {
 	cfg := &liveConfig{m: map[string]any{"GOOSE_DISABLE_SESSION_NAMING": "true", "GOOSE_PROVIDER": "first", "GOOSE_MODEL": "m1", "GOOSE_MODE": "approve"}}
-	a := agent.New(agent.Options{
-		Store: memory.New(nil),
-		Providers: func(context.Context, string, model.Config) (provider.Provider, error) {
-			return nil, errors.New("no key")
-		},
-		Config:  cfg,
-		TempDir: t.TempDir(),
-	})
-	t.Cleanup(func() { _ = a.Close() })
+	a := agentWithoutProvider(t, cfg)
 	c := serveLines(t, Options{Agent: a, Store: a.Sessions(), Builtins: []string{}})
 	current := func(id int) map[string]string {
 		t.Helper()
@@ -76,4 +68,20 @@ func TestConfigOptionsShowTheDefaultsAsConfiguredNow(t *testing.T) {
 	if got := current(2); got["provider"] != "second" || got["model"] != "m2" {
 		t.Fatalf("after the default changed, a new session shows %v", got)
 	}
+}
+
+// agentWithoutProvider is an agent over an in-memory store whose provider
+// can never be built (no key), reading cfg.
+func agentWithoutProvider(t *testing.T, cfg agent.ConfigReader) *agent.Agent {
+	t.Helper()
+	a := agent.New(agent.Options{
+		Store: memory.New(nil),
+		Providers: func(context.Context, string, model.Config) (provider.Provider, error) {
+			return nil, errors.New("no key")
+		},
+		Config:  cfg,
+		TempDir: t.TempDir(),
+	})
+	t.Cleanup(func() { _ = a.Close() })
+	return a
 }

@@ -1,16 +1,11 @@
 package acp
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"sync/atomic"
 	"testing"
 
-	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/model"
 	"github.com/goose-acp/goose-acp/core/provider"
-	"github.com/goose-acp/goose-acp/core/session/memory"
 )
 
 // A session's answer lists the providers once (each listing reads the
@@ -18,15 +13,7 @@ import (
 // model list is exactly the model option's choices.
 func TestSessionSetupListsTheProvidersOnce(t *testing.T) {
 	cfg := &liveConfig{m: map[string]any{"GOOSE_DISABLE_SESSION_NAMING": "true", "GOOSE_PROVIDER": "p2", "GOOSE_MODEL": "custom-model", "GOOSE_MODE": "auto"}}
-	a := agent.New(agent.Options{
-		Store: memory.New(nil),
-		Providers: func(context.Context, string, model.Config) (provider.Provider, error) {
-			return nil, errors.New("no key")
-		},
-		Config:  cfg,
-		TempDir: t.TempDir(),
-	})
-	t.Cleanup(func() { _ = a.Close() })
+	a := agentWithoutProvider(t, cfg)
 	var listed atomic.Int32
 	providers := func() []provider.Metadata {
 		listed.Add(1)
