@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -49,47 +48,11 @@ var presentEntries = []struct {
 	{"null", "null", false},
 }
 
-// referenceMigrate is migrateMerged as it was: every refreshed entry
-// through json.Marshal and json.Unmarshal, every present entry read by
-// parseEntryJSON.
+// referenceMigrate is migrateMerged as it was: every present entry read
+// by parseEntryJSON, every refreshed entry through json.Marshal and
+// json.Unmarshal.
 func referenceMigrate(values map[string]any, defs []PlatformExtension) {
-	exts, _ := values[extensionsKey].(map[string]any)
-	if exts == nil {
-		exts = map[string]any{}
-	}
-	changed := false
-	for _, def := range defs {
-		raw, present := exts[def.Name]
-		enabled, typ := def.DefaultEnabled, ExtensionPlatform
-		if present {
-			if cur, err := parseEntryJSON(raw); err == nil {
-				t := cur.Config.Type
-				if (t == ExtensionPlatform || t == ExtensionBuiltin) &&
-					cur.Config.Description == def.Description && cur.Config.DisplayName == def.DisplayName {
-					continue
-				}
-				enabled = cur.Enabled
-				if t == ExtensionBuiltin {
-					typ = ExtensionBuiltin
-				}
-			}
-		}
-		bundled := true
-		b, err := json.Marshal(ExtensionEntry{Enabled: enabled, Config: ExtensionConfig{
-			Type: typ, Name: def.Name, Description: def.Description, DisplayName: def.DisplayName, Bundled: &bundled,
-		}})
-		if err != nil {
-			continue
-		}
-		var v any
-		if json.Unmarshal(b, &v) == nil {
-			exts[def.Name] = v
-			changed = true
-		}
-	}
-	if changed {
-		values[extensionsKey] = exts
-	}
+	migrateWith(values, defs, parseEntryJSON, entryValueJSON)
 }
 
 // checkMigrationMatchesJSON loads, for each present entry written under
@@ -135,10 +98,8 @@ func checkMigrationMatchesJSON(t *testing.T, defs []PlatformExtension) {
 				if !isDirect {
 					t.Errorf("%s/%s: migrated entry not built directly: %+v", pe.name, def.Name, entry)
 				}
-				b, _ := json.Marshal(entry)
-				var viaJSON any
-				if err := json.Unmarshal(b, &viaJSON); err != nil || !reflect.DeepEqual(any(direct), viaJSON) {
-					t.Errorf("%s/%s: direct value %#v, JSON round trip %#v (%v)", pe.name, def.Name, direct, viaJSON, err)
+				if viaJSON, ok := entryValueJSON(entry); !ok || !reflect.DeepEqual(any(direct), viaJSON) {
+					t.Errorf("%s/%s: direct value %#v, JSON round trip %#v (%v)", pe.name, def.Name, direct, viaJSON, ok)
 				}
 			}
 			if !present {

@@ -21,9 +21,15 @@ type PlatformExtension struct {
 // The user's enabled flag survives and a "builtin" entry stays builtin; an
 // entry of any other type, or one that does not parse, is replaced.
 func migratedPlatformEntry(def PlatformExtension, raw any, present bool) (ExtensionEntry, bool) {
+	return migratedEntry(def, raw, present, parseEntry)
+}
+
+// migratedEntry is migratedPlatformEntry reading the current value with
+// parse (the tests pass the JSON round trip).
+func migratedEntry(def PlatformExtension, raw any, present bool, parse func(any) (ExtensionEntry, error)) (ExtensionEntry, bool) {
 	enabled, typ := def.DefaultEnabled, ExtensionPlatform
 	if present {
-		if cur, err := parseEntry(raw); err == nil {
+		if cur, err := parse(raw); err == nil {
 			t := cur.Config.Type
 			if (t == ExtensionPlatform || t == ExtensionBuiltin) &&
 				cur.Config.Description == def.Description && cur.Config.DisplayName == def.DisplayName {
@@ -45,6 +51,12 @@ func migratedPlatformEntry(def PlatformExtension, raw any, present bool) (Extens
 // migrateMerged adds or refreshes the platform entries in a merged,
 // JSON-shaped config in memory (goose's run_read_migrations).
 func migrateMerged(values map[string]any, defs []PlatformExtension) {
+	migrateWith(values, defs, parseEntry, entryValue)
+}
+
+// migrateWith is migrateMerged reading present entries with parse and
+// making refreshed ones with value (the tests pass the JSON round trips).
+func migrateWith(values map[string]any, defs []PlatformExtension, parse func(any) (ExtensionEntry, error), value func(ExtensionEntry) (any, bool)) {
 	if len(defs) == 0 {
 		return
 	}
@@ -55,11 +67,11 @@ func migrateMerged(values map[string]any, defs []PlatformExtension) {
 	changed := false
 	for _, def := range defs {
 		raw, present := exts[def.Name]
-		entry, ok := migratedPlatformEntry(def, raw, present)
+		entry, ok := migratedEntry(def, raw, present, parse)
 		if !ok {
 			continue
 		}
-		if v, ok := entryValue(entry); ok {
+		if v, ok := value(entry); ok {
 			exts[def.Name] = v
 			changed = true
 		}
@@ -75,6 +87,11 @@ func entryValue(entry ExtensionEntry) (any, bool) {
 	if m, ok := platformEntryValue(entry); ok {
 		return m, true
 	}
+	return entryValueJSON(entry)
+}
+
+// entryValueJSON is entryValue through a JSON round trip.
+func entryValueJSON(entry ExtensionEntry) (any, bool) {
 	b, err := json.Marshal(entry)
 	if err != nil {
 		return nil, false
