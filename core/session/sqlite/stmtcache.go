@@ -56,11 +56,57 @@ type stmtCache struct {
 	borrowing sync.Mutex
 	// writing is the store's write slot (writeslot.go).
 	writing chan struct{}
+	// waiters are closed once drain has dealt with their query (queue).
+	waiters map[string][]chan struct{}
 }
 
 func newStmtCache(db *sql.DB, writing chan struct{}) *stmtCache {
 	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}, ran: map[string]bool{},
-		released: make(chan struct{}, 1), writing: writing}
+		released: make(chan struct{}, 1), writing: writing, waiters: map[string][]chan struct{}{}}
+}
+
+// queue has the queries prepared in the background as any statement due
+// for it is (drain: on an idle connection, holding the write slot, one
+// at a time), and returns a channel closed once they have been (or the
+// cache closed).
+func (c *stmtCache) queue(queries []string) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	last := ""
+	for _, q := range queries {
+		if c.closed || len(c.stmts)+len(c.preparing) >= maxCachedStmts {
+			break
+		}
+		if _, ok := c.stmts[q]; ok || c.preparing[q] {
+			continue
+		}
+		c.preparing[q] = true
+		c.pending = append(c.pending, q)
+		last = q
+	}
+	done := make(chan struct{})
+	if last == "" {
+		close(done)
+		return done
+	}
+	c.waiters[last] = append(c.waiters[last], done)
+	if !c.draining {
+		c.draining = true
+		c.wg.Go(func() { deepstack.Reserve(); c.drain() })
+	}
+	return done
+}
+
+// wake closes query's waiters (c.mu held); all of them for "".
+func (c *stmtCache) wake(query string) {
+	for q, chs := range c.waiters {
+		if query == "" || q == query {
+			for _, ch := range chs {
+				close(ch)
+			}
+			delete(c.waiters, q)
+		}
+	}
 }
 
 // get returns query's prepared statement, or nil (run it unprepared) when
@@ -105,6 +151,9 @@ func (c *stmtCache) drain() {
 		c.mu.Lock()
 		if c.closed || len(c.pending) == 0 {
 			c.draining = false
+			if c.closed {
+				c.wake("")
+			}
 			c.mu.Unlock()
 			return
 		}
@@ -143,6 +192,7 @@ func (c *stmtCache) drain() {
 		c.borrowing.Unlock()
 		c.mu.Lock()
 		c.pending = c.pending[1:]
+		c.wake(query)
 		c.mu.Unlock()
 	}
 }
@@ -198,6 +248,7 @@ func (c *stmtCache) close() error {
 	c.wg.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.wake("")
 	var errs []error
 	for q, st := range c.stmts {
 		errs = append(errs, st.Close())

@@ -1,28 +1,21 @@
 package sqlite
 
-import "context"
-
-// Warm prepares, on the store's connection, the statements a new
-// session's first turn runs (warmSQL), one at a time, until they are all
-// prepared or stop reports true (asked before each). goose-acp's editor
-// process warms the store it opened at start (earlystore) while the rest
-// of the binary initialises, and stops as soon as the editor's first
-// request wants the store.
+// Warm has the statements a new session's first turn runs (warmSQL)
+// prepared in the background, and returns a channel closed once they are
+// (or the store closed). They are prepared one at a time on an idle
+// connection, holding the store's write slot, as any statement due for
+// preparation (stmtcache.go): a write meanwhile waits for one statement,
+// and no connection is opened for them. goose-acp's editor process warms
+// the store it opens at start (earlystore) and releases its start-up
+// pages after (cmd/goose-acp).
 //
 // SQLite parses and plans a statement once per connection: warmed, a first
 // turn only runs them. It then touches SQLite's executor, not its parser
 // and code generator, after the process has given its start-up pages back
 // (internal/startpages), and spends that CPU before the editor's prompt
 // instead of inside it.
-func (s *Store) Warm(ctx context.Context, stop func() bool) {
-	for _, q := range s.warmSQL() {
-		if stop() {
-			return
-		}
-		if err := s.stmts.prepareNow(ctx, q); err != nil {
-			return // the statement reports it when it runs
-		}
-	}
+func (s *Store) Warm() <-chan struct{} {
+	return s.stmts.queue(s.warmSQL())
 }
 
 // warmSQL is what a new session's first turn runs after Create (whose

@@ -19,7 +19,7 @@ func TestWarmPreparesAFirstTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.Warm(ctx, func() bool { return false })
+	<-s.Warm()
 	prepared := func() map[string]bool {
 		s.stmts.mu.Lock()
 		defer s.stmts.mu.Unlock()
@@ -89,19 +89,54 @@ func TestWarmPreparesAFirstTurn(t *testing.T) {
 	}
 }
 
-// Warm stops before the next statement once stop reports true.
-func TestWarmStops(t *testing.T) {
+// The store works while it warms, on its one connection: a write waits
+// for the statement being prepared, and the warming ends with every
+// statement prepared.
+func TestWarmLetsTheStoreWork(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	asked := 0
-	s.Warm(ctx, func() bool { asked++; return asked > 2 })
-	s.stmts.mu.Lock()
-	defer s.stmts.mu.Unlock()
-	if got := len(s.stmts.stmts); got != 3 { // the INSERT Open prepares, and two
-		t.Fatalf("%d statements prepared, want 3", got)
+	warmed := s.Warm()
+	for range 3 {
+		sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Row(ctx, sess.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
+	<-warmed
+	s.stmts.mu.Lock()
+	for _, q := range s.warmSQL() {
+		if s.stmts.stmts[q] == nil {
+			t.Errorf("not prepared: %q", q)
+		}
+	}
+	s.stmts.mu.Unlock()
+	if n := s.db.Stats().OpenConnections; n != 1 {
+		t.Fatalf("%d connections open, want 1", n)
+	}
+	select {
+	case <-s.Warm(): // nothing left to prepare
+	default:
+		t.Fatal("warming a warm store waits")
+	}
+}
+
+// Closing the store ends the warming.
+func TestWarmEndsWithTheStore(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmed := s.Warm()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-warmed
 }

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/internal/deepstack"
@@ -31,9 +30,9 @@ type Store struct {
 
 	store *sqlite.Store
 	err   error
-	// wanted stops the warming (sqlite.Store.Warm) once the store is
-	// asked for.
-	wanted atomic.Bool
+	// warmed is closed once the open's store has warmed a first turn's
+	// statements (sqlite.Store.Warm), or the open failed.
+	warmed chan struct{}
 
 	mu    sync.Mutex
 	log   *slog.Logger
@@ -46,16 +45,20 @@ func Start(ctx context.Context, path string) *Store {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	e := &Store{path: path, done: make(chan struct{}), logs: newHeldLogs()}
+	e := &Store{path: path, done: make(chan struct{}), warmed: make(chan struct{}), logs: newHeldLogs()}
 	go func() {
 		deepstack.Reserve() // the open runs SQLite: one stack copy, not four
-		defer close(e.done)
-		e.store, e.err = sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
-		if e.err == nil {
-			// Until the editor asks for a session: a new session's first
-			// turn then runs its statements prepared.
-			e.store.Warm(ctx, e.wanted.Load)
+		defer close(e.warmed)
+		st, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
+		var warmed <-chan struct{} = closed
+		if err == nil {
+			// In the background, the store already in use: a new
+			// session's first turn then runs its statements prepared.
+			warmed = st.Warm()
 		}
+		e.store, e.err = st, err
+		close(e.done)
+		<-warmed
 	}()
 	return e
 }
@@ -66,7 +69,7 @@ func (e *Store) Done() <-chan struct{} {
 	if e == nil {
 		return closed
 	}
-	return e.done
+	return e.warmed
 }
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
@@ -87,7 +90,6 @@ func (e *Store) Take(path string) (*sqlite.Store, error) {
 	if e == nil || e.path != path {
 		return nil, nil
 	}
-	e.wanted.Store(true)
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -105,7 +107,6 @@ func (e *Store) CloseUnused() {
 	if e == nil {
 		return
 	}
-	e.wanted.Store(true)
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()

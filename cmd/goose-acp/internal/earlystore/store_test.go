@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
@@ -54,35 +53,6 @@ func TestAtStartIsForItsPathOnly(t *testing.T) {
 	atStart = e2
 	if got := AtStart("/a"); got != e2 || atStart != nil {
 		t.Fatalf("AtStart for its path: %v", got)
-	}
-}
-
-// Asking for the store stops the warming that follows the open: Take (and
-// CloseUnused) mark it wanted before waiting for the open to finish.
-func TestTakeStopsTheWarming(t *testing.T) {
-	for name, ask := range map[string]func(e *Store){
-		"take":         func(e *Store) { _, _ = e.Take("/x") },
-		"close unused": func(e *Store) { e.CloseUnused() },
-	} {
-		t.Run(name, func(t *testing.T) {
-			e := &Store{path: "/x", done: make(chan struct{}), logs: newHeldLogs()}
-			asked := make(chan struct{})
-			go func() { ask(e); close(asked) }()
-			deadline := time.Now().Add(10 * time.Second)
-			for !e.wanted.Load() {
-				if time.Now().After(deadline) {
-					t.Fatal("the store was asked for but the warming was not told")
-				}
-				time.Sleep(time.Millisecond)
-			}
-			select {
-			case <-asked:
-				t.Fatal("returned before the open finished")
-			default:
-			}
-			close(e.done)
-			<-asked
-		})
 	}
 }
 
