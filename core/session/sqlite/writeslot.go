@@ -34,14 +34,16 @@ func (s *Store) unlockWrite() {
 // transaction is short (a new session's row, a message), and a
 // connection is a whole sandboxed SQLite to open (~1 ms: its memory, the
 // schema read): an editor's first turn read its session row beside the
-// turn's first write and ran on two of them. A pool that already has
-// more connections, or whose connection a read holds, serves the read as
+// turn's first write and ran on two of them. (The slot's holder may not
+// have taken the connection yet: waiting for it anyway keeps the read
+// from racing it for the connection.) A pool that already has more
+// connections, or whose connection a read holds, serves the read as
 // before.
 func (s *Store) awaitWriter(ctx context.Context) {
 	if len(s.writing) == 0 {
 		return
 	}
-	if st := s.db.Stats(); st.OpenConnections != 1 || st.Idle != 0 {
+	if s.db.Stats().OpenConnections > 1 {
 		return
 	}
 	select {
