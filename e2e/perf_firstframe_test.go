@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,4 +89,70 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A start-up that fails after initialize was answered early (here an
+// unparsable config.yaml) does not leave the editor with an agent that
+// answered and vanished: its next request is answered with the reason,
+// as when the session database cannot open, and the process exits with
+// the failure's code once the editor closes stdin.
+func TestEditorProcessTellsWhyItCouldNotStartAfterInitialize(t *testing.T) {
+	env := newAgentEnv(t)
+	if err := os.MkdirAll(filepath.Join(env.Root, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(env.Root, "config", "config.yaml"), []byte("extensions: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary)
+	cmd.Env, cmd.Dir = env.environ(), env.Root
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	// initialize alone first: answered while the binary starts, before
+	// the configuration is read.
+	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":` + zedInitialize + "}\n")); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() || !strings.HasPrefix(lines.Text(), `{"id":0,"result":`) {
+		t.Fatalf("initialize answer %q", lines.Text())
+	}
+	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if !lines.Scan() {
+		t.Fatalf("no answer to session/new; stderr %q", stderr.String())
+	}
+	var m struct {
+		ID    int `json:"id"`
+		Error struct {
+			Code int    `json:"code"`
+			Data string `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(lines.Bytes(), &m); err != nil || m.ID != 1 || m.Error.Code != -32603 ||
+		!strings.HasPrefix(m.Error.Data, "goose-acp could not start: config: cannot parse ") {
+		t.Fatalf("session/new answer %s", lines.Text())
+	}
+	stdin.Close()
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit %v, want code 1; stderr %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "goose-acp: config: cannot parse") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
 }

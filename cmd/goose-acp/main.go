@@ -19,7 +19,11 @@ func main() {
 	// agent becomes the reaper of its shells' orphans (internal/proctree).
 	proctree.Init(os.Args)
 	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stderr := &reasonWriter{w: os.Stderr}
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, stderr, os.Getenv)
+	if code != 0 {
+		refuseAfterStart(ctx, os.Stdout, stderr.reason())
+	}
 	earlystore.DiscardAtStart() // a command that ended before taking it
 	stop()
 	os.Exit(code)

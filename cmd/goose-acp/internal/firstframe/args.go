@@ -26,9 +26,20 @@ func ServesACPOnStdio(args []string) bool {
 	if args[0] != "acp" {
 		return false
 	}
-	for _, a := range args[1:] {
-		if !strings.HasPrefix(strings.TrimLeft(a, "-"), "with-builtin") && strings.HasPrefix(a, "-") {
+	// acp takes only --with-builtin NAMES (or =NAMES); anything else is
+	// an error the process exits with before it could serve.
+	rest := args[1:]
+	for len(rest) > 0 {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(rest[0], "-"), "=")
+		if !strings.HasPrefix(rest[0], "-") || name != "with-builtin" {
 			return false
+		}
+		rest = rest[1:]
+		if !hasValue {
+			if len(rest) == 0 {
+				return false
+			}
+			rest = rest[1:]
 		}
 	}
 	return true

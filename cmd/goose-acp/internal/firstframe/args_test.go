@@ -22,6 +22,9 @@ func TestServesACPOnStdio(t *testing.T) {
 		{[]string{"mcp", "developer"}, false},
 		{[]string{"run", "-t", "hi"}, false},
 		{[]string{"acp", "--help"}, false},
+		{[]string{"acp", "foo"}, false},
+		{[]string{"acp", "--with-builtin"}, false},
+		{[]string{"acp", "--with-builtin", "todo", "extra"}, false},
 		{[]string{"-test.v", "-test.run=X"}, false},
 		{[]string{"__proctree_supervisor"}, false},
 	} {

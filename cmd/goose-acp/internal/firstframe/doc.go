@@ -9,5 +9,7 @@
 // stdin's first frame and, when it is a v1 initialize, writes
 // handshake.Answer's response — the bytes the ACP server writes for it.
 // The server then takes the request (Take) and reads on from where this
-// package stopped; any other first frame is handed over unread.
+// package stopped; any other first frame is handed over unread. When
+// start-up fails after initialize was answered, cmd/goose-acp answers the
+// editor's next requests with the reason (Answered, startfail.go).
 package firstframe

@@ -52,6 +52,28 @@ func Take(ctx context.Context) (Result, bool) {
 	}
 }
 
+// Answered hands over, without waiting, an initialize already answered
+// here (false: none was started, it is still waiting for the first frame,
+// or that frame was something else). A process whose start-up failed
+// uses it to tell an editor that already has its answer why it cannot
+// go on.
+func Answered() (Result, bool) {
+	r := pending
+	if r == nil {
+		return Result{}, false
+	}
+	select {
+	case <-r.done:
+	default:
+		return Result{}, false
+	}
+	if r.res.Initialized == nil {
+		return Result{}, false
+	}
+	pending = nil
+	return r.res, true
+}
+
 // executable is the terminal auth method's command: this binary's path,
 // as cmd/goose-acp's auth options name it.
 func executable() string {
