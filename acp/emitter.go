@@ -52,8 +52,8 @@ func (e *emitter) progress(ctx context.Context, ev extension.ToolProgress) {
 		e.p.startTerminalDisplay(ctx, e.sessionID, ev.ToolCallID)
 		u.Meta = Meta{"terminal_output": map[string]any{"terminal_id": ev.ToolCallID, "data": ev.Output}}
 	case extension.ProgressTerminal:
+		// Its release is tracked on the tool's goroutine (startedFirst).
 		if as, err := e.p.loaded.lookup(e.sessionID); err == nil {
-			as.term.track(ev.TerminalID, ev.ToolCallID)
 			as.showTerminal(ev.ToolCallID, ev.TerminalID)
 		}
 		u.ToolContent = []ToolCallContent{{Type: "terminal", TerminalID: ev.TerminalID}}

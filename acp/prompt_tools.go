@@ -48,12 +48,14 @@ func (p *promptAPI) wantsTerminalOutput() bool {
 	return v
 }
 
-// startedFirst marks a call in_progress on the tool's own goroutine when
-// the tool reports that it starts, before the tool's first request to the
-// editor (fs/*, terminal/*): the event stream delivers the same report
-// from the turn's goroutine, which may come after those requests (the
-// emitter then finds the mark sent). Other reports go the stream's way
-// only.
+// startedFirst acts on the tool's own goroutine where the event stream,
+// which delivers every report from the turn's goroutine, may come too
+// late: it marks a call in_progress when the tool reports that it starts,
+// before the tool's first request to the editor (fs/*, terminal/*; the
+// emitter then finds the mark sent), and records which call a delegated
+// terminal belongs to, before the tool can release it (a release of an
+// unknown terminal is sent at once, ahead of the call's final update).
+// Everything then goes the stream's way too.
 type startedFirst struct {
 	p         *promptAPI
 	sessionID string
@@ -61,9 +63,13 @@ type startedFirst struct {
 }
 
 func (s startedFirst) Emit(ctx context.Context, ev developer.Event) {
-	if ev.Kind == extension.ProgressStarted && ev.ToolCallID != "" {
+	if ev.ToolCallID != "" && (ev.Kind == extension.ProgressStarted || ev.Kind == extension.ProgressTerminal) {
 		if as, err := s.p.loaded.lookup(s.sessionID); err == nil {
-			s.p.markInProgress(ctx, as, ev.ToolCallID)
+			if ev.Kind == extension.ProgressStarted {
+				s.p.markInProgress(ctx, as, ev.ToolCallID)
+			} else {
+				as.term.track(ev.TerminalID, ev.ToolCallID)
+			}
 		}
 	}
 	s.next.Emit(ctx, ev)
