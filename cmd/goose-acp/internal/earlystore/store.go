@@ -52,9 +52,9 @@ func Start(ctx context.Context, path string) *Store {
 		st, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
 		var warmed <-chan struct{} = closed
 		if err == nil {
-			// In the background, the store already in use: a new
-			// session's first turn then runs its statements prepared.
-			warmed = st.Warm()
+			// In the background once the editor's new session is
+			// written: its first turn then runs its statements prepared.
+			warmed = st.WarmAfterWrite()
 		}
 		e.store, e.err = st, err
 		close(e.done)

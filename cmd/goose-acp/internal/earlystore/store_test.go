@@ -56,9 +56,9 @@ func TestAtStartIsForItsPathOnly(t *testing.T) {
 	}
 }
 
-// An existing sessions.db opens and warms in the background; Done closes
-// when both are over, and the store is handed over working. No open: Done
-// is closed.
+// An existing sessions.db opens in the background and is handed over
+// working; it warms after its first write, and Done closes when that is
+// over. No open: Done is closed.
 func TestStartOpensAndWarms(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
@@ -69,7 +69,6 @@ func TestStartOpensAndWarms(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := Start(context.Background(), path)
-	<-e.Done()
 	got, err := e.Take(path)
 	if err != nil || got == nil {
 		t.Fatalf("take: %v, %v", got, err)
@@ -78,6 +77,7 @@ func TestStartOpensAndWarms(t *testing.T) {
 	if _, err := got.Create(context.Background(), session.NewSession{WorkingDir: "/w"}); err != nil {
 		t.Fatal(err)
 	}
+	<-e.Done() // the warming, after the new session's write
 	var none *Store
 	select {
 	case <-none.Done():
