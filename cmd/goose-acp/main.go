@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"syscall"
 
 	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/earlystore"
+	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/firstframe"
 	"github.com/goose-acp/goose-acp/internal/proctree"
 )
 
@@ -19,10 +21,18 @@ func main() {
 	// agent becomes the reaper of its shells' orphans (internal/proctree).
 	proctree.Init(os.Args)
 	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	stderr := &reasonWriter{w: os.Stderr}
+	// Only ACP on stdio can have answered initialize early; every other
+	// command keeps stderr an *os.File (run and configure look for a
+	// terminal there).
+	var stderr io.Writer = os.Stderr
+	var reasons *reasonWriter
+	if firstframe.ServesACPOnStdio(os.Args[1:]) {
+		reasons = &reasonWriter{w: os.Stderr}
+		stderr = reasons
+	}
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, stderr, os.Getenv)
-	if code != 0 {
-		refuseAfterStart(ctx, os.Stdout, stderr.reason())
+	if code != 0 && reasons != nil {
+		refuseAfterStart(ctx, os.Stdout, reasons.reason())
 	}
 	earlystore.DiscardAtStart() // a command that ended before taking it
 	stop()
