@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/goose-acp/goose-acp/acp/handshake"
 	"github.com/goose-acp/goose-acp/acp/jsonrpc"
@@ -62,11 +63,15 @@ func Answered() (Result, bool) {
 	if r == nil {
 		return Result{}, false
 	}
-	select {
-	case <-r.done:
-	default:
+	r.mu.Lock()
+	if !r.answering {
+		// Still waiting for the first frame: it is never answered now.
+		r.abandoned = true
+		r.mu.Unlock()
 		return Result{}, false
 	}
+	r.mu.Unlock()
+	<-r.done
 	if r.res.Initialized == nil {
 		return Result{}, false
 	}
@@ -86,7 +91,11 @@ func executable() string {
 
 type responder struct {
 	done chan struct{}
-	res  Result
+	// mu guards answering (a first frame was read: it is answered, or
+	// handed over, in full) and abandoned (Answered gave up on it first).
+	mu                   sync.Mutex
+	answering, abandoned bool
+	res                  Result
 }
 
 // start reads in's first frame on its own goroutine and answers it on out
@@ -95,16 +104,25 @@ func start(in io.Reader, out io.Writer, a handshake.Agent) *responder {
 	r := &responder{done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		r.res = answerFirst(in, out, a)
+		r.res = answerFirst(in, out, a, r.claim)
 	}()
 	return r
+}
+
+// claim is called once a first frame has been read: false when Answered
+// has given up on it (start-up failed), and nothing may be written.
+func (r *responder) claim() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answering = !r.abandoned
+	return r.answering
 }
 
 // maxFirstFrame bounds the frame answered here (an editor's initialize is
 // well under 1 KiB); a longer first line is handed over as read.
 const maxFirstFrame = 64 << 10
 
-func answerFirst(in io.Reader, out io.Writer, a handshake.Agent) Result {
+func answerFirst(in io.Reader, out io.Writer, a handshake.Agent, claim func() bool) Result {
 	br := bufio.NewReaderSize(in, maxFirstFrame)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -112,7 +130,7 @@ func answerFirst(in io.Reader, out io.Writer, a handshake.Agent) Result {
 			continue // the server skips blank lines too
 		}
 		line = bytes.Clone(line) // the reader's buffer is reused
-		if err == nil {
+		if err == nil && claim() {
 			if req, frame, ok := answer(line, a); ok {
 				// Answered, whatever the write's outcome: a client that
 				// cannot be written to would not read the server's either.

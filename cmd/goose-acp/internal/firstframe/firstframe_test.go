@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/acp/handshake"
@@ -74,7 +75,7 @@ func TestAnswerLeavesEverythingElseToTheServer(t *testing.T) {
 func TestAnsweredFirstFrameHandsOverTheRest(t *testing.T) {
 	in := "\n  \r\n" + answeredHere["zed"] + "\n" + `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}` + "\n"
 	var out bytes.Buffer
-	res := answerFirst(strings.NewReader(in), &out, testAgent)
+	res := answerFirst(strings.NewReader(in), &out, testAgent, func() bool { return true })
 	if res.Initialized == nil || res.Initialized.ClientInfo == nil || res.Initialized.ClientInfo.Name != "zed" {
 		t.Fatalf("initialize not handed over: %+v", res.Initialized)
 	}
@@ -103,7 +104,7 @@ func TestUnansweredFirstFrameReachesTheServerIntact(t *testing.T) {
 		"garbage":    "\x00\x01 not json\n",
 	} {
 		var out bytes.Buffer
-		res := answerFirst(strings.NewReader(in), &out, testAgent)
+		res := answerFirst(strings.NewReader(in), &out, testAgent, func() bool { return true })
 		if res.Initialized != nil || out.Len() != 0 {
 			t.Errorf("%s: answered (stdout %q)", name, out.String())
 		}
@@ -158,4 +159,37 @@ func serverAnswer(t *testing.T, line string) string {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// A start-up that fails before the editor's first frame arrives gives up
+// on it (Answered is false) and the frame, arriving after, is not
+// answered: the process exits without having said initialize succeeded.
+// Once a frame was answered, Answered hands it over.
+func TestAnsweredGivesUpOnAFrameNotYetRead(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	pending = start(inR, outW, testAgent)
+	if _, ok := Answered(); ok {
+		t.Fatal("Answered before any frame")
+	}
+	if _, err := io.WriteString(inW, answeredHere["zed"]+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = inW.Close()
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	select {
+	case <-pending.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the responder did not end")
+	}
+	if pending.res.Initialized != nil {
+		t.Fatal("a frame read after Answered gave up was answered")
+	}
+	pending = nil
+
+	pending = start(strings.NewReader(answeredHere["zed"]+"\n"), io.Discard, testAgent)
+	<-pending.done
+	if res, ok := Answered(); !ok || res.Initialized == nil {
+		t.Fatalf("Answered = %+v, %v after an answered frame", res, ok)
+	}
 }
