@@ -58,15 +58,7 @@ func TestStatementsPreparedWithoutBlockingWriters(t *testing.T) {
 // once and would only pay for preparing them again.
 func TestStatementPreparedOnSecondRun(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sess := storeWithSession(t)
 	prepared := func() bool {
 		s.stmts.wg.Wait()
 		s.stmts.mu.Lock()
@@ -157,15 +149,7 @@ func TestPreparationWaitsForTheCallersConnection(t *testing.T) {
 // of taking a second connection to wait in SQLite's busy handler.
 func TestWritersShareOneConnection(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sess := storeWithSession(t)
 	inside, leave := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -232,15 +216,7 @@ func TestWaitingWriterHonoursItsContext(t *testing.T) {
 // read beside another read still runs at once.
 func TestReadBesideAWriteSharesTheConnection(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sess, err := s.Create(ctx, session.NewSession{WorkingDir: "/w", Name: "n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, sess := storeWithSession(t)
 	inside, leave := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -284,4 +260,20 @@ func TestReadBesideAWriteSharesTheConnection(t *testing.T) {
 	if n := s.db.Stats().OpenConnections; n != 2 {
 		t.Fatalf("%d connections open beside a read, want 2", n)
 	}
+}
+
+// storeWithSession is a store in a temporary sessions.db, closed when the
+// test ends, holding one session.
+func storeWithSession(t *testing.T) (*Store, session.Session) {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "sessions.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	sess, err := s.Create(context.Background(), session.NewSession{WorkingDir: "/w", Name: "n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, sess
 }
