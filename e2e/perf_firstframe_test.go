@@ -95,7 +95,10 @@ func mustJSON(t *testing.T, v any) []byte {
 // unparsable config.yaml) does not leave the editor with an agent that
 // answered and vanished: its next request is answered with the reason,
 // as when the session database cannot open, and the process exits with
-// the failure's code once the editor closes stdin.
+// the failure's code once the editor closes stdin. initialize is in the
+// pipe before the process starts, so it is nearly always read before the
+// configuration fails; a run where the failure came first must end as
+// before the early answer existed (no answer, exit 1), and is tried again.
 func TestEditorProcessTellsWhyItCouldNotStartAfterInitialize(t *testing.T) {
 	env := newAgentEnv(t)
 	if err := os.MkdirAll(filepath.Join(env.Root, "config"), 0o755); err != nil {
@@ -104,12 +107,28 @@ func TestEditorProcessTellsWhyItCouldNotStartAfterInitialize(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(env.Root, "config", "config.yaml"), []byte("extensions: [\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary)
-	cmd.Env, cmd.Dir = env.environ(), env.Root
-	stdin, err := cmd.StdinPipe()
+	for range 10 {
+		if startFailureAfterInitialize(t, env) {
+			return
+		}
+	}
+	t.Fatal("in 10 runs the configuration always failed before initialize was read")
+}
+
+// startFailureAfterInitialize runs one such process; false when start-up
+// failed before initialize was answered (checked to end as it did before).
+func startFailureAfterInitialize(t *testing.T, env *agentEnv) bool {
+	t.Helper()
+	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer inW.Close()
+	if _, err := inW.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":` + zedInitialize + "}\n")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary)
+	cmd.Env, cmd.Dir, cmd.Stdin = env.environ(), env.Root, inR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -119,17 +138,27 @@ func TestEditorProcessTellsWhyItCouldNotStartAfterInitialize(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	inR.Close()
 	defer func() { _ = cmd.Process.Kill() }()
-	// initialize alone first: answered while the binary starts, before
-	// the configuration is read.
-	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":` + zedInitialize + "}\n")); err != nil {
-		t.Fatal(err)
-	}
 	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || !strings.HasPrefix(lines.Text(), `{"id":0,"result":`) {
+	exitedWith := func(code int) {
+		t.Helper()
+		var exit *exec.ExitError
+		if err := cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != code {
+			t.Fatalf("exit %v, want code %d; stderr %q", err, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "goose-acp: config: cannot parse") {
+			t.Fatalf("stderr %q", stderr.String())
+		}
+	}
+	if !lines.Scan() {
+		exitedWith(1) // the configuration failed first: nothing was answered
+		return false
+	}
+	if !strings.HasPrefix(lines.Text(), `{"id":0,"result":`) {
 		t.Fatalf("initialize answer %q", lines.Text())
 	}
-	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}` + "\n")); err != nil {
+	if _, err := inW.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}` + "\n")); err != nil {
 		t.Fatal(err)
 	}
 	if !lines.Scan() {
@@ -146,13 +175,7 @@ func TestEditorProcessTellsWhyItCouldNotStartAfterInitialize(t *testing.T) {
 		!strings.HasPrefix(m.Error.Data, "goose-acp could not start: config: cannot parse ") {
 		t.Fatalf("session/new answer %s", lines.Text())
 	}
-	stdin.Close()
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("exit %v, want code 1; stderr %q", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "goose-acp: config: cannot parse") {
-		t.Fatalf("stderr %q", stderr.String())
-	}
+	inW.Close()
+	exitedWith(1)
+	return true
 }
