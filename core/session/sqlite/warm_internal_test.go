@@ -107,13 +107,7 @@ func TestWarmLetsTheStoreWork(t *testing.T) {
 		}
 	}
 	<-warmed
-	s.stmts.mu.Lock()
-	for _, q := range s.warmSQL() {
-		if s.stmts.stmts[q] == nil {
-			t.Errorf("not prepared: %q", q)
-		}
-	}
-	s.stmts.mu.Unlock()
+	assertWarmed(t, s)
 	if n := s.db.Stats().OpenConnections; n != 1 {
 		t.Fatalf("%d connections open, want 1", n)
 	}
@@ -165,16 +159,23 @@ func TestWarmAfterWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-warmed
-	s.stmts.mu.Lock()
-	for _, q := range s.warmSQL() {
-		if s.stmts.stmts[q] == nil {
-			t.Errorf("not prepared: %q", q)
-		}
-	}
-	s.stmts.mu.Unlock()
+	assertWarmed(t, s)
 	later := s.WarmAfterWrite()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	<-later
+}
+
+// assertWarmed fails t for each of a first turn's statements s has not
+// prepared.
+func assertWarmed(t *testing.T, s *Store) {
+	t.Helper()
+	s.stmts.mu.Lock()
+	defer s.stmts.mu.Unlock()
+	for _, q := range s.warmSQL() {
+		if s.stmts.stmts[q] == nil {
+			t.Errorf("not prepared: %q", q)
+		}
+	}
 }
