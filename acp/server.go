@@ -147,7 +147,7 @@ func ServeStream(ctx context.Context, stream jsonrpc2.ObjectStream, opts Options
 	if req := opts.Initialized; req != nil {
 		s.log.Debug("initialize was answered while the process started", "client", req.ClientInfo)
 		s.proto.Store(ProtocolVersion)
-		_, _ = s.initializeV1(ctx, *req)
+		s.acceptV1(*req)
 	}
 	err := conn.Run(ctx)
 	cancel()
@@ -306,10 +306,18 @@ func typed[P any, R any](h func(context.Context, P) (R, error)) RequestHandler {
 
 // initializeV1 answers a v1 client (v2.go negotiates).
 func (s *Server) initializeV1(_ context.Context, req InitializeRequest) (InitializeResponse, error) {
-	s.startOpen() // beside this answer: the editor's next request is likely a session's
+	s.acceptV1(req)
+	return handshake.Answer(req, handshake.Agent{Version: s.version, Command: s.auth.Command}), nil
+}
+
+// acceptV1 takes req as this connection's v1 initialize, answered here or
+// by the caller (Options.Initialized): the client's capabilities, and the
+// open started beside the answer (the editor's next request is likely a
+// session's).
+func (s *Server) acceptV1(req InitializeRequest) {
+	s.startOpen()
 	caps := req.ClientCapabilities
 	s.caps.CompareAndSwap(nil, &caps)
-	return handshake.Answer(req, handshake.Agent{Version: s.version, Command: s.auth.Command}), nil
 }
 
 // clientCaps is what the client's initialize offered (zero before it).
