@@ -152,18 +152,14 @@ func answer(line []byte, a handshake.Agent) (*handshake.InitializeRequest, []byt
 	if json.Unmarshal(line, &m) != nil || m.Method != "initialize" || m.ID == nil {
 		return nil, nil, false
 	}
-	var probe struct {
-		ProtocolVersion int `json:"protocolVersion"`
-	}
-	_ = json.Unmarshal(m.Params, &probe)
-	if probe.ProtocolVersion > handshake.ProtocolVersion {
-		return nil, nil, false
-	}
 	var req handshake.InitializeRequest
 	if len(m.Params) > 0 && string(m.Params) != "null" {
 		if json.Unmarshal(m.Params, &req) != nil {
-			return nil, nil, false
+			return nil, nil, false // the server answers what is wrong
 		}
+	}
+	if req.ProtocolVersion > handshake.ProtocolVersion {
+		return nil, nil, false
 	}
 	frame, err := jsonrpc.ResponseFrame(m.ID, handshake.Answer(req, a))
 	if err != nil {
