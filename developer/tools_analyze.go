@@ -51,7 +51,8 @@ func (s *service) registerAnalyze(srv registrar, surface Surface) {
 	addTool(srv, tool, s.handler(s.analyzeClassic))
 }
 
-// runAnalyze applies the path policy, .gooseignore and goose's defaults.
+// runAnalyze applies the path policy and goose's defaults and runs the
+// analysis in the goose-acp-analyze helper (developer/analyze).
 func (s *service) runAnalyze(ctx context.Context, cc callContext, raw json.RawMessage) (string, error) {
 	var a analyzeArgs
 	if err := decodeArgs(raw, &a); err != nil {
@@ -64,10 +65,11 @@ func (s *service) runAnalyze(ctx context.Context, cc callContext, raw json.RawMe
 	if err != nil {
 		return "", invalidParams("%s", err.Error())
 	}
-	rules := s.ignores.rulesFor(cc.workingDir)
+	// The helper applies the same .gooseignore (pathpolicy.RulesFor of
+	// the working dir and the global config dir).
 	req := analyze.Request{
 		Path: p, FollowDepth: analyze.DefaultFollowDepth, MaxDepth: analyze.DefaultMaxDepth,
-		Force: a.Force, WorkingDir: cc.workingDir, Ignored: rules.ignored,
+		Force: a.Force, WorkingDir: cc.workingDir, ConfigDir: s.ignores.globalDir,
 	}
 	if a.Focus != nil {
 		req.Focus = *a.Focus
@@ -78,7 +80,11 @@ func (s *service) runAnalyze(ctx context.Context, cc callContext, raw json.RawMe
 	if a.MaxDepth != nil {
 		req.MaxDepth = *a.MaxDepth
 	}
-	out, err := analyze.Analyze(ctx, req)
+	helper, err := analyze.Find(s.getenv, nil)
+	if err != nil {
+		return "", internalError("%s", err.Error())
+	}
+	out, err := analyze.Run(ctx, helper, req)
 	switch {
 	case err == nil:
 		return out, nil

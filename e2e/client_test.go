@@ -118,8 +118,15 @@ type acpClient struct {
 // startAgent spawns goose-acp with env and connects a client to it.
 func startAgent(t *testing.T, env *agentEnv, args ...string) *acpClient {
 	t.Helper()
+	return startAgentAt(t, binary, env, args...)
+}
+
+// startAgentAt is startAgent with another goose-acp executable (a copy
+// elsewhere).
+func startAgentAt(t *testing.T, bin string, env *agentEnv, args ...string) *acpClient {
+	t.Helper()
 	c := &acpClient{t: t, stderr: &lockedBuffer{}, changed: make(chan struct{}, 1), onRequest: map[string]func(json.RawMessage) (any, error){}}
-	c.cmd = exec.Command(binary, args...)
+	c.cmd = exec.Command(bin, args...)
 	c.cmd.Env = env.environ()
 	c.cmd.Dir = env.Root
 	c.cmd.Stderr = c.stderr

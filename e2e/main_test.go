@@ -7,10 +7,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/developer/analyze"
+	"github.com/goose-acp/goose-acp/internal/analyzetest"
 )
 
-// binary is the goose-acp executable under test.
-var binary string
+// binary is the goose-acp executable under test; analyzeHelper is the
+// goose-acp-analyze beside it (or $GOOSE_ACP_ANALYZE).
+var binary, analyzeHelper string
 
 func TestMain(m *testing.M) {
 	code, err := run(m)
@@ -24,6 +28,10 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) (int, error) {
 	if b := os.Getenv("GOOSE_ACP_BINARY"); b != "" {
 		binary = b
+		analyzeHelper = os.Getenv(analyze.HelperEnv)
+		if analyzeHelper == "" {
+			analyzeHelper = filepath.Join(filepath.Dir(b), analyzetest.Name())
+		}
 		return m.Run(), nil
 	}
 	dir, err := os.MkdirTemp("", "goose-acp-e2e-")
@@ -36,10 +44,15 @@ func run(m *testing.M) (int, error) {
 		name += ".exe"
 	}
 	binary = filepath.Join(dir, name)
+	// The agent as documented, cgo-free; analyze's helper (tree-sitter is
+	// C) with cgo, beside it where the agent looks first.
 	build := exec.Command("go", "build", "-o", binary, "../cmd/goose-acp")
-	build.Env = append(os.Environ(), "CGO_ENABLED=1") // analyze needs cgo (tree-sitter is C)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("building goose-acp: %v\n%s", err, out)
+	}
+	if analyzeHelper, err = analyzetest.Build(dir, true); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }

@@ -17,24 +17,55 @@ var heavyPackages = []string{
 	"google.golang.org/protobuf/internal/detrand", // hashes the executable at init
 }
 
-func TestHeavyPackagesStayOutOfTheBinary(t *testing.T) {
+func listDeps(t *testing.T, pkg string) map[string]bool {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("go list -deps %s: %v", pkg, err)
 	}
 	deps := map[string]bool{}
 	for _, p := range strings.Fields(string(out)) {
 		deps[p] = true
 	}
-	if !deps["github.com/goose-acp/goose-acp/developer/analyze"] || !deps["github.com/tree-sitter/go-tree-sitter"] {
+	return deps
+}
+
+func TestHeavyPackagesStayOutOfTheBinary(t *testing.T) {
+	deps := listDeps(t, ".")
+	if !deps["github.com/goose-acp/goose-acp/developer/analyze"] || !deps["github.com/goose-acp/goose-acp/developer"] {
 		t.Fatal("go list output does not look like goose-acp's dependencies")
 	}
 	for _, p := range heavyPackages {
 		if deps[p] {
 			t.Errorf("%s is linked into goose-acp again", p)
 		}
+	}
+}
+
+// analyzeEngine is analyze's parser side; only the goose-acp-analyze
+// helper links it.
+const analyzeEngine = "github.com/goose-acp/goose-acp/developer/analyze/engine"
+
+// isParser reports the tree-sitter bindings and grammars (C, so cgo).
+func isParser(p string) bool {
+	return p == analyzeEngine || strings.HasPrefix(p, "github.com/tree-sitter/") ||
+		strings.HasPrefix(p, "github.com/tree-sitter-grammars/")
+}
+
+// goose-acp is cgo-free: tree-sitter (C) runs in the goose-acp-analyze
+// helper, so the agent neither links it nor its engine — listed here as
+// the environment builds (with cgo in CI), the case that would pull it in.
+func TestAgentLinksNoParser(t *testing.T) {
+	for p := range listDeps(t, ".") {
+		if isParser(p) {
+			t.Errorf("goose-acp links %s; analyze's parser belongs in cmd/goose-acp-analyze", p)
+		}
+	}
+	helper := listDeps(t, "../goose-acp-analyze")
+	if !helper[analyzeEngine] || !helper["github.com/tree-sitter/go-tree-sitter"] {
+		t.Error("goose-acp-analyze does not link the engine and tree-sitter")
 	}
 }

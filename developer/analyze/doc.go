@@ -1,17 +1,14 @@
-// Package analyze is goose's `analyze` developer tool: a tree-sitter based
-// code overview in three modes — a directory overview (file tree with line,
-// function and class counts), file details (functions, classes, imports) and
-// a symbol call graph across a directory (focus). Output formats, defaults
-// and the large-output guard follow goose's developer extension.
+// Package analyze is what the agent needs of goose's `analyze` developer
+// tool without linking its parser: the tool's description, defaults and
+// goose's exact messages and sentinel errors, the Request and Answer that
+// cross to the helper, and the client that runs it.
 //
-// Parsing uses the official tree-sitter Go bindings
-// (github.com/tree-sitter/go-tree-sitter) and the grammars' own Go modules
-// for Go, Python, Rust, JavaScript, TypeScript, TSX, Java, Kotlin, Ruby, C
-// and C++. Other files that goose recognises by extension (Swift among
-// them: no Swift grammar module for these bindings is available) are
-// counted by lines only.
-//
-// The bindings and grammars are C, so parsing needs cgo (treesitter.go,
-// grammars.go). A binary built with CGO_ENABLED=0 still compiles this
-// package, and Analyze then answers ErrNoCgo (nocgo.go).
+// The parser is tree-sitter, which is C; so that goose-acp itself builds
+// with CGO_ENABLED=0, the analysis runs in a helper executable,
+// goose-acp-analyze (cmd/goose-acp-analyze over the engine sub-package),
+// started once per call: the Request as JSON on its stdin, one Answer as
+// JSON on its stdout. Find looks for it in $GOOSE_ACP_ANALYZE, beside the
+// running goose-acp, then on PATH; Run kills it when the call is
+// cancelled. Without a helper, or with one built without cgo, analyze
+// answers an error that says how to build one.
 package analyze

@@ -101,6 +101,7 @@ func TestLeaves(t *testing.T) {
 		"cmd/goose-acp/internal/firstframe": {"acp/handshake", "acp/jsonrpc", "internal/buildinfo", "internal/deepstack"},
 		"developer/shellguard":              {"core/pathpolicy"},
 		"developer/analyze":                 {},
+		"developer/analyze/engine":          {"developer/analyze", "core/pathpolicy"},
 		"developer/screen":                  {},
 		"developer/imageproc":               {"core/pathpolicy"},
 		"developer/pykernel":                {"internal/proctree"},

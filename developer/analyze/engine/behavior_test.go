@@ -1,6 +1,6 @@
 //go:build cgo
 
-package analyze
+package engine
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goose-acp/goose-acp/developer/analyze"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -32,11 +34,11 @@ func TestErrors(t *testing.T) {
 		sentinel error
 		msg      string
 	}{
-		{"missing", Request{Path: filepath.Join(dir, "nope")}, ErrNotFound,
+		{"missing", Request{Path: filepath.Join(dir, "nope")}, analyze.ErrNotFound,
 			fmt.Sprintf("Path '%s' does not exist", filepath.Join(dir, "nope"))},
-		{"ignored", Request{Path: "secret.go", WorkingDir: dir, Ignored: ignored}, ErrIgnored,
+		{"ignored", Request{Path: "secret.go", WorkingDir: dir, Ignored: ignored}, analyze.ErrIgnored,
 			fmt.Sprintf("Access to '%s' is restricted by .gooseignore", filepath.Join(dir, "secret.go"))},
-		{"empty", Request{Path: " ", WorkingDir: dir}, ErrEmptyPath, "The 'path' parameter cannot be empty"},
+		{"empty", Request{Path: " ", WorkingDir: dir}, analyze.ErrEmptyPath, "The 'path' parameter cannot be empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,7 +93,7 @@ func TestLargeOutputWarning(t *testing.T) {
 		"This exceeds the 1000 line limit.\n\nTo proceed anyway, add 'force: true' to your parameters:\n"+
 		"analyze path=\"%s\" force=true\n\nOr narrow your scope by:\n• Analyzing a subdirectory instead\n"+
 		"• Using focus mode: focus=\"symbol_name\"\n• Reducing depth: max_depth=1", lines, lines*10, dir)
-	if got != want || !strings.HasPrefix(got, LargeOutputWarningPrefix) {
+	if got != want || !strings.HasPrefix(got, analyze.LargeOutputWarningPrefix) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	forced, err := Analyze(context.Background(), Request{Path: dir, MaxDepth: 3, Force: true})

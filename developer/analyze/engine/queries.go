@@ -1,4 +1,4 @@
-package analyze
+package engine
 
 // langSpec is everything needed to parse one language: the grammar, goose's
 // element and call queries, and how to name the function that encloses a

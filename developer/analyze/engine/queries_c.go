@@ -1,4 +1,4 @@
-package analyze
+package engine
 
 // C and C++ are not parsed by goose (it counts their lines); these queries
 // follow its conventions for the other languages. A "func.decl" capture is

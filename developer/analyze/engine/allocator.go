@@ -1,6 +1,6 @@
 //go:build cgo
 
-package analyze
+package engine
 
 /*
 #include <stdlib.h>

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package analyze
+
+import "os/exec"
+
+// dieWithParent is Linux's parent-death signal; elsewhere a helper whose
+// agent was killed ends when its one analysis is done.
+func dieWithParent(*exec.Cmd) (release func()) { return func() {} }
