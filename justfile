@@ -1,12 +1,13 @@
 # Conveniences over the plain commands in the README; none of them is required.
 
-# build the binary into bin/ (with cgo: analyze's tree-sitter is C)
+# build goose-acp (no cgo) and its analyze helper beside it (cgo: tree-sitter is C) into bin/
 build:
-    CGO_ENABLED=1 go build -o bin/goose-acp ./cmd/goose-acp
+    CGO_ENABLED=0 go build -o bin/goose-acp ./cmd/goose-acp
+    CGO_ENABLED=1 go build -o bin/goose-acp-analyze ./cmd/goose-acp-analyze
 
-# serve ACP on stdio (what an editor spawns)
-run *ARGS:
-    go run ./cmd/goose-acp {{ARGS}}
+# serve ACP on stdio (what an editor spawns), from bin/ so analyze finds its helper
+run *ARGS: build
+    bin/goose-acp {{ARGS}}
 
 # the README's test command
 test:
@@ -32,8 +33,8 @@ lint:
     CGO_ENABLED=0 go build ./...
     GOOS=darwin CGO_ENABLED=0 go build ./...
     GOOS=windows CGO_ENABLED=0 go build ./...
-    CGO_ENABLED=0 go test -count=1 -run TestAnalyzeWithoutCgo ./developer/analyze/
-    GOOS=windows CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc go build -o bin/goose-acp.exe ./cmd/goose-acp
+    CGO_ENABLED=0 go test -count=1 -run TestAnalyzeWithoutCgo ./developer/analyze/engine/
+    GOOS=windows CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc go build -o bin/goose-acp-analyze.exe ./cmd/goose-acp-analyze
 
 fmt:
     gofmt -w $(git ls-files '*.go')

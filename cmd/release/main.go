@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	version := fs.String("version", "", "semantic version to stamp and publish, e.g. 0.1.0 (required)")
 	out := fs.String("out", "", "output directory (default dist/VERSION under the module root)")
-	cgo := fs.Bool("cgo", true, "build with cgo (and so analyze) where a C compiler for the target is on PATH")
+	cgo := fs.Bool("cgo", true, "build the analyze helper with cgo (and so a parser) where a C compiler for the target is on PATH; goose-acp itself is always built without cgo")
 	platforms := fs.String("platforms", "", "comma-separated registry platforms to build (default all: "+allPlatforms()+")")
 	url := fs.String("download-url", release.DefaultDownloadURL, "archive URL template for agent.json ({version}, {archive})")
 	license := fs.String("license", "Apache-2.0", "SPDX license id for agent.json (the repository's LICENSE; left out when empty)")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"debug/buildinfo"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,6 +94,44 @@ func TestReleaseHostTarget(t *testing.T) {
 	if err != nil || string(got) != "goose-acp 9.8.7\n" {
 		t.Errorf("goose-acp --version: %q, %v; want the stamped version", got, err)
 	}
+	// goose-acp is cgo-free; analyze runs in the helper beside it, built
+	// with cgo where this host has a C compiler (NOTES.md says which).
+	if info, err := buildinfo.ReadFile(bin); err != nil || setting(info, "CGO_ENABLED") != "0" {
+		t.Errorf("goose-acp build info: CGO_ENABLED=%q, %v; want 0", setting(info, "CGO_ENABLED"), err)
+	}
+	helper := extract(t, data, "goose-acp-analyze")
+	info, err := buildinfo.ReadFile(helper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cgo := setting(info, "CGO_ENABLED") == "1"
+	if !strings.Contains(string(notes), "| "+platform+" | "+name+" | "+map[bool]string{true: "yes | yes", false: "no | no"}[cgo]+" |") {
+		t.Errorf("NOTES.md row for %s does not match the helper (cgo %v):\n%s", platform, cgo, notes)
+	}
+	src := filepath.Join(t.TempDir(), "a.py")
+	os.WriteFile(src, []byte("def f():\n    return 1\n"), 0o644)
+	cmd := exec.Command(helper)
+	cmd.Stdin = strings.NewReader(`{"path":` + strconv.Quote(src) + `}`)
+	answer, err := cmd.Output()
+	want := `{"text":"FILE: ` + src + ` [2L, 1F, 0C]\n\nF: f:1\n\n"}` + "\n"
+	if !cgo {
+		want = `{"text":"","error":{"kind":"no_cgo","message":"analyze is not available: ` + helper + ` was built without cgo`
+	}
+	if err != nil || !strings.HasPrefix(string(answer), want) {
+		t.Errorf("goose-acp-analyze answered %q, %v; want %q", answer, err, want)
+	}
+}
+
+func setting(info *debug.BuildInfo, key string) string {
+	if info == nil {
+		return ""
+	}
+	for _, s := range info.Settings {
+		if s.Key == key {
+			return s.Value
+		}
+	}
+	return ""
 }
 
 // validateAgentJSON checks a real agent.json against the registry's schema

@@ -11,25 +11,29 @@ import (
 	"strings"
 )
 
-// parserModules mean the binary carries `analyze`: the official
+// parserModules mean the helper carries `analyze`: the official
 // tree-sitter cgo bindings.
 var parserModules = []string{"github.com/tree-sitter/go-tree-sitter"}
 
-// binary is one built goose-acp executable and what it carries.
+// binary is one target's built goose-acp and its analyze helper, and what
+// the helper carries.
 type binary struct {
-	path    string
+	path   string // goose-acp, always built without cgo
+	helper string // goose-acp-analyze
+	// cgo and analyze are the helper's: built with cgo, links a parser.
 	cgo     bool
 	analyze bool
-	// note says why a target has no cgo (no compiler, or its build failed).
+	// note says why a target's helper has no cgo (no compiler, or its
+	// build failed).
 	note string
 }
 
-// goBuild compiles ./cmd/goose-acp under root for t into dir, with cgo
-// when cc is a C compiler. -trimpath keeps the build machine's paths out
-// of the binary; -s -w drop the symbol tables (buildinfo stays, so
-// `go version -m` still lists the modules).
-func goBuild(ctx context.Context, root, dir, version string, t Target, cc string) (string, error) {
-	out := filepath.Join(dir, t.Platform, t.Exe())
+// goBuild compiles pkg (./cmd/…) under root for t into dir/<platform>/name,
+// with cgo when cc is a C compiler. -trimpath keeps the build machine's
+// paths out of the binary; -s -w drop the symbol tables (buildinfo stays,
+// so `go version -m` still lists the modules).
+func goBuild(ctx context.Context, root, dir, version string, t Target, cc, pkg, name string) (string, error) {
+	out := filepath.Join(dir, t.Platform, name)
 	ldflags := "-s -w -X github.com/goose-acp/goose-acp/internal/buildinfo.version=" + version
 	args := []string{"build", "-trimpath", "-o", out}
 	env := append(os.Environ(), "GOOS="+t.GOOS, "GOARCH="+t.GOARCH, "CGO_ENABLED=0")
@@ -43,22 +47,28 @@ func goBuild(ctx context.Context, root, dir, version string, t Target, cc string
 			ldflags += " -linkmode external -extldflags -static"
 		}
 	}
-	args = append(args, "-ldflags", ldflags, "./cmd/goose-acp")
+	args = append(args, "-ldflags", ldflags, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build for %s/%s (cgo: %v): %w\n%s", t.GOOS, t.GOARCH, cc != "", err, stderr.Bytes())
+		return "", fmt.Errorf("go build %s for %s/%s (cgo: %v): %w\n%s", pkg, t.GOOS, t.GOARCH, cc != "", err, stderr.Bytes())
 	}
 	return out, nil
 }
 
-// build makes t's binary: with cgo when a compiler for it exists and cgo
-// is wanted, falling back to a pure-Go build when that fails, so every
-// platform ships and the notes say which lack analyze and why.
+// build makes t's binaries: goose-acp without cgo (no C library to start
+// in every editor process), and goose-acp-analyze with cgo when a compiler
+// for t exists and cgo is wanted, falling back to a pure-Go helper (which
+// answers how to get analyze) when that fails, so every platform ships
+// and the notes say which lack analyze and why.
 func build(ctx context.Context, o *Options, dir string, t Target) (binary, error) {
+	agent, err := goBuild(ctx, o.Root, dir, o.Version, t, "", "./cmd/goose-acp", t.Exe())
+	if err != nil {
+		return binary{}, err
+	}
 	cc := ""
 	note := ""
 	if o.CGO {
@@ -73,20 +83,20 @@ func build(ctx context.Context, o *Options, dir string, t Target) (binary, error
 	} else {
 		note = "built with -cgo=false"
 	}
-	path, err := goBuild(ctx, o.Root, dir, o.Version, t, cc)
+	helper, err := goBuild(ctx, o.Root, dir, o.Version, t, cc, "./cmd/goose-acp-analyze", t.HelperExe())
 	if err != nil && cc != "" {
 		note = fmt.Sprintf("cgo build with %s failed (%s); built without cgo", filepath.Base(cc), lastLine(err.Error()))
-		path, err = goBuild(ctx, o.Root, dir, o.Version, t, "")
+		helper, err = goBuild(ctx, o.Root, dir, o.Version, t, "", "./cmd/goose-acp-analyze", t.HelperExe())
 	}
 	if err != nil {
 		return binary{}, err
 	}
-	b := binary{path: path, note: note}
-	b.cgo, b.analyze, err = inspect(path)
+	b := binary{path: agent, helper: helper, note: note}
+	b.cgo, b.analyze, err = inspect(helper)
 	return b, err
 }
 
-// inspect reads from the binary itself (any OS's format) whether it was
+// inspect reads from a binary itself (any OS's format) whether it was
 // built with cgo and whether it links a parser, i.e. has `analyze`.
 func inspect(path string) (cgo, analyze bool, err error) {
 	info, err := buildinfo.ReadFile(path)

@@ -37,8 +37,8 @@ type Artifact struct {
 	Target  Target
 	Archive string // file name
 	SHA256  string // hex of the archive's bytes
-	CGO     bool
-	Analyze bool
+	CGO     bool   // the analyze helper was built with cgo
+	Analyze bool   // the analyze helper links a parser
 	Note    string
 }
 
@@ -110,12 +110,12 @@ func Sums(arts []Artifact) []byte {
 	return []byte(b.String())
 }
 
-// Notes renders NOTES.md: per platform, the archive and whether it
-// carries `analyze` (cgo), with the reason when it does not.
+// Notes renders NOTES.md: per platform, the archive and whether its
+// analyze helper has a parser (cgo), with the reason when it does not.
 func Notes(version string, arts []Artifact) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# goose-acp %s\n\n", version)
-	b.WriteString("`analyze` (code structure through tree-sitter) is in a build only when the binary links a tree-sitter parser, which needs cgo; the columns below are read from each binary's build info. Everything else is the same on every platform.\n\n")
+	b.WriteString("goose-acp is built without cgo on every platform. `analyze` (code structure through tree-sitter) runs in goose-acp-analyze, the helper beside it in each archive, and works only where the helper links a tree-sitter parser, which needs cgo; the cgo and analyze columns below are read from the helper's build info. Everything else is the same on every platform.\n\n")
 	b.WriteString("| platform | archive | cgo | analyze | note |\n|---|---|---|---|---|\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", a.Target.Platform, a.Archive, yesNo(a.CGO), yesNo(a.Analyze), a.Note)

@@ -23,7 +23,8 @@ type Options struct {
 	// Out receives the archives, SHA256SUMS, agent.json, icon.svg and NOTES.md; it
 	// is emptied first so SHA256SUMS lists only this release.
 	Out string
-	// CGO builds with cgo where a C compiler for the target exists.
+	// CGO builds the analyze helper with cgo where a C compiler for the
+	// target exists (goose-acp itself is always built without cgo).
 	CGO bool
 	// Targets to build; nil means all of Targets.
 	Targets []Target
@@ -48,7 +49,8 @@ func NormalizeVersion(v string) (string, error) {
 	return v, nil
 }
 
-// Run builds every target, archives it with README.md, and writes
+// Run builds every target, archives goose-acp and goose-acp-analyze with
+// README.md, and writes
 // SHA256SUMS, agent.json, icon.svg and NOTES.md into o.Out.
 func Run(ctx context.Context, o Options) ([]Artifact, error) {
 	v, err := NormalizeVersion(o.Version)
@@ -112,6 +114,7 @@ func buildTarget(ctx context.Context, o *Options, work string, t Target) (Artifa
 	path := filepath.Join(o.Out, name)
 	entries := []entry{
 		{name: t.Exe(), src: bin.path, mode: 0o755},
+		{name: t.HelperExe(), src: bin.helper, mode: 0o755},
 		{name: "README.md", src: filepath.Join(o.Root, "README.md"), mode: 0o644},
 		{name: "LICENSE", src: filepath.Join(o.Root, "LICENSE"), mode: 0o644},
 	}

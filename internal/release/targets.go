@@ -11,8 +11,8 @@ type Target struct {
 	// Platform is the registry's name for it (agent.schema.json's
 	// binaryDistribution keys).
 	Platform string
-	// CC lists C compilers that can build for it from a linux/amd64 host;
-	// none means a pure-Go build (no analyze).
+	// CC lists C compilers that can build its analyze helper from a
+	// linux/amd64 host; none means a pure-Go helper (no analyze).
 	CC []string
 	// Hint tells the user how to get a missing compiler.
 	Hint string
@@ -33,6 +33,14 @@ func (t Target) Exe() string {
 		return "goose-acp.exe"
 	}
 	return "goose-acp"
+}
+
+// HelperExe is the analyze helper's name inside the archive, beside Exe.
+func (t Target) HelperExe() string {
+	if t.GOOS == "windows" {
+		return "goose-acp-analyze.exe"
+	}
+	return "goose-acp-analyze"
 }
 
 // ArchiveName is the archive's file name for version.
