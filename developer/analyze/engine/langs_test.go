@@ -33,3 +33,18 @@ func TestLanguageGolden(t *testing.T) {
 		{"focus_tsx_format.txt", Request{Path: "web", Focus: "format", FollowDepth: 1}},
 	})
 }
+
+// Every language's queries compile, the call query included, though an
+// analysis compiles it only when it needs calls (focus).
+func TestEveryQueryCompiles(t *testing.T) {
+	for name, spec := range specs {
+		c, _, err := compiledFor(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if _, err := c.callsQuery(spec); err != nil {
+			t.Errorf("%s calls: %v", name, err)
+		}
+	}
+}

@@ -14,14 +14,19 @@ import (
 // available reports whether this build can parse; with cgo it always can.
 func available() error { return nil }
 
-// compiled holds a language's grammar and queries, built on first use so
-// that a goose-acp that never runs analyze pays nothing for them.
+// compiled holds a language's grammar and queries, built on first use:
+// each helper process analyses once, and compiling a query costs
+// milliseconds (tens for Ruby, C++ or Kotlin), so the call query is
+// compiled only when an analysis needs calls (focus).
 type compiled struct {
 	once     sync.Once
 	err      error
 	lang     *ts.Language
 	elements *ts.Query
-	calls    *ts.Query
+	// calls is built by callsOnce (callsQuery).
+	callsOnce sync.Once
+	callsErr  error
+	calls     *ts.Query
 	// functionKinds are the kind ids of spec.functionKinds.
 	functionKinds []uint16
 	nameKinds     []uint16
@@ -53,9 +58,6 @@ func (c *compiled) build(spec *langSpec) error {
 	if c.elements, qerr = ts.NewQuery(c.lang, spec.elements); qerr != nil {
 		return fmt.Errorf("Failed to create query: %w", qerr)
 	}
-	if c.calls, qerr = ts.NewQuery(c.lang, spec.calls); qerr != nil {
-		return fmt.Errorf("Failed to create call query: %w", qerr)
-	}
 	ids := func(kinds []string) []uint16 {
 		out := make([]uint16, 0, len(kinds))
 		for _, k := range kinds {
@@ -71,6 +73,17 @@ func (c *compiled) build(spec *langSpec) error {
 	c.typeIdentKind = c.lang.IdForNodeKind("type_identifier", true)
 	c.parsers = make(chan *ts.Parser, 8)
 	return nil
+}
+
+// callsQuery is the language's call query, compiled on first use.
+func (c *compiled) callsQuery(spec *langSpec) (*ts.Query, error) {
+	c.callsOnce.Do(func() {
+		var qerr *ts.QueryError
+		if c.calls, qerr = ts.NewQuery(c.lang, spec.calls); qerr != nil {
+			c.callsErr = fmt.Errorf("Failed to create call query: %w", qerr)
+		}
+	})
+	return c.calls, c.callsErr
 }
 
 func (c *compiled) parser() (*ts.Parser, error) {
@@ -101,6 +114,12 @@ func parseInto(res *fileResult, language string, src []byte, withCalls bool) err
 	if err != nil {
 		return err
 	}
+	var calls *ts.Query
+	if withCalls {
+		if calls, err = c.callsQuery(spec); err != nil {
+			return err
+		}
+	}
 	parser, err := c.parser()
 	if err != nil {
 		return err
@@ -116,7 +135,7 @@ func parseInto(res *fileResult, language string, src []byte, withCalls bool) err
 	defer cursor.Close()
 	extractElements(c, cursor, root, src, res)
 	if withCalls {
-		extractCalls(c, spec, cursor, root, src, res)
+		extractCalls(c, calls, spec, cursor, root, src, res)
 	}
 	return nil
 }
@@ -137,8 +156,8 @@ func extractElements(c *compiled, cursor *ts.QueryCursor, root *ts.Node, src []b
 	}
 }
 
-func extractCalls(c *compiled, spec *langSpec, cursor *ts.QueryCursor, root *ts.Node, src []byte, res *fileResult) {
-	matches := cursor.Matches(c.calls, root, src)
+func extractCalls(c *compiled, calls *ts.Query, spec *langSpec, cursor *ts.QueryCursor, root *ts.Node, src []byte, res *fileResult) {
+	matches := cursor.Matches(calls, root, src)
 	for m := matches.Next(); m != nil; m = matches.Next() {
 		for _, capt := range m.Captures {
 			res.Calls = append(res.Calls, call{

@@ -1,0 +1,55 @@
+package developer
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchAnalyze calls the analyze tool (Analyze surface) through an
+// in-memory MCP client, as a session's tool call reaches it.
+func benchAnalyze(b *testing.B, args map[string]any) {
+	srv, svc := newServerWithService(Options{Surface: Analyze, WorkingDir: b.TempDir()})
+	defer svc.outDir.remove()
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	params := &mcp.CallToolParams{Name: "analyze", Arguments: args}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil || res.IsError {
+			b.Fatalf("%v %v", err, res)
+		}
+	}
+}
+
+// BenchmarkAnalyzeToolFile is one file's details through the tool: with
+// the helper, mostly its spawn.
+func BenchmarkAnalyzeToolFile(b *testing.B) {
+	p, err := filepath.Abs(filepath.Join("analyze", "engine", "testdata", "tree", "main.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchAnalyze(b, map[string]any{"path": p})
+}
+
+// BenchmarkAnalyzeToolRepo is the directory overview of this repository
+// through the tool with goose's defaults (BenchmarkAnalyzeRepo's work).
+func BenchmarkAnalyzeToolRepo(b *testing.B) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchAnalyze(b, map[string]any{"path": root, "force": true})
+}
