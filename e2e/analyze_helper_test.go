@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goose-acp/goose-acp/acp"
 )
@@ -69,5 +74,35 @@ func TestAnalyzeOverACPWithoutHelper(t *testing.T) {
 	got := viewRequest(t, env.LLM.Requests()[1].Body).results
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("analyze result to the model:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// `goose-acp mcp developer` (the classic surface) analyzes through the
+// same helper beside the binary: goose's two contents, the analysis for
+// the assistant and for the user.
+func TestMCPDeveloperAnalyzeRunsTheHelper(t *testing.T) {
+	file, want := analyzeFixture(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	home := t.TempDir()
+	cmd := exec.Command(binary, "mcp", "developer")
+	cmd.Dir = home
+	cmd.Env = append(os.Environ(), "HOME="+home, "GOOSE_PATH_ROOT="+filepath.Join(home, "goose"))
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analyze", Arguments: map[string]any{"path": file}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(res.Content) != 2 {
+		t.Fatalf("analyze: %+v", res)
+	}
+	for i, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); !ok || tc.Text != want {
+			t.Errorf("content %d = %#v, want the analysis\n%s", i, c, want)
+		}
 	}
 }
