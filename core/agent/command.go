@@ -117,7 +117,14 @@ func (t *turn) command(msg conversation.Message) (bool, []conversation.Message, 
 }
 
 func (t *turn) loadConversation() error {
-	sess, err := t.a.opts.Store.Get(t.ctx, t.s.id, true)
+	var sess session.Session
+	var err error
+	t.tail.partial = false
+	if c := t.a.convCache(); c != nil {
+		sess, t.tail.partial, err = c.turnView(t.ctx, t.s.id)
+	} else {
+		sess, err = t.a.opts.Store.Get(t.ctx, t.s.id, true)
+	}
 	if err != nil {
 		return fmt.Errorf("loading session: %w", err)
 	}
@@ -165,7 +172,7 @@ func (t *turn) clear(msg conversation.Message) (Outcome, error) {
 	if err := t.a.opts.Store.Update(t.ctx, t.s.id, session.Update{Tokens: &tok}); err != nil {
 		return Outcome{}, err
 	}
-	t.conv = nil
+	t.conv, t.tail.partial = nil, false
 	userOnly := conversation.Metadata{UserVisible: true, AgentVisible: false}
 	if msg.ID == nil {
 		msg = msg.WithID(t.a.msgID())

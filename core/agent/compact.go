@@ -111,6 +111,9 @@ func (t *turn) recoverCompact() bool {
 // compact summarizes the conversation, replaces it in the store, updates
 // the token counters and emits HistoryReplaced.
 func (t *turn) compact(manual bool) error {
+	if err := t.tail.expand(t); err != nil {
+		return err
+	}
 	tools := t.tools
 	if tools == nil { // a /compact: the loop has not listed them
 		tools = t.s.mgr.Tools(t.ctx)

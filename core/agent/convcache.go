@@ -28,11 +28,18 @@ type convStore struct {
 
 	mu     sync.Mutex
 	cached map[string]*cachedConv // only sessions the agent has loaded
+	// marks are where the tails of closed long sessions begin (convtail.go).
+	marks map[string]tailMark
 }
 
 type cachedConv struct {
 	rev  uint64
 	msgs []conversation.Message
+	// tail: msgs holds only the messages from the session's tail mark
+	// on (a turn's view, convtail.go); reads of the whole conversation
+	// miss it. prefixVisible counts the user-visible messages before it.
+	tail          bool
+	prefixVisible int
 }
 
 // newConvStore wraps st when it counts revisions; other stores are used
@@ -42,7 +49,7 @@ func newConvStore(st session.Store) session.Store {
 	if !ok {
 		return st
 	}
-	c := &convStore{Store: st, revs: r, cached: map[string]*cachedConv{}}
+	c := &convStore{Store: st, revs: r, cached: map[string]*cachedConv{}, marks: map[string]tailMark{}}
 	if ut, ok := st.(session.UsageTotaler); ok {
 		return usageConvStore{c, ut}
 	}
@@ -87,11 +94,15 @@ func (a *Agent) freshRevision(id string) *uint64 {
 func (c *convStore) forget(id string) {
 	c.mu.Lock()
 	var big bool
+	var probe tailProbe
 	if e, ok := c.cached[id]; ok {
-		big = contentBytes(e.msgs) >= releaseMin
+		_, marked := c.marks[id]
+		big = marked || contentBytes(e.msgs) >= releaseMin
+		probe = c.tailProbe(id, e)
 	}
 	delete(c.cached, id)
 	c.mu.Unlock()
+	c.markTail(id, probe)
 	if big {
 		releaseMemory()
 	}
@@ -143,12 +154,15 @@ func (c *convStore) Get(ctx context.Context, id string, withMessages bool) (sess
 	rev := c.revs.Revision(id)
 	c.mu.Lock()
 	e, tracked := c.cached[id]
-	hit := tracked && e.rev == rev
+	hit := tracked && e.rev == rev && (!e.tail || !withMessages)
 	var msgs []conversation.Message
 	var count int
 	var last *time.Time
 	if hit {
 		count, last = session.ConversationStats(e.msgs)
+		if e.tail {
+			count += e.prefixVisible // the newest message is in the tail
+		}
 		if withMessages {
 			msgs = append(make([]conversation.Message, 0, len(e.msgs)), e.msgs...)
 		}
@@ -168,7 +182,7 @@ func (c *convStore) Get(ctx context.Context, id string, withMessages bool) (sess
 	}
 	c.mu.Lock()
 	if e, ok := c.cached[id]; ok {
-		e.rev, e.msgs = rev, slices.Clone(sess.Conversation)
+		e.rev, e.msgs, e.tail = rev, slices.Clone(sess.Conversation), false
 	}
 	c.mu.Unlock()
 	return sess, nil
@@ -181,7 +195,7 @@ func (c *convStore) Get(ctx context.Context, id string, withMessages bool) (sess
 func (c *convStore) AppendMessage(ctx context.Context, id string, m conversation.Message) error {
 	before := c.revs.Revision(id)
 	err := c.Store.AppendMessage(ctx, id, m)
-	c.after(id, before, err == nil && m.ID != nil, func(e *cachedConv) bool {
+	c.after(id, before, err == nil && m.ID != nil, true, func(e *cachedConv) bool {
 		if n := len(e.msgs); n > 0 && e.msgs[n-1].Created > m.Created {
 			return false
 		}
@@ -196,8 +210,8 @@ func (c *convStore) ReplaceConversation(ctx context.Context, id string, msgs []c
 	before := c.revs.Revision(id)
 	err := c.Store.ReplaceConversation(ctx, id, msgs)
 	ok := err == nil && !slices.ContainsFunc(msgs, func(m conversation.Message) bool { return m.ID == nil })
-	c.after(id, before, ok, func(e *cachedConv) bool {
-		e.msgs = slices.Clone(msgs)
+	c.after(id, before, ok, false, func(e *cachedConv) bool {
+		e.msgs, e.tail = slices.Clone(msgs), false
 		slices.SortStableFunc(e.msgs, func(x, y conversation.Message) int { return cmp.Compare(x.Created, y.Created) })
 		return true
 	})
@@ -214,7 +228,7 @@ func (c *convStore) SetMessageMetadata(ctx context.Context, id, messageID string
 	}
 	before := c.revs.Revision(id)
 	err := ms.SetMessageMetadata(ctx, id, messageID, md)
-	c.after(id, before, err == nil, func(e *cachedConv) bool {
+	c.after(id, before, err == nil, false, func(e *cachedConv) bool {
 		for i := range e.msgs {
 			if e.msgs[i].IDOrEmpty() == messageID {
 				e.msgs = slices.Clone(e.msgs)
@@ -232,10 +246,12 @@ var errMetadataUnsupported = errors.New("the session store cannot set message me
 
 // after applies a write to the cache entry, or invalidates it when the
 // write failed, stored something the cache cannot mirror, or another
-// write came between.
-func (c *convStore) after(id string, before uint64, ok bool, apply func(*cachedConv) bool) {
+// write came between. A tail mark outlives appends only (appended: the
+// write was one).
+func (c *convStore) after(id string, before uint64, ok, appended bool, apply func(*cachedConv) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.afterMark(id, before, ok && appended)
 	e, tracked := c.cached[id]
 	if !tracked {
 		return

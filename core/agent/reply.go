@@ -31,6 +31,9 @@ type turn struct {
 	q    *eventQueue
 
 	conv conversation.Conversation
+	// tail says whether conv starts at the session's tail mark
+	// (convtail.go).
+	tail tailView
 	// title is the session's name as loadConversation read it (ok false
 	// before), for maybeNameSession.
 	title struct {

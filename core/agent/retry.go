@@ -52,6 +52,10 @@ func (t *turn) recipeRetry() retryOutcome {
 		return retryFailed
 	}
 	t.retries++
+	if err := t.tail.expand(t); err != nil {
+		t.retryError(err)
+		return retryFailed
+	}
 	if err := t.a.opts.Store.ReplaceConversation(t.ctx, t.s.id, t.initial); err != nil {
 		t.retryError(err)
 		return retryFailed

@@ -97,7 +97,7 @@ func (t *turn) rewind(name, arg string) (Outcome, error) {
 	if err := t.a.opts.Store.ReplaceConversation(t.ctx, t.s.id, kept); err != nil {
 		return Outcome{}, fmt.Errorf("rewinding conversation: %w", err)
 	}
-	t.conv = kept
+	t.conv, t.tail.partial = kept, false
 	t.emit(HistoryReplacedEvent{Conversation: kept})
 	text := rewoundText(n, rewindLine(conv[cut]), report.Restored, report.Removed, report.NotRestored)
 	if ferr != nil {

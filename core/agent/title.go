@@ -48,6 +48,17 @@ func (t *turn) maybeNameSession() {
 	if t.title.userSet {
 		return
 	}
+	if t.tail.partial {
+		// The left-out messages hold more user messages than naming
+		// looks at (a mark needs it): only the provisional title reads
+		// them.
+		if t.title.name != DefaultSessionName && t.title.name != "" {
+			return
+		}
+		if err := t.tail.expand(t); err != nil {
+			return
+		}
+	}
 	var users []string
 	for _, m := range t.conv {
 		if m.Role == conversation.RoleUser && m.Metadata.UserVisible && !m.HasToolResponses() {

@@ -90,11 +90,16 @@ func (tp *toolPairs) start(protect int) <-chan []toolPairSummary {
 	limit := t.s.model.Limit()
 	t.s.mu.Unlock()
 	cutoff := t.a.cfg.int("GOOSE_TOOL_CALL_CUTOFF", toolCallCutoff(limit, t.a.cfg.float("GOOSE_AUTO_COMPACT_THRESHOLD", DefaultCompactionThreshold)))
-	conv := slices.Clone(t.conv)
-	ids := toolIDsToSummarize(conv, cutoff, protect)
-	if len(ids) == 0 {
+	if len(toolIDsToSummarize(t.conv, cutoff, protect)) == 0 {
 		return nil
 	}
+	// A pair is looked up among all messages (its request may be hidden).
+	if err := t.tail.expand(t); err != nil {
+		t.a.log.Warn("tool pair summaries skipped", "session", t.s.id, "error", err)
+		return nil
+	}
+	conv := slices.Clone(t.conv)
+	ids := toolIDsToSummarize(conv, cutoff, protect)
 	tp.started = true
 	out := make(chan []toolPairSummary, 1)
 	ctx, prov := t.ctx, t.prov

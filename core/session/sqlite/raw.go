@@ -50,17 +50,28 @@ func (s *Store) snapshotGet(ctx context.Context, id string, withMessages bool) (
 // write) cost no allocation per row; rows are decoded while later ones
 // are still being read (rowDecoder).
 func (s *Store) rawConversation(ctx context.Context, conn *sql.Conn, id string) ([]conversation.Message, error) {
+	return s.rawMessages(ctx, conn, id, conversationSQL)
+}
+
+// rawMessages runs query (conversationSQL's columns; id is its first
+// parameter, more follow) and decodes its rows as rawConversation does.
+func (s *Store) rawMessages(ctx context.Context, conn *sql.Conn, id, query string, more ...int64) ([]conversation.Message, error) {
 	d := newRowDecoder()
 	err := conn.Raw(func(dc any) error {
 		c := dc.(driver.Conn).Raw()
 		defer c.SetInterrupt(c.SetInterrupt(ctx))
-		stmt, _, err := c.Prepare(conversationSQL)
+		stmt, _, err := c.Prepare(query)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		if err := stmt.BindText(1, id); err != nil {
 			return err
+		}
+		for i, v := range more {
+			if err := stmt.BindInt64(i+2, v); err != nil {
+				return err
+			}
 		}
 		for stmt.Step() {
 			row := session.StoredMessage{

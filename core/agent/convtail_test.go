@@ -1,0 +1,217 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/session"
+	"github.com/goose-acp/goose-acp/core/session/sqlite"
+)
+
+// compactedHistory is a compacted session as goose leaves it: 40 older
+// messages (1.25 MiB) the user still sees but the model does not, the
+// summary the model sees instead, and its continuation.
+func compactedHistory() []conversation.Message {
+	var msgs []conversation.Message
+	hidden := conversation.Metadata{UserVisible: true, AgentVisible: false}
+	for i := range 40 {
+		text := fmt.Sprintf("older message %d: %s", i, strings.Repeat("x", 32<<10))
+		m := conversation.UserText(0, text)
+		if i%2 == 1 {
+			m = conversation.AssistantText(0, text)
+		}
+		m = m.WithID(fmt.Sprintf("old%d", i))
+		m.Metadata = hidden
+		msgs = append(msgs, m)
+	}
+	summary := conversation.UserText(0, "summary of the older messages").WithID("summary")
+	summary.Metadata = conversation.Metadata{UserVisible: false, AgentVisible: true}
+	cont := conversation.AssistantText(0, AutoContinuation).WithID("continuation")
+	cont.Metadata = summary.Metadata
+	return append(msgs, summary, cont)
+}
+
+// tailRun is what a turn after a resume did, for comparing the tail path
+// with the whole read.
+type tailRun struct {
+	request, stored, stats, cachedStats string
+	fullReads                           int
+}
+
+// runAfterResume opens a compacted session in wd, runs one turn, closes it,
+// calls between (another process's writes), resumes it and runs the turn
+// the result describes. wholeRead forgets the tail mark first (the
+// conversation is read as it was before tails).
+func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sqlite.Store, id string)) tailRun {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	db, err := sqlite.Open(ctx, path, sqlite.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	rc := &readCounter{Store: db}
+	h := newHarnessWith(t, nil, func(o *Options) { o.Store = rc })
+	h.prov.limit = 100_000_000
+	h.prov.uniqueIDs = true
+	h.start(StartOptions{WorkingDir: wd})
+	if err := db.ReplaceConversation(ctx, h.id, compactedHistory()); err != nil {
+		t.Fatal(err)
+	}
+	turn := func(n int, steps ...step) {
+		t.Helper()
+		h.prov.steps = steps
+		msg := conversation.UserText(0, fmt.Sprintf("turn %d", n)).WithID(fmt.Sprintf("u%d", n))
+		if out, err := h.a.Reply(ctx, h.id, msg, nil); err != nil || out.StopReason != EndTurn {
+			t.Fatalf("turn %d: %v %v", n, out, err)
+		}
+	}
+	turn(1, say("first"))
+	if err := h.a.CloseSession(h.id); err != nil {
+		t.Fatal(err)
+	}
+	c := h.a.convCache()
+	c.mu.Lock()
+	_, marked := c.marks[h.id]
+	if wholeRead {
+		delete(c.marks, h.id)
+	}
+	c.mu.Unlock()
+	if !marked {
+		t.Fatal("closing a compacted session left no tail mark")
+	}
+	if between != nil {
+		other, err := sqlite.Open(ctx, path, sqlite.Options{Now: now}) // another process
+		if err != nil {
+			t.Fatal(err)
+		}
+		between(other, h.id)
+		other.Close()
+	}
+	if _, _, err := h.a.ResumeSession(ctx, h.id, StartOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rc.full = 0
+	turn(2, say("second"))
+	run := tailRun{fullReads: rc.full, request: toJSON(t, h.prov.request(h.prov.numRequests()-1))}
+	stored, err := db.Get(ctx, h.id, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.stored = toJSON(t, stored)
+	stats, err := db.Get(ctx, h.id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := h.a.opts.Store.Get(ctx, h.id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.stats, run.cachedStats = toJSON(t, stats), toJSON(t, cached)
+	return run
+}
+
+// TestResumedCompactedSessionReadsItsTail: the first turn after a
+// compacted session is resumed reads only what the model sees (no whole
+// read of the hidden history), and everything it does is what the whole
+// read does: the same request to the model byte for byte, the same
+// stored conversation, the same session statistics. Another process's
+// writes while the session was closed are seen: an append at the end is
+// part of the tail, a rewritten history is read whole.
+func TestResumedCompactedSessionReadsItsTail(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name      string
+		between   func(db *sqlite.Store, id string)
+		wantReads int
+	}{
+		{"closed and resumed", nil, 0},
+		{"appended by another process", func(db *sqlite.Store, id string) {
+			if err := db.AppendMessage(ctx, id, conversation.UserText(0, "from elsewhere").WithID("elsewhere")); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+		{"rewritten by another process", func(db *sqlite.Store, id string) {
+			s, err := db.Get(ctx, id, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.ReplaceConversation(ctx, id, append(s.Conversation[2:], conversation.UserText(0, "after a rewrite").WithID("rw"))); err != nil {
+				t.Fatal(err)
+			}
+		}, 1},
+		{"renamed back to the default", func(db *sqlite.Store, id string) {
+			name := DefaultSessionName
+			if err := db.Update(ctx, id, session.Update{Name: &name}); err != nil {
+				t.Fatal(err)
+			}
+		}, 1}, // the provisional title is the first user message, a hidden one
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wd := t.TempDir()
+			tail := runAfterResume(t, wd, false, tc.between)
+			whole := runAfterResume(t, wd, true, tc.between)
+			if whole.fullReads != 1 {
+				t.Fatalf("the whole read took %d full reads", whole.fullReads)
+			}
+			if tail.fullReads != tc.wantReads {
+				t.Errorf("the turn after the resume read the whole conversation %d times, want %d", tail.fullReads, tc.wantReads)
+			}
+			for _, f := range []struct{ what, got, want string }{
+				{"request to the model", tail.request, whole.request},
+				{"stored session", tail.stored, whole.stored},
+				{"session statistics", tail.stats, whole.stats},
+				{"statistics the agent answers", tail.cachedStats, whole.stats},
+			} {
+				if f.got != f.want {
+					t.Errorf("%s differs from the whole read's: %s", f.what, firstDifference(f.got, f.want))
+				}
+			}
+		})
+	}
+}
+
+// TestCompactionAfterTailKeepsHistory: a turn that starts from the tail
+// and compacts reads the hidden messages first, so the stored
+// conversation keeps them (for the user) exactly as the whole read does.
+func TestCompactionAfterTailKeepsHistory(t *testing.T) {
+	ctx := context.Background()
+	overLimit := func(db *sqlite.Store, id string) {
+		total := 90_000_000 // over 80% of the fake's 100 M limit
+		if err := db.Update(ctx, id, session.Update{Tokens: &session.TokenCounts{Total: &total}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wd := t.TempDir()
+	tail := runAfterResume(t, wd, false, overLimit)
+	whole := runAfterResume(t, wd, true, overLimit)
+	if tail.fullReads != 1 {
+		t.Errorf("the compacting turn read the whole conversation %d times, want 1", tail.fullReads)
+	}
+	if tail.stored != whole.stored {
+		t.Errorf("stored after compaction: %s", firstDifference(tail.stored, whole.stored))
+	}
+	if tail.request != whole.request {
+		t.Errorf("request after compaction: %s", firstDifference(tail.request, whole.request))
+	}
+	if !strings.Contains(tail.stored, "older message 0:") {
+		t.Fatal("the hidden history was lost")
+	}
+}
+
+// firstDifference shows where got first differs from want.
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return fmt.Sprintf("at byte %d:\n got …%s\nwant …%s", i, got[from:min(len(got), i+80)], want[from:min(len(want), i+80)])
+}
