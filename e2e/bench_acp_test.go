@@ -352,20 +352,9 @@ func seedSession(b *testing.B, env *agentEnv, cwd string, n int) string {
 // word repeated times.
 func seedSessionText(b *testing.B, env *agentEnv, cwd string, n int, word string, times int) string {
 	b.Helper()
-	paths, err := config.ResolvePaths(func(k string) string { return env.Vars[k] }, env.Root)
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, paths.SessionsDB(), sqlite.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	store, sess := seedStore(b, env, cwd)
 	defer store.Close()
-	sess, err := store.Create(ctx, session.NewSession{WorkingDir: cwd, Name: "long", SessionType: session.TypeUser})
-	if err != nil {
-		b.Fatal(err)
-	}
 	msgs := make([]conversation.Message, 0, n)
 	base := time.Now().Add(-time.Hour).Unix() - int64(n) // all in the past
 	for i := range n {
@@ -380,4 +369,24 @@ func seedSessionText(b *testing.B, env *agentEnv, cwd string, n int, word string
 		b.Fatal(err)
 	}
 	return sess.ID
+}
+
+// seedStore opens env's sessions.db as the agent will find it and creates
+// the session "long" in cwd there.
+func seedStore(tb testing.TB, env *agentEnv, cwd string) (*sqlite.Store, session.Session) {
+	tb.Helper()
+	paths, err := config.ResolvePaths(func(k string) string { return env.Vars[k] }, env.Root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	store, err := sqlite.Open(context.Background(), paths.SessionsDB(), sqlite.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sess, err := store.Create(context.Background(), session.NewSession{WorkingDir: cwd, Name: "long", SessionType: session.TypeUser})
+	if err != nil {
+		store.Close()
+		tb.Fatal(err)
+	}
+	return store, sess
 }

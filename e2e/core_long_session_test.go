@@ -8,11 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/conversation"
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
-	"github.com/goose-acp/goose-acp/core/session"
-	"github.com/goose-acp/goose-acp/core/session/sqlite"
 )
 
 // TestResumedCompactedSessionRequest: a compacted session (1.5 MB of
@@ -94,20 +91,9 @@ func splitChatBody(t *testing.T, body []byte) chatBody {
 // summary and the continuation only the model sees.
 func seedCompacted(t *testing.T, env *agentEnv, cwd string) string {
 	t.Helper()
-	paths, err := config.ResolvePaths(func(k string) string { return env.Vars[k] }, env.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, paths.SessionsDB(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, sess := seedStore(t, env, cwd)
 	defer store.Close()
-	sess, err := store.Create(ctx, session.NewSession{WorkingDir: cwd, Name: "long", SessionType: session.TypeUser})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var msgs []conversation.Message
 	at := int64(1_700_000_000)
 	for i := range 48 {

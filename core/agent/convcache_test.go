@@ -29,16 +29,7 @@ func TestConversationCache(t *testing.T) {
 	if c == nil {
 		t.Fatal("a sqlite store is not cached")
 	}
-	turn := func(n int, steps ...step) {
-		t.Helper()
-		h.prov.steps = steps
-		// created 0: the fake provider's replies are created 0 too, so
-		// the messages are in goose's order as they are appended.
-		msg := conversation.UserText(0, fmt.Sprintf("turn %d", n)).WithID(fmt.Sprintf("u%d", n))
-		if out, err := h.a.Reply(ctx, h.id, msg, nil); err != nil || out.StopReason != EndTurn {
-			t.Fatalf("turn %d: %v %v", n, out, err)
-		}
-	}
+	turn := func(n int, steps ...step) { t.Helper(); h.numberedTurn(n, steps...) }
 	turn(1, say("hello  "))
 	turn(2, say("fine"))
 	c.mu.Lock()
@@ -145,6 +136,18 @@ func TestCloseReleasesLongConversation(t *testing.T) {
 				t.Errorf("released %d times on close, want %d", released, tc.want)
 			}
 		})
+	}
+}
+
+// numberedTurn runs turn n: the user's "turn n" (id un), answered by
+// steps. Created 0: the fake provider's replies are created 0 too, so the
+// messages are in goose's order as they are appended.
+func (h *harness) numberedTurn(n int, steps ...step) {
+	h.t.Helper()
+	h.prov.steps = steps
+	msg := conversation.UserText(0, fmt.Sprintf("turn %d", n)).WithID(fmt.Sprintf("u%d", n))
+	if out, err := h.a.Reply(context.Background(), h.id, msg, nil); err != nil || out.StopReason != EndTurn {
+		h.t.Fatalf("turn %d: %v %v", n, out, err)
 	}
 }
 

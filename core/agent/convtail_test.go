@@ -65,15 +65,7 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 	if err := db.ReplaceConversation(ctx, h.id, compactedHistory()); err != nil {
 		t.Fatal(err)
 	}
-	turn := func(n int, steps ...step) {
-		t.Helper()
-		h.prov.steps = steps
-		msg := conversation.UserText(0, fmt.Sprintf("turn %d", n)).WithID(fmt.Sprintf("u%d", n))
-		if out, err := h.a.Reply(ctx, h.id, msg, nil); err != nil || out.StopReason != EndTurn {
-			t.Fatalf("turn %d: %v %v", n, out, err)
-		}
-	}
-	turn(1, say("first"))
+	h.numberedTurn(1, say("first"))
 	if err := h.a.CloseSession(h.id); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +91,7 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 		t.Fatal(err)
 	}
 	rc.full = 0
-	turn(2, say("second"))
+	h.numberedTurn(2, say("second"))
 	run := tailRun{fullReads: rc.full, request: toJSON(t, h.prov.request(h.prov.numRequests()-1))}
 	stored, err := db.Get(ctx, h.id, true)
 	if err != nil {
