@@ -11,19 +11,8 @@ import (
 // benchAnalyze calls the analyze tool (Analyze surface) through an
 // in-memory MCP client, as a session's tool call reaches it.
 func benchAnalyze(b *testing.B, args map[string]any) {
-	srv, svc := newServerWithService(Options{Surface: Analyze, WorkingDir: b.TempDir()})
-	defer svc.outDir.remove()
-	st, ct := mcp.NewInMemoryTransports()
+	cs := benchClient(b, Options{Surface: Analyze, WorkingDir: b.TempDir()})
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait() }()
 	params := &mcp.CallToolParams{Name: "analyze", Arguments: args}
 	b.ResetTimer()
 	for b.Loop() {

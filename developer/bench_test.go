@@ -11,19 +11,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// BenchmarkShellTrueThroughMCP is the end-to-end overhead of a `true` shell
-// call: in-memory MCP client → server → spawn → result.
-func BenchmarkShellTrueThroughMCP(b *testing.B) {
-	if runtime.GOOS == "windows" {
-		b.Skip("uses a POSIX shell")
-	}
-	srv, svc := newServerWithService(Options{WorkingDir: b.TempDir(), Getenv: func(k string) string {
-		if k == "SHELL" {
-			return "/bin/sh"
-		}
-		return os.Getenv(k)
-	}})
-	defer svc.outDir.remove()
+// benchClient serves opts's tools to an in-memory MCP client, closed when
+// the benchmark ends.
+func benchClient(b *testing.B, opts Options) *mcp.ClientSession {
+	srv, svc := newServerWithService(opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -34,7 +25,23 @@ func BenchmarkShellTrueThroughMCP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { cs.Close(); ss.Wait() }()
+	b.Cleanup(func() { cs.Close(); ss.Wait(); svc.outDir.remove() })
+	return cs
+}
+
+// BenchmarkShellTrueThroughMCP is the end-to-end overhead of a `true` shell
+// call: in-memory MCP client → server → spawn → result.
+func BenchmarkShellTrueThroughMCP(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("uses a POSIX shell")
+	}
+	cs := benchClient(b, Options{WorkingDir: b.TempDir(), Getenv: func(k string) string {
+		if k == "SHELL" {
+			return "/bin/sh"
+		}
+		return os.Getenv(k)
+	}})
+	ctx := context.Background()
 	params := &mcp.CallToolParams{Name: "shell", Arguments: map[string]any{"command": "true"}}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -82,17 +79,7 @@ func TestAnalyzeOverACPWithoutHelper(t *testing.T) {
 // the assistant and for the user.
 func TestMCPDeveloperAnalyzeRunsTheHelper(t *testing.T) {
 	file, want := analyzeFixture(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	home := t.TempDir()
-	cmd := exec.Command(binary, "mcp", "developer")
-	cmd.Dir = home
-	cmd.Env = append(os.Environ(), "HOME="+home, "GOOSE_PATH_ROOT="+filepath.Join(home, "goose"))
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := mcpDeveloper(t)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analyze", Arguments: map[string]any{"path": file}})
 	if err != nil {
 		t.Fatal(err)

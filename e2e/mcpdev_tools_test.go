@@ -13,16 +13,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestMCPDeveloperToolsList: what `goose-acp mcp developer` lists is
-// exactly the classic surface pinned in developer/testdata (names, schemas,
-// descriptions, annotations and each tool's declared kind and arguments).
-func TestMCPDeveloperToolsList(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("..", "developer", "testdata", "tools_classic.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// mcpDeveloper connects an MCP client to `goose-acp mcp developer` run in
+// a fresh home; both end with the test (or after 30 s).
+func mcpDeveloper(t *testing.T) (context.Context, *mcp.ClientSession) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	home := t.TempDir()
 	cmd := exec.Command(binary, "mcp", "developer")
 	cmd.Dir = home
@@ -31,7 +27,19 @@ func TestMCPDeveloperToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
+// TestMCPDeveloperToolsList: what `goose-acp mcp developer` lists is
+// exactly the classic surface pinned in developer/testdata (names, schemas,
+// descriptions, annotations and each tool's declared kind and arguments).
+func TestMCPDeveloperToolsList(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("..", "developer", "testdata", "tools_classic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cs := mcpDeveloper(t)
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
