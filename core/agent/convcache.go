@@ -174,6 +174,9 @@ func (c *convStore) Get(ctx context.Context, id string, withMessages bool) (sess
 		return sess, err
 	}
 	if !withMessages {
+		if sess, ok := c.tailStats(ctx, id, rev); ok {
+			return sess, nil
+		}
 		return c.Store.Get(ctx, id, false)
 	}
 	sess, err := c.Store.Get(ctx, id, true)

@@ -151,15 +151,18 @@ func (h *harness) numberedTurn(n int, steps ...step) {
 	}
 }
 
-// readCounter counts full reads (with messages) of the store it wraps.
+// readCounter counts full reads (with messages) of the store it wraps,
+// and reads of its statistics (which pass every message row).
 type readCounter struct {
 	*sqlite.Store
-	full int
+	full, stats int
 }
 
 func (r *readCounter) Get(ctx context.Context, id string, withMessages bool) (session.Session, error) {
 	if withMessages {
 		r.full++
+	} else {
+		r.stats++
 	}
 	return r.Store.Get(ctx, id, withMessages)
 }

@@ -174,6 +174,37 @@ func (c *convStore) turnView(ctx context.Context, id string) (sess session.Sessi
 	return sess, false, err
 }
 
+// tailStats answers a read without messages of a marked session from its
+// tail (the statistics of the rows before the mark are the mark's) when
+// the store confirms the mark, and keeps the tail for the session's next
+// turn when it is open: a resume then reads no message before the mark.
+func (c *convStore) tailStats(ctx context.Context, id string, rev uint64) (session.Session, bool) {
+	c.mu.Lock()
+	m, marked := c.marks[id]
+	c.mu.Unlock()
+	tr, ok := c.Store.(session.TailReader)
+	if !marked || m.rev != rev || !ok {
+		return session.Session{}, false
+	}
+	sess, ok, err := tr.GetTail(ctx, id, m.TailMark)
+	if err != nil { // the store's whole read says what is wrong
+		return session.Session{}, false
+	}
+	c.mu.Lock()
+	if !ok || len(sess.Conversation) == 0 || sess.Conversation[0].IDOrEmpty() != m.MessageID {
+		delete(c.marks, id)
+		c.mu.Unlock()
+		return session.Session{}, false
+	}
+	if e, open := c.cached[id]; open && e.rev != rev && c.revs.Revision(id) == rev {
+		e.rev, e.msgs, e.tail, e.prefixVisible = rev, slices.Clone(sess.Conversation), true, m.prefixVisible
+	}
+	c.mu.Unlock()
+	count, last := session.ConversationStats(sess.Conversation)
+	sess.Conversation, sess.MessageCount, sess.LastMessageAt = nil, count+m.prefixVisible, last
+	return sess, true
+}
+
 // tailView is whether a turn's conversation starts at the session's tail
 // mark: partial, the messages before it (all hidden from the model) were
 // not read.

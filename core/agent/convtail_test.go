@@ -40,7 +40,10 @@ func compactedHistory() []conversation.Message {
 // with the whole read.
 type tailRun struct {
 	request, stored, stats, cachedStats string
-	fullReads                           int
+	// resumed is the statistics the agent answered right after the
+	// resume, resumedStats the sessions.db reads of them it made.
+	resumed                 string
+	resumedStats, fullReads int
 }
 
 // runAfterResume opens a compacted session in wd, runs one turn, closes it,
@@ -87,12 +90,19 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 		between(other, h.id)
 		other.Close()
 	}
+	rc.full, rc.stats = 0, 0
 	if _, _, err := h.a.ResumeSession(ctx, h.id, StartOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	resumed, err := h.a.opts.Store.Get(ctx, h.id, false) // as ACP's resume answer reads it
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumedStats := rc.stats
 	rc.full = 0
 	h.numberedTurn(2, say("second"))
-	run := tailRun{fullReads: rc.full, request: toJSON(t, h.prov.request(h.prov.numRequests()-1))}
+	run := tailRun{fullReads: rc.full, request: toJSON(t, h.prov.request(h.prov.numRequests()-1)),
+		resumed: toJSON(t, resumed), resumedStats: resumedStats}
 	stored, err := db.Get(ctx, h.id, true)
 	if err != nil {
 		t.Fatal(err)
@@ -110,26 +120,26 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 	return run
 }
 
-// TestResumedCompactedSessionReadsItsTail: the first turn after a
-// compacted session is resumed reads only what the model sees (no whole
-// read of the hidden history), and everything it does is what the whole
-// read does: the same request to the model byte for byte, the same
+// TestResumedCompactedSessionReadsItsTail: resuming a compacted session
+// and its first turn read only what the model sees (no whole read of the
+// hidden history, no statistics read past every message row), and
+// everything they answer and do is what the whole read does: the same request to the model byte for byte, the same
 // stored conversation, the same session statistics. Another process's
 // writes while the session was closed are seen: an append at the end is
 // part of the tail, a rewritten history is read whole.
 func TestResumedCompactedSessionReadsItsTail(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
-		name      string
-		between   func(db *sqlite.Store, id string)
-		wantReads int
+		name                 string
+		between              func(db *sqlite.Store, id string)
+		wantReads, wantStats int
 	}{
-		{"closed and resumed", nil, 0},
+		{"closed and resumed", nil, 0, 0},
 		{"appended by another process", func(db *sqlite.Store, id string) {
 			if err := db.AppendMessage(ctx, id, conversation.UserText(0, "from elsewhere").WithID("elsewhere")); err != nil {
 				t.Fatal(err)
 			}
-		}, 0},
+		}, 0, 0},
 		{"rewritten by another process", func(db *sqlite.Store, id string) {
 			s, err := db.Get(ctx, id, true)
 			if err != nil {
@@ -138,13 +148,13 @@ func TestResumedCompactedSessionReadsItsTail(t *testing.T) {
 			if err := db.ReplaceConversation(ctx, id, append(s.Conversation[2:], conversation.UserText(0, "after a rewrite").WithID("rw"))); err != nil {
 				t.Fatal(err)
 			}
-		}, 1},
+		}, 1, 2},
 		{"renamed back to the default", func(db *sqlite.Store, id string) {
 			name := DefaultSessionName
 			if err := db.Update(ctx, id, session.Update{Name: &name}); err != nil {
 				t.Fatal(err)
 			}
-		}, 1}, // the provisional title is the first user message, a hidden one
+		}, 1, 0}, // the provisional title is the first user message, a hidden one
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wd := t.TempDir()
@@ -156,11 +166,15 @@ func TestResumedCompactedSessionReadsItsTail(t *testing.T) {
 			if tail.fullReads != tc.wantReads {
 				t.Errorf("the turn after the resume read the whole conversation %d times, want %d", tail.fullReads, tc.wantReads)
 			}
+			if tail.resumedStats != tc.wantStats {
+				t.Errorf("the resume read the statistics from every message row %d times, want %d", tail.resumedStats, tc.wantStats)
+			}
 			for _, f := range []struct{ what, got, want string }{
 				{"request to the model", tail.request, whole.request},
 				{"stored session", tail.stored, whole.stored},
 				{"session statistics", tail.stats, whole.stats},
 				{"statistics the agent answers", tail.cachedStats, whole.stats},
+				{"statistics after the resume", tail.resumed, whole.resumed},
 			} {
 				if f.got != f.want {
 					t.Errorf("%s differs from the whole read's: %s", f.what, firstDifference(f.got, f.want))
