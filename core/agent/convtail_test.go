@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goose-acp/goose-acp/core/conversation"
+	"github.com/goose-acp/goose-acp/core/recipe"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 )
@@ -44,6 +46,15 @@ type tailRun struct {
 	// resume, resumedStats the sessions.db reads of them it made.
 	resumed                 string
 	resumedStats, fullReads int
+	// summaries is the second turn's summary requests (Complete).
+	summaries string
+}
+
+func stepsOr(steps []step, def step) []step {
+	if steps == nil {
+		return []step{def}
+	}
+	return steps
 }
 
 // runAfterResume opens a compacted session in wd, runs one turn, closes it,
@@ -52,6 +63,26 @@ type tailRun struct {
 // conversation is read as it was before tails).
 func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sqlite.Store, id string)) tailRun {
 	t.Helper()
+	return runAfterResumeWith(t, wd, wholeRead, tailCase{between: between})
+}
+
+// tailCase varies runAfterResume: the agent's config, the first turn's
+// replies (say "first" when nil), the resume's options and the second
+// turn's replies (say "second" when nil).
+type tailCase struct {
+	between       func(db *sqlite.Store, id string)
+	cfg           mapConfig
+	first, second []step
+	opts          StartOptions
+	// reread reads the session whole before the close: the fake's
+	// replies are created 0, so a reply after a tool response (created
+	// now) is out of goose's order and leaves the cache to the next read.
+	reread bool
+}
+
+func runAfterResumeWith(t *testing.T, wd string, wholeRead bool, tc tailCase) tailRun {
+	t.Helper()
+	between := tc.between
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
@@ -61,14 +92,19 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 	}
 	t.Cleanup(func() { db.Close() })
 	rc := &readCounter{Store: db}
-	h := newHarnessWith(t, nil, func(o *Options) { o.Store = rc })
+	h := newHarnessWith(t, tc.cfg, func(o *Options) { o.Store = rc })
 	h.prov.limit = 100_000_000
 	h.prov.uniqueIDs = true
 	h.start(StartOptions{WorkingDir: wd})
 	if err := db.ReplaceConversation(ctx, h.id, compactedHistory()); err != nil {
 		t.Fatal(err)
 	}
-	h.numberedTurn(1, say("first"))
+	h.numberedTurn(1, stepsOr(tc.first, say("first"))...)
+	if tc.reread {
+		if _, err := h.a.opts.Store.Get(ctx, h.id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := h.a.CloseSession(h.id); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +127,7 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 		other.Close()
 	}
 	rc.full, rc.stats = 0, 0
-	if _, _, err := h.a.ResumeSession(ctx, h.id, StartOptions{}); err != nil {
+	if _, _, err := h.a.ResumeSession(ctx, h.id, tc.opts); err != nil {
 		t.Fatal(err)
 	}
 	resumed, err := h.a.opts.Store.Get(ctx, h.id, false) // as ACP's resume answer reads it
@@ -100,9 +136,10 @@ func runAfterResume(t *testing.T, wd string, wholeRead bool, between func(db *sq
 	}
 	resumedStats := rc.stats
 	rc.full = 0
-	h.numberedTurn(2, say("second"))
+	completesBefore := len(h.prov.completes)
+	h.numberedTurn(2, stepsOr(tc.second, say("second"))...)
 	run := tailRun{fullReads: rc.full, request: toJSON(t, h.prov.request(h.prov.numRequests()-1)),
-		resumed: toJSON(t, resumed), resumedStats: resumedStats}
+		resumed: toJSON(t, resumed), resumedStats: resumedStats, summaries: toJSON(t, h.prov.completes[completesBefore:])}
 	stored, err := db.Get(ctx, h.id, true)
 	if err != nil {
 		t.Fatal(err)
@@ -220,4 +257,53 @@ func firstDifference(got, want string) string {
 	}
 	from := max(0, i-80)
 	return fmt.Sprintf("at byte %d:\n got …%s\nwant …%s", i, got[from:min(len(got), i+80)], want[from:min(len(want), i+80)])
+}
+
+// TestRecipeRetryAfterTailKeepsHistory: a recipe retry resets the stored
+// conversation to the turn's start, and that start includes the hidden
+// messages the tail left out, as the whole read's does.
+func TestRecipeRetryAfterTailKeepsHistory(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("checks run through sh")
+	}
+	retry := tailCase{
+		opts:   StartOptions{Recipe: &Recipe{Retry: &recipe.RetryConfig{MaxRetries: 1, Checks: []recipe.SuccessCheck{{Type: "shell", Command: "false"}}}}},
+		second: []step{say("second"), say("again")},
+	}
+	wd := t.TempDir()
+	tail := runAfterResumeWith(t, wd, false, retry)
+	whole := runAfterResumeWith(t, wd, true, retry)
+	if tail.stored != whole.stored {
+		t.Errorf("stored after the retry: %s", firstDifference(tail.stored, whole.stored))
+	}
+	if tail.request != whole.request {
+		t.Errorf("request after the retry: %s", firstDifference(tail.request, whole.request))
+	}
+	if !strings.Contains(tail.stored, "older message 0:") || !strings.Contains(tail.stored, recipe.MaxRetriesMessage(1)) {
+		t.Fatal("the retry lost the hidden history or did not run")
+	}
+}
+
+// TestToolPairSummariesAfterTail: old tool calls the model still sees are
+// summarized after a resume as the whole read summarizes them (their
+// pairs are looked up among all messages): the same summary requests, the
+// same stored conversation and request.
+func TestToolPairSummariesAfterTail(t *testing.T) {
+	var first []step
+	for i := range 12 {
+		first = append(first, calls(call(fmt.Sprintf("c%d", i), "tt__echo", map[string]any{"i": i})))
+	}
+	tc := tailCase{cfg: mapConfig{"GOOSE_TOOL_CALL_CUTOFF": "1"}, first: append(first, say("done")), reread: true}
+	wd := t.TempDir()
+	tail := runAfterResumeWith(t, wd, false, tc)
+	whole := runAfterResumeWith(t, wd, true, tc)
+	if tail.summaries != whole.summaries || !strings.Contains(tail.summaries, "tool_request(tt__echo)") {
+		t.Errorf("summary requests: %s", firstDifference(tail.summaries, whole.summaries))
+	}
+	if tail.stored != whole.stored {
+		t.Errorf("stored after the summaries: %s", firstDifference(tail.stored, whole.stored))
+	}
+	if tail.request != whole.request {
+		t.Errorf("request after the summaries: %s", firstDifference(tail.request, whole.request))
+	}
 }
