@@ -20,14 +20,10 @@ func Name() string {
 // parser) or without (the helper that answers the no-cgo error), and
 // returns its path.
 func Build(dir string, cgo bool) (string, error) {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		return "", fmt.Errorf("analyzetest: no source path")
-	}
-	root := filepath.Join(filepath.Dir(file), "..", "..")
 	out := filepath.Join(dir, Name())
-	cmd := exec.Command("go", "build", "-o", out, "./cmd/goose-acp-analyze")
-	cmd.Dir = root
+	// By import path: a test runs in its package's directory, inside the
+	// module.
+	cmd := exec.Command("go", "build", "-o", out, "github.com/goose-acp/goose-acp/cmd/goose-acp-analyze")
 	env := "CGO_ENABLED=0"
 	if cgo {
 		env = "CGO_ENABLED=1"
