@@ -226,3 +226,20 @@ func TestConcurrentAnalyses(t *testing.T) {
 		}
 	}
 }
+
+// Ruby's attribute macros count as functions and require/require_relative/
+// load as imports, each once, in source order; other calls are neither.
+func TestRubyMacrosAndImports(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.rb")
+	writeFile(t, p, "load 'a.rb'\nrequire 'b'\nrequire_relative 'c'\nputs 'x'\n"+
+		"class K\n  attr_writer :w\n  attr_reader :r\n  attr_accessor :a\n  private\n  def m; end\nend\n")
+	got, err := Analyze(context.Background(), Request{Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "FILE: " + p + " [11L, 4F, 1C]\n\nC: K:5\n\nF: attr_writer:6 attr_reader:7 attr_accessor:8 m:10\n\nI: load; require; require_relative\n"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
