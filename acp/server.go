@@ -51,6 +51,12 @@ type Options struct {
 	// Desktop, which shows a failed extension's toast from it). Otherwise
 	// they connect in the background and the list is empty.
 	ExtensionsFirst bool
+	// SessionAnswered, when set, is called each time a session/new,
+	// session/load or session/resume answer has been written: the moment
+	// the editor reads it and sends its prompt, when work the prompt needs
+	// (cmd/goose-acp's warming of the session database) runs beside it
+	// instead of delaying that answer.
+	SessionAnswered func()
 	// LocalFiles is the fallback FileIO when the editor offers no fs
 	// (default developer.LocalFileIO).
 	LocalFiles developer.FileIO

@@ -41,6 +41,9 @@ func workingDir(ag *agent.Agent, sess *session.Session) func() string {
 // background, and the commands (their prompts among them) and notices
 // wait for them.
 func (s *Server) afterSetup(ctx context.Context, as *acpSession, sess *session.Session, results []extensionResult) {
+	if s.opts.SessionAnswered != nil {
+		s.opts.SessionAnswered()
+	}
 	if results == nil {
 		var err error
 		if results, err = s.opts.Agent.Extensions().Results(ctx, as.id); err != nil {

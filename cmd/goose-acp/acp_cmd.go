@@ -116,6 +116,7 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 			}
 			full := rt.acpOptions()
 			full.Builtins = env.sessionBuiltins()
+			full.SessionAnswered = rt.early.SessionAnswered // its warming, beside the first prompt
 			return full, nil
 		}}
 	} else {

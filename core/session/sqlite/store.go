@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -48,10 +47,6 @@ type Store struct {
 	maxConns int
 	// writing is held by this process's write transaction (one slot).
 	writing chan struct{}
-	// warmAfter is WarmAfterWrite's: closed once the warming it starts
-	// after the next write is over.
-	warmMu    sync.Mutex
-	warmAfter chan struct{}
 }
 
 var _ session.Store = (*Store)(nil)
@@ -224,12 +219,6 @@ func (s *Store) SetLogger(l *slog.Logger) {
 // Close closes the database, leaving a one-frame write-ahead log for the
 // next process (keepShortWAL).
 func (s *Store) Close() error {
-	s.warmMu.Lock()
-	if w := s.warmAfter; w != nil {
-		s.warmAfter = nil
-		close(w)
-	}
-	s.warmMu.Unlock()
 	err := s.stmts.close()
 	s.keepShortWAL()
 	return errors.Join(err, s.db.Close())

@@ -18,22 +18,6 @@ func (s *Store) Warm() <-chan struct{} {
 	return s.stmts.queue(s.warmSQL())
 }
 
-// WarmAfterWrite is Warm started when the store's next write transaction
-// has ended (an editor's new session: its INSERT committed, its answer
-// on the way), so the warming's CPU runs beside the editor's prompt
-// instead of its session/new. The channel is closed once the warming is
-// over, or the store closed.
-func (s *Store) WarmAfterWrite() <-chan struct{} {
-	done := make(chan struct{})
-	s.warmMu.Lock()
-	defer s.warmMu.Unlock()
-	if s.warmAfter != nil {
-		close(s.warmAfter)
-	}
-	s.warmAfter = done
-	return done
-}
-
 // warmSQL is what a new session's first turn runs after Create (whose
 // INSERT Open prepares), in that order: the agent reads the session row
 // and saves the session's extensions, provider, model and mode; each

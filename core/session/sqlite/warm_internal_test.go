@@ -132,41 +132,6 @@ func TestWarmEndsWithTheStore(t *testing.T) {
 	<-warmed
 }
 
-// WarmAfterWrite warms once the next write has ended, not before; closing
-// the store before any write ends it too.
-func TestWarmAfterWrite(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "sessions.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	warmed := s.WarmAfterWrite()
-	if _, err := s.Row(ctx, "none"); err == nil {
-		t.Fatal("read a missing session")
-	}
-	select {
-	case <-warmed:
-		t.Fatal("warmed before a write")
-	default:
-	}
-	s.stmts.mu.Lock()
-	n := len(s.stmts.stmts) + len(s.stmts.pending)
-	s.stmts.mu.Unlock()
-	if n != 1 { // the new session's INSERT, prepared by Open
-		t.Fatalf("%d statements prepared or queued before the write, want 1", n)
-	}
-	if _, err := s.Create(ctx, session.NewSession{WorkingDir: "/w"}); err != nil {
-		t.Fatal(err)
-	}
-	<-warmed
-	assertWarmed(t, s)
-	later := s.WarmAfterWrite()
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	<-later
-}
-
 // assertWarmed fails t for each of a first turn's statements s has not
 // prepared.
 func assertWarmed(t *testing.T, s *Store) {

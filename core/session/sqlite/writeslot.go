@@ -26,14 +26,6 @@ func (s *Store) lockWrite(ctx context.Context) error {
 func (s *Store) unlockWrite() {
 	<-s.writing
 	s.stmts.release()
-	s.warmMu.Lock()
-	w := s.warmAfter
-	s.warmAfter = nil
-	s.warmMu.Unlock()
-	if w != nil {
-		warmed := s.Warm()
-		go func() { <-warmed; close(w) }()
-	}
 }
 
 // awaitWriter makes a read that would have the pool open its second

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
@@ -24,7 +25,8 @@ func TestEarlyOpenLogsReachTheLogger(t *testing.T) {
 			}
 			return a
 		}}))
-	e := &Store{logs: h, done: make(chan struct{}), path: "/x"}
+	e := newStore("/x")
+	e.logs = h
 	close(e.done)
 	e.LogTo(log)
 	if st, err := e.Take("/x"); st != nil || err != nil {
@@ -43,13 +45,13 @@ func TestEarlyOpenLogsReachTheLogger(t *testing.T) {
 // The open init started is handed over for its path only; another path
 // closes it.
 func TestAtStartIsForItsPathOnly(t *testing.T) {
-	e := &Store{path: "/a", done: make(chan struct{}), logs: newHeldLogs()}
+	e := newStore("/a")
 	close(e.done)
 	atStart = e
 	if got := AtStart("/b"); got != nil || atStart != nil || !e.taken {
 		t.Fatalf("AtStart for another path: %v, left %v, closed %v", got, atStart, e.taken)
 	}
-	e2 := &Store{path: "/a", done: make(chan struct{}), logs: newHeldLogs()}
+	e2 := newStore("/a")
 	atStart = e2
 	if got := AtStart("/a"); got != e2 || atStart != nil {
 		t.Fatalf("AtStart for its path: %v", got)
@@ -57,8 +59,9 @@ func TestAtStartIsForItsPathOnly(t *testing.T) {
 }
 
 // An existing sessions.db opens in the background and is handed over
-// working; it warms after its first write, and Done closes when that is
-// over. No open: Done is closed.
+// working; it warms once the first session is answered — not before,
+// whatever it writes — and Done closes when that is over. No open: Done
+// is closed.
 func TestStartOpensAndWarms(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
@@ -77,11 +80,33 @@ func TestStartOpensAndWarms(t *testing.T) {
 	if _, err := got.Create(context.Background(), session.NewSession{WorkingDir: "/w"}); err != nil {
 		t.Fatal(err)
 	}
-	<-e.Done() // the warming, after the new session's write
+	select {
+	case <-e.Done():
+		t.Fatal("warmed before the session's answer")
+	case <-time.After(50 * time.Millisecond):
+	}
+	e.SessionAnswered()
+	e.SessionAnswered() // once
+	<-e.Done()
 	var none *Store
 	select {
 	case <-none.Done():
 	default:
 		t.Fatal("Done of no open is not closed")
 	}
+}
+
+// A store nobody took is closed unwarmed, and Done closes.
+func TestCloseUnusedEndsTheWait(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e := Start(context.Background(), path)
+	e.CloseUnused()
+	<-e.Done()
 }
