@@ -34,9 +34,8 @@ func helperProcesses() []int {
 // helper blocks reading it, and waits until that helper runs.
 func startStuckAnalyze(t *testing.T) (*acpClient, string, <-chan promptResult) {
 	t.Helper()
-	if pids := helperProcesses(); len(pids) != 0 {
-		t.Fatalf("helper processes before the test: %v", pids)
-	}
+	// Helpers of earlier tests' agents end when their agents' stdin closes.
+	helperGone(t, "the earlier tests' agents exited")
 	fifo := filepath.Join(t.TempDir(), "stuck.go")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -75,4 +74,32 @@ func TestAnalyzeHelperDiesWithTheAgent(t *testing.T) {
 	_ = c.cmd.Process.Kill()
 	c.close()
 	helperGone(t, "the agent was SIGKILLed")
+}
+
+// One agent process serves its analyze calls with one helper, kept
+// between calls and prompts, which ends when the agent exits.
+func TestAnalyzeHelperKeptAndEndsWithTheAgent(t *testing.T) {
+	helperGone(t, "the earlier tests' agents exited")
+	file, want := analyzeFixture(t)
+	env := newAgentEnv(t,
+		toolCallTurn("a1", "analyze", map[string]any{"path": file}), textTurn("one"),
+		toolCallTurn("a2", "analyze", map[string]any{"path": file}), textTurn("two"))
+	c := startAgent(t, env)
+	c.initialize(acp.ClientCapabilities{})
+	sess := c.newSession(env.Root)
+	var pids [2][]int
+	for i := range 2 {
+		if r := c.prompt(sess.SessionID, "analyze main.go"); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %d: stop %q\n%s", i+1, r.StopReason, c.stderr.String())
+		}
+		if got := viewRequest(t, env.LLM.Requests()[2*i+1].Body).results; len(got) != i+1 || got[i] != want {
+			t.Fatalf("prompt %d: analyze results to the model:\n%q\nwant last\n%q", i+1, got, want)
+		}
+		pids[i] = helperProcesses()
+	}
+	if len(pids[0]) != 1 || len(pids[1]) != 1 || pids[0][0] != pids[1][0] {
+		t.Errorf("helper processes after the first call %v, after the second %v; want the same one", pids[0], pids[1])
+	}
+	c.close()
+	helperGone(t, "the agent's stdin closed")
 }

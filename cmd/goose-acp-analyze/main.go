@@ -10,8 +10,8 @@ import (
 
 func main() {
 	if len(os.Args) > 1 {
-		fmt.Fprintln(os.Stderr, "usage: goose-acp-analyze < request.json\n"+
-			"goose-acp runs this helper for its analyze tool: one JSON request on stdin, one JSON answer on stdout.")
+		fmt.Fprintln(os.Stderr, "usage: goose-acp-analyze < requests.jsonl\n"+
+			"goose-acp runs this helper for its analyze tool: JSON requests on stdin, one a line; one JSON answer line on stdout for each.")
 		os.Exit(2)
 	}
 	self, err := os.Executable()

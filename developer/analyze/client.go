@@ -1,17 +1,13 @@
 package analyze
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
-	"time"
 )
 
 // HelperName is the helper's file name (with .exe on windows).
@@ -99,69 +95,9 @@ func Analyze(ctx context.Context, req Request) (string, error) {
 	return Run(ctx, helper, req)
 }
 
-// stderrLimit bounds what is kept of the helper's stderr for an error.
-const stderrLimit = 4 << 10
-
-// Run runs one analysis in helper: the request on its stdin, the answer
-// read from its stdout. Cancelling ctx kills the helper, and Run returns
-// only once it has been reaped. The text is goose's analysis (or its
-// large-output warning); errors match the sentinels and carry goose's
-// message.
-func Run(ctx context.Context, helper string, req Request) (string, error) {
-	in, err := json.Marshal(req)
-	if err != nil {
-		return "", fmt.Errorf("analyze: encoding the request: %w", err)
-	}
-	cmd := exec.CommandContext(ctx, helper)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout bytes.Buffer
-	stderr := &tailBuffer{limit: stderrLimit}
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	// The helper starts no processes of its own; the delay only bounds a
-	// wait on pipes if something it ran still held them.
-	cmd.WaitDelay = time.Second
-	release := dieWithParent(cmd)
-	runErr := cmd.Run()
-	release()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("analyze: %w", ctx.Err())
-	}
-	var a Answer
-	dec := json.NewDecoder(&stdout)
-	if err := dec.Decode(&a); err != nil || dec.More() {
-		if runErr == nil {
-			runErr = fmt.Errorf("its output is not one answer: %q", truncate(stdout.String(), 200))
-		}
-		return "", fmt.Errorf("analyze: %s failed: %w%s", helper, runErr, stderr.suffix())
-	}
-	return a.result()
-}
-
 func truncate(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "…"
 	}
 	return s
-}
-
-// tailBuffer keeps the last limit bytes written to it.
-type tailBuffer struct {
-	limit int
-	b     []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.limit; over > 0 {
-		t.b = t.b[over:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) suffix() string {
-	s := strings.TrimSpace(string(t.b))
-	if s == "" {
-		return ""
-	}
-	return ": " + s
 }

@@ -7,9 +7,12 @@ import (
 )
 
 // dieWithParent has the helper SIGKILLed if the agent dies (a SIGKILLed
-// goose-acp must not leave an analysis running). The parent-death signal
-// follows the thread that started the child, so that thread stays locked
-// to the caller until the helper is reaped; release unlocks it.
+// goose-acp must not leave an analysis running; a helper waiting for its
+// next request also ends when its stdin closes). The parent-death signal
+// follows the thread that starts the child, so the caller stays on one
+// thread until Start returns; release unlocks it. The Go runtime ends a
+// thread only when a goroutine locked to it exits locked, and then the
+// idle helper dies with it: the next call starts a fresh one.
 func dieWithParent(cmd *exec.Cmd) (release func()) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	runtime.LockOSThread()

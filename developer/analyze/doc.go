@@ -5,10 +5,14 @@
 //
 // The parser is tree-sitter, which is C; so that goose-acp itself builds
 // with CGO_ENABLED=0, the analysis runs in a helper executable,
-// goose-acp-analyze (cmd/goose-acp-analyze over the engine sub-package),
-// started once per call: the Request as JSON on its stdin, one Answer as
-// JSON on its stdout. Find looks for it in $GOOSE_ACP_ANALYZE, beside the
-// running goose-acp, then on PATH; Run kills it when the call is
-// cancelled. Without a helper, or with one built without cgo, analyze
-// answers an error that says how to build one.
+// goose-acp-analyze (cmd/goose-acp-analyze over the engine sub-package):
+// each Request one JSON line on its stdin, each Answer one JSON line on
+// its stdout. Find looks for it in $GOOSE_ACP_ANALYZE, beside the running
+// goose-acp, then on PATH. Run starts a helper on the agent's first call
+// and keeps it for the next (its compiled queries with it): one call at a
+// time per helper, up to four helpers for concurrent calls, two kept
+// idle. A cancelled call kills its helper; a helper that died is replaced
+// by the next call; an idle helper ends with the agent (its stdin closes;
+// on Linux also a parent-death signal). Without a helper, or with one
+// built without cgo, analyze answers an error that says how to build one.
 package analyze
