@@ -133,8 +133,9 @@ func TestIdleHelperKilled(t *testing.T) {
 	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	// Dead, not yet reaped: a zombie.
-	for deadline := time.Now().Add(10 * time.Second); procState(first) != "Z"; time.Sleep(time.Millisecond) {
+	// Dead, not yet reaped: a zombie whose other threads are gone too
+	// (so its files, the pipes' ends, are closed).
+	for deadline := time.Now().Add(10 * time.Second); !deadUnreaped(first); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("helper %d state %q after SIGKILL", first, procState(first))
 		}
@@ -197,4 +198,11 @@ func procState(pid int) string {
 		return ""
 	}
 	return fields[0]
+}
+
+// deadUnreaped: pid is a zombie and the only task left of its thread
+// group.
+func deadUnreaped(pid int) bool {
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	return err == nil && len(tasks) == 1 && procState(pid) == "Z"
 }
