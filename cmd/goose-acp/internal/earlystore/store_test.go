@@ -63,14 +63,7 @@ func TestAtStartIsForItsPathOnly(t *testing.T) {
 // whatever it writes — and Done closes when that is over. No open: Done
 // is closed.
 func TestStartOpensAndWarms(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sessions.db")
-	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := existingDB(t)
 	e := Start(context.Background(), path)
 	got, err := e.Take(path)
 	if err != nil || got == nil {
@@ -96,8 +89,9 @@ func TestStartOpensAndWarms(t *testing.T) {
 	}
 }
 
-// A store nobody took is closed unwarmed, and Done closes.
-func TestCloseUnusedEndsTheWait(t *testing.T) {
+// existingDB is the path of a sessions.db that exists.
+func existingDB(t *testing.T) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 	if err != nil {
@@ -106,6 +100,12 @@ func TestCloseUnusedEndsTheWait(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// A store nobody took is closed unwarmed, and Done closes.
+func TestCloseUnusedEndsTheWait(t *testing.T) {
+	path := existingDB(t)
 	e := Start(context.Background(), path)
 	e.CloseUnused()
 	<-e.Done()
