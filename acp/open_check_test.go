@@ -48,13 +48,7 @@ func TestSessionNewChecksTheProviderWhileTheOpenRuns(t *testing.T) {
 				}
 				return tc.status
 			}
-			a := agent.New(agent.Options{
-				Store:     memory.New(nil),
-				Providers: func(context.Context, string, model.Config) (provider.Provider, error) { return instantModel{}, nil },
-				Config:    &liveConfig{m: map[string]any{"GOOSE_DISABLE_SESSION_NAMING": "true"}},
-				TempDir:   t.TempDir(),
-			})
-			t.Cleanup(func() { _ = a.Close() })
+			a := instantAgent(t)
 			c := serveLines(t, Options{Auth: AuthOptions{Status: status}, Open: func(context.Context) (Options, error) {
 				<-release
 				opened.Store(1)
@@ -111,3 +105,17 @@ func readReply(t *testing.T, c *lineClient, id int) rpcReply {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// instantAgent is an agent over an in-memory store whose model answers at
+// once, session naming off; closed with the test.
+func instantAgent(t *testing.T) *agent.Agent {
+	t.Helper()
+	a := agent.New(agent.Options{
+		Store:     memory.New(nil),
+		Providers: func(context.Context, string, model.Config) (provider.Provider, error) { return instantModel{}, nil },
+		Config:    &liveConfig{m: map[string]any{"GOOSE_DISABLE_SESSION_NAMING": "true"}},
+		TempDir:   t.TempDir(),
+	})
+	t.Cleanup(func() { _ = a.Close() })
+	return a
+}

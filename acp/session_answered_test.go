@@ -1,29 +1,17 @@
 package acp
 
 import (
-	"context"
 	"encoding/json"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/goose-acp/goose-acp/core/agent"
-	"github.com/goose-acp/goose-acp/core/model"
-	"github.com/goose-acp/goose-acp/core/provider"
-	"github.com/goose-acp/goose-acp/core/session/memory"
 )
 
 // Options.SessionAnswered runs once a session's answer is written — the
 // editor has it even while the hook still runs — for session/new and
 // session/load, and not for a refused session/new.
 func TestSessionAnsweredAfterTheAnswer(t *testing.T) {
-	a := agent.New(agent.Options{
-		Store:     memory.New(nil),
-		Providers: func(context.Context, string, model.Config) (provider.Provider, error) { return instantModel{}, nil },
-		Config:    &liveConfig{m: map[string]any{"GOOSE_DISABLE_SESSION_NAMING": "true"}},
-		TempDir:   t.TempDir(),
-	})
-	t.Cleanup(func() { _ = a.Close() })
+	a := instantAgent(t)
 	var calls atomic.Int32
 	inHook := make(chan struct{}, 4)
 	release := make(chan struct{})
