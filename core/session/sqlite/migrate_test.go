@@ -381,3 +381,29 @@ func TestReopenedMigratedFileReadsThreadID(t *testing.T) {
 		}
 	}
 }
+
+// A sessions table whose DDL names thread_id only inside another column's
+// name has no thread_id column: every open reads and writes its rows
+// (the up-to-date open checks the column, not the DDL's text).
+func TestThreadIDInTheDDLTextIsNotAColumn(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	openStore(t, path, nil).Close()
+	if _, err := rawDB(t, path).Exec(`ALTER TABLE sessions ADD COLUMN old_thread_id_note TEXT`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		st := openStore(t, path, nil)
+		s, err := st.Create(ctx, session.NewSession{WorkingDir: "/proj"})
+		if err != nil {
+			t.Fatalf("open %d: create: %v", i, err)
+		}
+		got, err := st.Get(ctx, s.ID, true)
+		if err != nil || got.ThreadID != nil {
+			t.Fatalf("open %d: get %v, thread_id %v", i, err, got.ThreadID)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
