@@ -111,7 +111,7 @@ func serveACP(env *environment, rt *runtime, sessionsLater bool) int {
 	var opts acp.Options
 	if sessionsLater {
 		opts = acp.Options{Version: buildVersion(), Logger: log, Auth: rt.providers.authOptions(), Open: func(ctx context.Context) (acp.Options, error) {
-			if err := rt.openSessions(ctx, env); err != nil {
+			if err := rt.openSessionsBeside(ctx, env); err != nil {
 				return acp.Options{}, err
 			}
 			full := rt.acpOptions()

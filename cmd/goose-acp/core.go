@@ -16,6 +16,7 @@ import (
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/schedule"
+	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/developer"
 )
@@ -37,6 +38,9 @@ type runtime struct {
 	// early is the session database opening since the process started
 	// (earlystore); nil when it opens on the first request.
 	early *earlystore.Store
+	// pending is the early open handed over before it finished (ACP on
+	// stdio; store is nil then).
+	pending *earlystore.Pending
 	// plugins finds plugins and records the user's consent.
 	plugins *plugins.Env
 }
@@ -120,6 +124,26 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 		return err
 	}
 	rt.store = store
+	rt.newAgent(store, env)
+	return nil
+}
+
+// openSessionsBeside is openSessions for the ACP server on stdio: an early
+// open still running is handed over as it is (earlystore.Pending), and the
+// agent is built on it at once. An editor's first session/new then does
+// its work up to the new session's INSERT while SQLite opens on the other
+// core; an open that fails is each store call's error.
+func (rt *runtime) openSessionsBeside(ctx context.Context, env *environment) error {
+	if p := rt.early.Pending(rt.paths.SessionsDB()); p != nil {
+		rt.pending = p
+		rt.newAgent(p, env)
+		return nil
+	}
+	return rt.openSessions(ctx, env)
+}
+
+// newAgent builds the agent on store.
+func (rt *runtime) newAgent(store session.Store, env *environment) {
 	rt.agent = agent.New(agent.Options{
 		Store:         store,
 		Providers:     rt.providers.create,
@@ -133,7 +157,6 @@ func (rt *runtime) openSessions(ctx context.Context, env *environment) error {
 		ClientVersion: buildVersion(),
 		Plugins:       rt.plugins,
 	})
-	return nil
 }
 
 // Close stops every session's extensions, closes the store and removes the
@@ -147,6 +170,9 @@ func (rt *runtime) Close() error {
 	}
 	if rt.store != nil {
 		errs = append(errs, rt.store.Close())
+	}
+	if rt.pending != nil {
+		errs = append(errs, rt.pending.Close())
 	}
 	return errors.Join(append(errs, developer.Cleanup())...)
 }

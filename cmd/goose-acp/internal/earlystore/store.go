@@ -51,10 +51,11 @@ func Start(ctx context.Context, path string) *Store {
 		return nil
 	}
 	e := newStore(path)
+	open := openStore
 	go func() {
 		deepstack.Reserve() // the open runs SQLite: one stack copy, not four
 		defer close(e.warmed)
-		st, err := sqlite.Open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
+		st, err := open(ctx, path, sqlite.Options{Logger: slog.New(e.logs)})
 		e.store, e.err = st, err
 		close(e.done)
 		if err == nil {
@@ -63,6 +64,9 @@ func Start(ctx context.Context, path string) *Store {
 	}()
 	return e
 }
+
+// openStore is sqlite.Open; tests hold an open back with it.
+var openStore = sqlite.Open
 
 func newStore(path string) *Store {
 	return &Store{path: path, done: make(chan struct{}), warmed: make(chan struct{}), logs: newHeldLogs(),
