@@ -63,9 +63,15 @@ func (a *optionsAPI) methods() map[string]RequestHandler {
 // setup is the modes, models and config options of a session's
 // new/load/resume/fork answer.
 func (a *optionsAPI) setup(sessionID string) SessionSetupResponse {
+	return a.setupFrom(a.providerList(), sessionID)
+}
+
+// setupFrom is setup with the provider list already read (session/new
+// reads it while a fresh process's store is still opening).
+func (a *optionsAPI) setupFrom(providers []provider.Metadata, sessionID string) SessionSetupResponse {
 	// The model list is the model option's: the options are computed
 	// once (each computation lists every provider).
-	options := a.options(sessionID)
+	options := a.optionsFrom(providers, sessionID, "")
 	return SessionSetupResponse{
 		Modes:         &ModeState{CurrentModeID: a.currentMode(sessionID), AvailableModes: modes},
 		Models:        modelState(options[2]),
@@ -101,13 +107,18 @@ func (a *optionsAPI) options(sessionID string) []ConfigOption { return a.options
 // optionsFor is options with the model shown as activeModel when set
 // (the model a lead/worker switch reported).
 func (a *optionsAPI) optionsFor(sessionID string, activeModel string) []ConfigOption {
+	return a.optionsFrom(a.providerList(), sessionID, activeModel)
+}
+
+// optionsFrom is optionsFor with the provider list given.
+func (a *optionsAPI) optionsFrom(providers []provider.Metadata, sessionID string, activeModel string) []ConfigOption {
 	prov, mdl := a.currentProviderModel(sessionID)
 	if activeModel != "" {
 		mdl = activeModel
 	}
 	provOpt := ConfigOption{ID: "provider", Name: "Provider", Type: "select", CurrentValue: prov}
 	modelOpt := ConfigOption{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: mdl}
-	for _, md := range a.providerList() {
+	for _, md := range providers {
 		provOpt.Options = append(provOpt.Options, ConfigOptionValue{Value: md.Name, Name: md.DisplayName, Description: md.Description})
 		if md.Name != prov {
 			continue

@@ -112,6 +112,9 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	if mr, err = a.startWith(mr, &opts); err != nil {
 		return nil, err
 	}
+	// Read before the session exists: a fresh process's first session/new
+	// does it while the store is still opening.
+	providers := a.options.providerList()
 	sess, results, err := a.agent.StartSession(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("Failed to create session: %w", err)
@@ -123,7 +126,7 @@ func (a *sessionsAPI) newSession(ctx context.Context, req NewSessionRequest) (an
 	}
 	as := a.conn.track(sess)
 	as.setRoots(req.AdditionalDirectories)
-	setup := a.options.setup(sess.ID)
+	setup := a.options.setupFrom(providers, sess.ID)
 	resp := NewSessionResponse{SessionID: sess.ID, Modes: setup.Modes, Models: setup.Models, ConfigOptions: setup.ConfigOptions,
 		Meta: sessionResultMeta(sess, append(results, a.agent.Plugins().Results(sess.ID)...))}
 	// Before the answer, as goose: a first turn's usage comes after it.

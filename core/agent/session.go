@@ -213,6 +213,9 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 		opts.chosen = a.chooseStart(ctx, opts)
 		opts.chosen.fill(&ns)
 	}
+	// Before the row: in a fresh process the store may still be opening,
+	// and what needs no session id is done meanwhile.
+	cfgs := a.exts.forStart(opts)
 	sess, err := a.opts.Store.Create(ctx, ns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating session: %w", err)
@@ -221,7 +224,6 @@ func (a *Agent) StartSession(ctx context.Context, opts StartOptions) (*session.S
 	if err := a.Recipes().recordStart(ctx, &sess, opts); err != nil {
 		return nil, nil, err
 	}
-	cfgs := a.exts.forStart(opts)
 	return a.load(ctx, sess, opts, cfgs, false)
 }
 
