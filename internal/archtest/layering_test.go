@@ -96,18 +96,20 @@ func TestLeaves(t *testing.T) {
 		"acp/handshake":         {},
 		"acp/jsonrpc":           {"internal/deepstack"},
 		"internal/buildinfo":    {},
+		"internal/helperexe":    {},
 		// Answers initialize while the binary initialises: what it imports
 		// initialises before it does.
 		"cmd/goose-acp/internal/firstframe": {"acp/handshake", "acp/jsonrpc", "internal/buildinfo", "internal/deepstack"},
 		"developer/shellguard":              {"core/pathpolicy"},
-		"developer/analyze":                 {},
-		"developer/analyze/engine":          {"developer/analyze", "core/pathpolicy"},
+		"developer/analyze":                 {"internal/helperexe"},
+		"developer/analyze/engine":          {"developer/analyze", "core/pathpolicy", "internal/helperexe"},
 		"developer/screen":                  {},
 		"developer/imageproc":               {"core/pathpolicy"},
 		"developer/pykernel":                {"internal/proctree"},
 		"developer/shellrun":                {"internal/proctree", "internal/shellwords"},
 		"developer": {"core/pathpolicy", "core/extension/inproc", "internal/proctree", "internal/shellwords",
-			"developer/shellguard", "developer/shellrun", "developer/pykernel", "developer/analyze", "developer/imageproc", "developer/screen"},
+			"developer/shellguard", "developer/shellrun", "developer/pykernel", "developer/analyze", "developer/imageproc", "developer/screen",
+			"internal/helperexe"},
 		"deeplink": {"core/config", "core/recipe"},
 	}
 	for dir, names := range allowed {
