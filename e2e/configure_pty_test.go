@@ -31,7 +31,13 @@ type ptySession struct {
 
 func startPTY(t *testing.T, env []string, args ...string) *ptySession {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return startPTYBinary(t, binary, env, args...)
+}
+
+// startPTYBinary is startPTY with another goose-acp executable.
+func startPTYBinary(t *testing.T, bin string, env []string, args ...string) *ptySession {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {

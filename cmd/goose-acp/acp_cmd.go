@@ -12,6 +12,7 @@ import (
 
 	"github.com/goose-acp/goose-acp/acp"
 	"github.com/goose-acp/goose-acp/cmd/goose-acp/internal/firstframe"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 	"github.com/goose-acp/goose-acp/internal/startpages"
 )
 
@@ -71,7 +72,7 @@ func runACPCommand(env *environment, args []string) int {
 // platform extensions.
 func builtinNames() []string {
 	var out []string
-	for _, p := range platformExtensions() {
+	for _, p := range cliconfig.PlatformExtensions() {
 		out = append(out, p.Name)
 	}
 	return out

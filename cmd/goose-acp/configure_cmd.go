@@ -1,18 +1,14 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/x/term"
-
 	"github.com/goose-acp/goose-acp/core/setup"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
 const configureUsage = `Usage:
@@ -79,32 +75,20 @@ func runConfigure(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "Error: %v\n\n%s", err, configureUsage)
 		return exitUsage
 	}
-	in, interactive := terminalFile(env.stdin)
-	if !f.given && !interactive {
-		fmt.Fprintln(env.stderr, "Error: goose-acp configure needs an interactive terminal (stdin is not one).\n"+
-			"For scripts: goose-acp configure --provider openai --model gpt-4o-mini --api-key-env OPENAI_API_KEY")
-		return exitUsage
+	if !f.given {
+		// The terminal UI is the helper's (goose-acp-configure): it is
+		// not linked into the agent every editor starts.
+		if _, ok := cliconfig.TerminalStdin(env.stdin); !ok {
+			return cliconfig.RefuseWithoutTerminal(env.stderr)
+		}
+		return runConfigureHelper(env)
 	}
-	// configure reports failures itself; a warning log line would repeat them.
-	log, closeLog, err := newLogger(cmp.Or(env.opts.logLevel, env.getenv("GOOSE_LOG_LEVEL"), "error"), env.opts.logFile, env.stderr, env.getenv)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "Error:", err)
-		return exitUsage
+	s, closeLog, code := cliconfig.OpenSetup(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	if code != exitOK {
+		return code
 	}
 	defer closeLog()
-	rt, err := openConfig(env, log)
-	if err != nil {
-		fmt.Fprintln(env.stderr, "Error:", err)
-		return exitFailed
-	}
-	s := setup.New(setup.Options{Config: rt.cfg, Logger: log, Env: func(k string) (string, bool) {
-		v := env.getenv(k)
-		return v, v != ""
-	}})
-	if f.given {
-		return configureFromFlags(env, s, f)
-	}
-	return configureInteractive(env, s, in)
+	return configureFromFlags(env, s, f)
 }
 
 // configureFromFlags is the non-interactive form.
@@ -123,7 +107,7 @@ func configureFromFlags(env *environment, s *setup.Setup, f configureFlags) int 
 		fmt.Fprintln(env.stderr, "Error:", err)
 		return exitFailed
 	}
-	printSaved(env.stdout, c, saved)
+	cliconfig.PrintSaved(env.stdout, c, saved)
 	if fields, err := s.Fields(c.Provider); err == nil {
 		if key := apiKeyField(fields); key != "" && c.Values[key] == "" && env.getenv(key) != "" {
 			fmt.Fprintf(env.stderr, "Note: %s was read from this shell's environment and not stored; editors started without it will not see it (add --api-key-env %s to store it).\n", key, key)
@@ -183,32 +167,9 @@ func apiKeyField(fields []setup.Field) string {
 // hostField is the provider's host or endpoint setting.
 func hostField(fields []setup.Field) string {
 	for _, f := range fields {
-		if isHostKey(f.Name) {
+		if cliconfig.IsHostKey(f.Name) {
 			return f.Name
 		}
 	}
 	return ""
 }
-
-func isHostKey(name string) bool {
-	return strings.HasSuffix(name, "_HOST") || strings.HasSuffix(name, "_ENDPOINT") || strings.HasSuffix(name, "_BASE_URL")
-}
-
-func printSaved(w io.Writer, c setup.Choice, saved setup.Saved) {
-	fmt.Fprintf(w, "Saved GOOSE_PROVIDER=%s and GOOSE_MODEL=%s to %s\n", c.Provider, c.Model, saved.ConfigFile)
-	if len(saved.SecretKeys) > 0 {
-		fmt.Fprintf(w, "Stored %s in %s\n", strings.Join(saved.SecretKeys, ", "), saved.SecretStore)
-	}
-}
-
-// terminalFile returns stdin as a file when it is a terminal.
-func terminalFile(r io.Reader) (*os.File, bool) {
-	f, ok := r.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
-		return nil, false
-	}
-	return f, true
-}
-
-// isAborted reports a form the user left with Ctrl-C or Esc.
-func isAborted(err error) bool { return errors.Is(err, huh.ErrUserAborted) }

@@ -12,13 +12,13 @@ import (
 	"github.com/goose-acp/goose-acp/core/agent"
 	"github.com/goose-acp/goose-acp/core/config"
 	"github.com/goose-acp/goose-acp/core/extension"
-	"github.com/goose-acp/goose-acp/core/extension/platform"
 	"github.com/goose-acp/goose-acp/core/permission"
 	"github.com/goose-acp/goose-acp/core/plugins"
 	"github.com/goose-acp/goose-acp/core/schedule"
 	"github.com/goose-acp/goose-acp/core/session"
 	"github.com/goose-acp/goose-acp/core/session/sqlite"
 	"github.com/goose-acp/goose-acp/developer"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
 // runtime is the one core both adapters share: configuration, the session
@@ -58,24 +58,11 @@ func openRuntime(ctx context.Context, env *environment, log *slog.Logger) (*runt
 	return rt, nil
 }
 
-// resolvePaths is the home directory and goose's paths for env.
-func resolvePaths(env *environment) (string, config.Paths, error) {
-	home, _ := os.UserHomeDir()
-	if h := env.getenv("HOME"); h != "" {
-		home = h
-	}
-	paths, err := config.ResolvePaths(env.getenv, home)
-	if err != nil {
-		return "", config.Paths{}, fmt.Errorf("resolve goose paths: %w", err)
-	}
-	return home, paths, nil
-}
-
 // openStoreEarly is the open of env's existing sessions.db that started
 // with the process (earlystore.AtStart), else one started now; nil when
 // there is no sessions.db yet.
 func openStoreEarly(env *environment) *earlystore.Store {
-	_, paths, err := resolvePaths(env)
+	_, paths, err := cliconfig.ResolvePaths(env.getenv)
 	if err != nil {
 		earlystore.DiscardAtStart()
 		return nil // openConfig reports it
@@ -89,24 +76,16 @@ func openStoreEarly(env *environment) *earlystore.Store {
 // openConfig is the first, cheap half of openRuntime: paths, config.yaml
 // and permission.yaml, so a broken file still fails the command at once.
 func openConfig(env *environment, log *slog.Logger) (*runtime, error) {
-	home, paths, err := resolvePaths(env)
+	o, err := cliconfig.Open(env.getenv, log)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.Open(config.Options{Paths: paths, Getenv: env.getenv, Logger: log, PlatformExtensions: platformExtensions()})
-	if err != nil {
-		return nil, err
-	}
-	perms, err := config.OpenPermissions(paths.PermissionFile())
-	if err != nil {
-		return nil, err
-	}
-	rt := &runtime{log: log, paths: paths, cfg: cfg, perms: perms}
-	rt.plugins = &plugins.Env{Home: home, ConfigDir: paths.Config, Config: pluginConfig{configReader{cfg}}, Getenv: env.getenv, Logger: log}
+	rt := &runtime{log: log, paths: o.Paths, cfg: o.Config, perms: o.Permissions}
+	rt.plugins = &plugins.Env{Home: o.Home, ConfigDir: o.Paths.Config, Config: pluginConfig{configReader{o.Config}}, Getenv: env.getenv, Logger: log}
 	if root := env.getenv("GOOSE_PATH_ROOT"); filepath.IsAbs(root) {
 		rt.plugins.PathRoot = root
 	}
-	rt.providers = newProviderSet(cfg, env.getenv, paths, log)
+	rt.providers = newProviderSet(o.Config, env.getenv, o.Paths, log)
 	return rt, nil
 }
 
@@ -177,25 +156,6 @@ func (rt *runtime) Close() error {
 	return errors.Join(append(errs, developer.Cleanup())...)
 }
 
-// platformExtensions are the entries goose's config migration keeps in
-// config.yaml's extensions map, with goose's default enabled flags.
-func platformExtensions() []config.PlatformExtension {
-	out := []config.PlatformExtension{{
-		Name: "developer", DisplayName: "Developer",
-		Description: "Write and edit files, and execute shell commands", DefaultEnabled: true,
-	}, {
-		Name: "analyze", DisplayName: "Analyze",
-		Description: "Analyze code structure with tree-sitter: directory overviews, file details, symbol call graphs", DefaultEnabled: true,
-	}}
-	for _, k := range platform.Known() {
-		out = append(out, config.PlatformExtension{
-			Name: k.Name, DisplayName: k.DisplayName, Description: k.Description,
-			DefaultEnabled: platform.DefaultEnabled(k.Name),
-		})
-	}
-	return out
-}
-
 // localDeveloper is the developer extension on local disk and processes.
 func localDeveloper(_ context.Context, env extension.Env) (extension.Server, error) {
 	return extension.Direct(developer.NewDirect(developer.Options{Surface: developer.Editor, WorkingDir: env.WorkingDir, Logger: env.Logger, Config: env.Config,
@@ -252,7 +212,7 @@ func withRuntime(env *environment, body func(rt *runtime) int) int {
 func withRuntimeMode(env *environment, sessionsLater bool, newLog func(*environment) (*slog.Logger, func() error, error), body func(rt *runtime) int) int {
 	if newLog == nil {
 		newLog = func(env *environment) (*slog.Logger, func() error, error) {
-			return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+			return cliconfig.NewLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 		}
 	}
 	var early *earlystore.Store

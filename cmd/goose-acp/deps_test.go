@@ -69,3 +69,33 @@ func TestAgentLinksNoParser(t *testing.T) {
 		t.Error("goose-acp-analyze does not link the engine and tree-sitter")
 	}
 }
+
+// isTerminalUI reports the interactive configure's terminal UI: huh, the
+// bubbletea runtime and its widgets, and the clipboard they pull in. Their
+// package init (a terminal background query, a PATH search for clipboard
+// tools) ran before every editor's initialize was answered.
+func isTerminalUI(p string) bool {
+	return p == "github.com/charmbracelet/huh" || strings.HasPrefix(p, "github.com/charmbracelet/huh/") ||
+		p == "github.com/charmbracelet/bubbletea" || strings.HasPrefix(p, "github.com/charmbracelet/bubbles/") ||
+		p == "github.com/atotto/clipboard"
+}
+
+// goose-acp links no terminal UI: `goose-acp configure` without flags runs
+// goose-acp-configure, which does (charmbracelet/log, the logger, stays).
+func TestAgentLinksNoTerminalUI(t *testing.T) {
+	deps := listDeps(t, ".")
+	if !deps["github.com/charmbracelet/log"] {
+		t.Error("go list output does not look like goose-acp's dependencies (no charmbracelet/log)")
+	}
+	for p := range deps {
+		if isTerminalUI(p) {
+			t.Errorf("goose-acp links %s; the interactive configure belongs in cmd/goose-acp-configure", p)
+		}
+	}
+	helper := listDeps(t, "../goose-acp-configure")
+	for _, p := range []string{"github.com/charmbracelet/huh", "github.com/charmbracelet/bubbletea", "github.com/goose-acp/goose-acp/internal/configureui"} {
+		if !helper[p] {
+			t.Errorf("goose-acp-configure does not link %s", p)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,56 +9,19 @@ import (
 	"time"
 
 	charmlog "github.com/charmbracelet/log"
-
-	"github.com/goose-acp/goose-acp/core/config"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
-
-// newLogger builds the process logger: a charmbracelet/log handler writing to
-// stderr or to a log file, never to stdout (stdout carries protocol frames).
-// The level comes from --log-level, else GOOSE_LOG_LEVEL, else "info".
-func newLogger(level, file string, stderr io.Writer, getenv func(string) string) (*slog.Logger, func() error, error) {
-	if level == "" {
-		level = getenv("GOOSE_LOG_LEVEL")
-	}
-	if level == "" {
-		level = "info"
-	}
-	lvl, err := charmlog.ParseLevel(strings.ToLower(level))
-	if err != nil {
-		return nil, nil, fmt.Errorf("invalid log level %q (want debug, info, warn or error)", level)
-	}
-	out, closeFn := stderr, func() error { return nil }
-	formatter := charmlog.TextFormatter
-	if file != "" {
-		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return nil, nil, fmt.Errorf("open log file: %w", err)
-		}
-		out, closeFn, formatter = f, f.Close, charmlog.JSONFormatter
-	}
-	h := charmlog.NewWithOptions(out, charmlog.Options{
-		Level:           lvl,
-		ReportTimestamp: true,
-		Prefix:          "goose-acp",
-		Formatter:       formatter,
-	})
-	logger := slog.New(h)
-	// Libraries that write to the standard log package (genai does on
-	// stream errors) go through the same handler, never to stdout.
-	slog.SetDefault(logger)
-	return logger, closeFn, nil
-}
 
 // newRunLogger is `goose-acp run`'s logger. Without --log-level or
 // --log-file it keeps the terminal for the conversation, as goose's CLI
 // does: records go to a log file under the state directory
 // (<state>/logs/cli/<date>/<time>.log, at GOOSE_LOG_LEVEL or info) and only
-// warnings and errors also reach stderr. Either flag restores newLogger's
+// warnings and errors also reach stderr. Either flag restores cliconfig.NewLogger's
 // behaviour. A log file that cannot be created leaves stderr alone (at
 // WARN) rather than failing the run.
 func newRunLogger(env *environment) (*slog.Logger, func() error, error) {
 	if env.opts.logLevel != "" || env.opts.logFile != "" {
-		return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+		return cliconfig.NewLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 	}
 	return newQuietLogger(env)
 }
@@ -68,11 +30,11 @@ func newRunLogger(env *environment) (*slog.Logger, func() error, error) {
 // agent writes on stderr: acp.el makes every chunk an error and
 // agent-shell a "Notices" block, so by default only warnings and errors
 // go to stderr and everything from info up to the log file, as `run`
-// does. --log-level, --log-file or GOOSE_LOG_LEVEL choose newLogger's
+// does. --log-level, --log-file or GOOSE_LOG_LEVEL choose cliconfig.NewLogger's
 // behaviour instead (that level on stderr, or the given file).
 func newStdioLogger(env *environment) (*slog.Logger, func() error, error) {
 	if env.opts.logLevel != "" || env.opts.logFile != "" || env.getenv("GOOSE_LOG_LEVEL") != "" {
-		return newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+		return cliconfig.NewLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 	}
 	return newQuietLogger(env)
 }
@@ -113,11 +75,7 @@ func newQuietLogger(env *environment) (*slog.Logger, func() error, error) {
 // openRunLogFile creates this run's log file where goose's CLI keeps its
 // logs.
 func openRunLogFile(env *environment) (*os.File, error) {
-	home, _ := os.UserHomeDir()
-	if h := env.getenv("HOME"); h != "" {
-		home = h
-	}
-	paths, err := config.ResolvePaths(env.getenv, home)
+	_, paths, err := cliconfig.ResolvePaths(env.getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/goose-acp/goose-acp/developer"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
 // runMCP serves a built-in extension as an MCP server on stdio; only
@@ -14,7 +15,7 @@ func runMCP(env *environment, args []string) int {
 		fmt.Fprintln(env.stderr, "usage: goose-acp mcp developer")
 		return 2
 	}
-	log, closeLog, err := newLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
+	log, closeLog, err := cliconfig.NewLogger(env.opts.logLevel, env.opts.logFile, env.stderr, env.getenv)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "goose-acp:", err)
 		return 2

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goose-acp/goose-acp/core/plugins"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
 const pluginUsage = `Usage:
@@ -63,7 +64,7 @@ func runPlugin(env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "Error: goose-acp plugin %s takes %d argument(s)\n\n%s", sub, n, pluginUsage)
 		return exitUsage
 	}
-	log, closeLog, err := newLogger(cmp.Or(env.opts.logLevel, env.getenv("GOOSE_LOG_LEVEL"), "error"), env.opts.logFile, env.stderr, env.getenv)
+	log, closeLog, err := cliconfig.NewLogger(cmp.Or(env.opts.logLevel, env.getenv("GOOSE_LOG_LEVEL"), "error"), env.opts.logFile, env.stderr, env.getenv)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "Error:", err)
 		return exitUsage

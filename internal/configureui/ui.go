@@ -1,6 +1,8 @@
-package main
+package configureui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,58 +13,74 @@ import (
 
 	"github.com/goose-acp/goose-acp/core/provider"
 	"github.com/goose-acp/goose-acp/core/setup"
+	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
 // unlistedModel is the model list's "type a name" entry.
 const unlistedModel = "\x00unlisted"
 
-// configureUI is the interactive `goose-acp configure`: huh forms on the
-// terminal; every decision and write is core/setup's.
-type configureUI struct {
-	env        *environment
+// Options are what the interactive configure runs with.
+type Options struct {
+	Ctx context.Context
+	// In is the terminal (stdin); Out and Err are stdout and stderr.
+	In       *os.File
+	Out, Err io.Writer
+	Getenv   func(string) string
+	// Setup decides and writes (cliconfig.OpenSetup).
+	Setup *setup.Setup
+	// Agent is the goose-acp editors should start, printed at the end
+	// ("" prints nothing).
+	Agent string
+}
+
+// ui is the interactive `goose-acp configure`: huh forms on the terminal;
+// every decision and write is core/setup's.
+type ui struct {
+	o          Options
 	s          *setup.Setup
-	in         *os.File
-	out        io.Writer
 	accessible bool
 }
 
-// configureInteractive asks for provider, settings and model, tests them
-// and saves.
-func configureInteractive(env *environment, s *setup.Setup, in *os.File) int {
-	u := &configureUI{env: env, s: s, in: in, out: env.stdout,
+// Run asks for provider, settings and model, tests them and saves; it
+// returns the exit code (cliconfig's).
+func Run(o Options) int {
+	u := &ui{o: o, s: o.Setup,
 		// Plain prompts, no full-screen widgets: for screen readers and
 		// terminals that cannot draw them.
-		accessible: env.getenv("ACCESSIBLE") != "" || env.getenv("TERM") == "dumb"}
-	fmt.Fprintln(u.out, "goose-acp configure: set up the AI provider. Nothing is saved until the connection test passes; Ctrl-C cancels.")
+		accessible: o.Getenv("ACCESSIBLE") != "" || o.Getenv("TERM") == "dumb"}
+	fmt.Fprintln(o.Out, "goose-acp configure: set up the AI provider. Nothing is saved until the connection test passes; Ctrl-C cancels.")
 	c, err := u.ask()
 	if isAborted(err) {
-		fmt.Fprintln(u.out, "Cancelled; nothing was saved.")
-		return exitInterrupt
+		fmt.Fprintln(o.Out, "Cancelled; nothing was saved.")
+		return cliconfig.ExitInterrupt
 	}
 	if err != nil {
-		fmt.Fprintln(env.stderr, "Error:", err)
-		return exitFailed
+		fmt.Fprintln(o.Err, "Error:", err)
+		return cliconfig.ExitFailed
 	}
-	fmt.Fprintf(u.out, "Testing %s with one short request…\n", c.Model)
-	if err := s.Check(env.ctx, c); err != nil {
-		fmt.Fprintf(env.stderr, "✗ %v\nNothing was saved. Check the key and host, then run goose-acp configure again.\n", err)
-		return exitFailed
+	fmt.Fprintf(o.Out, "Testing %s with one short request…\n", c.Model)
+	if err := u.s.Check(o.Ctx, c); err != nil {
+		fmt.Fprintf(o.Err, "✗ %v\nNothing was saved. Check the key and host, then run goose-acp configure again.\n", err)
+		return cliconfig.ExitFailed
 	}
-	saved, err := s.Save(c)
+	saved, err := u.s.Save(c)
 	if err != nil {
-		fmt.Fprintln(env.stderr, "Error:", err)
-		return exitFailed
+		fmt.Fprintln(o.Err, "Error:", err)
+		return cliconfig.ExitFailed
 	}
-	fmt.Fprintln(u.out, "✓ Connection works.")
-	printSaved(u.out, c, saved)
-	if exe, err := os.Executable(); err == nil {
-		fmt.Fprintf(u.out, "Next: point your editor's agent settings at %s\n", exe)
+	fmt.Fprintln(o.Out, "✓ Connection works.")
+	cliconfig.PrintSaved(o.Out, c, saved)
+	if o.Agent != "" {
+		fmt.Fprintf(o.Out, "Next: point your editor's agent settings at %s\n", o.Agent)
 	}
-	return exitOK
+	return cliconfig.ExitOK
 }
 
+// isAborted reports a form the user left with Ctrl-C or Esc.
+func isAborted(err error) bool { return errors.Is(err, huh.ErrUserAborted) }
+
 // ask walks the user through provider, settings and model.
-func (u *configureUI) ask() (setup.Choice, error) {
+func (u *ui) ask() (setup.Choice, error) {
 	md, err := u.pickProvider()
 	if err != nil {
 		return setup.Choice{}, err
@@ -81,13 +99,13 @@ func (u *configureUI) ask() (setup.Choice, error) {
 	return c, err
 }
 
-func (u *configureUI) run(fields ...huh.Field) error {
+func (u *ui) run(fields ...huh.Field) error {
 	return huh.NewForm(huh.NewGroup(fields...)).
-		WithInput(u.in).WithOutput(u.out).WithAccessible(u.accessible).
-		RunWithContext(u.env.ctx)
+		WithInput(u.o.In).WithOutput(u.o.Out).WithAccessible(u.accessible).
+		RunWithContext(u.o.Ctx)
 }
 
-func (u *configureUI) pickProvider() (provider.Metadata, error) {
+func (u *ui) pickProvider() (provider.Metadata, error) {
 	mds := u.s.Providers()
 	current, _, _ := u.s.ProviderFor()
 	opts := make([]huh.Option[string], len(mds))
@@ -114,14 +132,14 @@ func promptedFields(fields []setup.Field) []setup.Field {
 		case f.Secret && !secretSeen:
 			secretSeen = true
 			out = append(out, f)
-		case !f.Secret && (isHostKey(f.Name) || (f.Required && f.Default == nil)):
+		case !f.Secret && (cliconfig.IsHostKey(f.Name) || (f.Required && f.Default == nil)):
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func (u *configureUI) askField(md provider.Metadata, f setup.Field, values map[string]string) error {
+func (u *ui) askField(md provider.Metadata, f setup.Field, values map[string]string) error {
 	if f.Secret {
 		return u.askSecret(md, f, values)
 	}
@@ -136,8 +154,8 @@ func (u *configureUI) askField(md provider.Metadata, f setup.Field, values map[s
 	return nil
 }
 
-func (u *configureUI) askSecret(md provider.Metadata, f setup.Field, values map[string]string) error {
-	if v := u.env.getenv(f.Name); f.Source == setup.SourceEnv && v != "" {
+func (u *ui) askSecret(md provider.Metadata, f setup.Field, values map[string]string) error {
+	if v := u.o.Getenv(f.Name); f.Source == setup.SourceEnv && v != "" {
 		// As goose does: offer to store it, so an editor started without
 		// this variable can use the key too.
 		save := true
@@ -187,11 +205,11 @@ func nonEmpty(name string) func(string) error {
 
 // pickModel offers the provider's live model list, or asks for a name
 // when the list cannot be fetched.
-func (u *configureUI) pickModel(md provider.Metadata, c setup.Choice) (string, error) {
-	fmt.Fprintf(u.out, "Fetching the model list from %s…\n", md.DisplayName)
-	models, err := u.s.Models(u.env.ctx, c)
+func (u *ui) pickModel(md provider.Metadata, c setup.Choice) (string, error) {
+	fmt.Fprintf(u.o.Out, "Fetching the model list from %s…\n", md.DisplayName)
+	models, err := u.s.Models(u.o.Ctx, c)
 	if err != nil {
-		fmt.Fprintf(u.out, "Could not list models (%v); type the model name.\n", err)
+		fmt.Fprintf(u.o.Out, "Could not list models (%v); type the model name.\n", err)
 		return u.typeModel(md)
 	}
 	choice := md.DefaultModel
@@ -211,7 +229,7 @@ func (u *configureUI) pickModel(md provider.Metadata, c setup.Choice) (string, e
 	return u.typeModel(md)
 }
 
-func (u *configureUI) typeModel(md provider.Metadata) (string, error) {
+func (u *ui) typeModel(md provider.Metadata) (string, error) {
 	m := md.DefaultModel
 	err := u.run(huh.NewInput().Title("Enter the model name:").Value(&m).Validate(nonEmpty("the model name")))
 	return strings.TrimSpace(m), err
