@@ -1,8 +1,9 @@
 # Conveniences over the plain commands in the README; none of them is required.
 
-# build goose-acp (no cgo) and its analyze helper beside it (cgo: tree-sitter is C) into bin/
+# build goose-acp and its interactive configure (no cgo) and its analyze helper beside them (cgo: tree-sitter is C) into bin/
 build:
     CGO_ENABLED=0 go build -o bin/goose-acp ./cmd/goose-acp
+    CGO_ENABLED=0 go build -o bin/goose-acp-configure ./cmd/goose-acp-configure
     CGO_ENABLED=1 go build -o bin/goose-acp-analyze ./cmd/goose-acp-analyze
 
 # serve ACP on stdio (what an editor spawns), from bin/ so analyze finds its helper

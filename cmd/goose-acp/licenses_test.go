@@ -52,13 +52,13 @@ func readAllowlist(t *testing.T) map[string]allowed {
 }
 
 // linkedModules lists the modules whose packages go into goose-acp and
-// its analyze helper, with their directories, for the native build (cgo
+// its helpers (analyze, configure), with their directories, for the native build (cgo
 // as the environment says) and the darwin and windows cross-builds.
 func linkedModules(t *testing.T) map[string]string {
 	t.Helper()
 	mods := map[string]string{}
 	for _, env := range [][]string{nil, {"GOOS=darwin", "CGO_ENABLED=0"}, {"GOOS=windows", "CGO_ENABLED=0"}} {
-		cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Dir}}{{end}}{{end}}", ".", "../goose-acp-analyze")
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}\t{{.Dir}}{{end}}{{end}}", ".", "../goose-acp-analyze", "../goose-acp-configure")
 		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.Output()
 		if err != nil {
@@ -88,7 +88,7 @@ func TestLinkedModulesAreOpenSource(t *testing.T) {
 	for path, dir := range mods {
 		a, ok := allow[path]
 		if !ok {
-			t.Errorf("%s is linked into goose-acp or goose-acp-analyze but not on testdata/licenses-allowlist.txt; read its licence and add it if it is open source", path)
+			t.Errorf("%s is linked into goose-acp or a helper (goose-acp-analyze, goose-acp-configure) but not on testdata/licenses-allowlist.txt; read its licence and add it if it is open source", path)
 			continue
 		}
 		if err := checkLicence(dir, a); err != nil {

@@ -99,6 +99,19 @@ func TestReleaseHostTarget(t *testing.T) {
 	if info, err := buildinfo.ReadFile(bin); err != nil || setting(info, "CGO_ENABLED") != "0" {
 		t.Errorf("goose-acp build info: CGO_ENABLED=%q, %v; want 0", setting(info, "CGO_ENABLED"), err)
 	}
+	// `goose-acp configure` without flags runs goose-acp-configure beside
+	// it: pure Go, and it answers (here: no terminal, the refusal).
+	configure := extract(t, data, "goose-acp-configure")
+	if info, err := buildinfo.ReadFile(configure); err != nil || setting(info, "CGO_ENABLED") != "0" {
+		t.Errorf("goose-acp-configure build info: CGO_ENABLED=%q, %v; want 0", setting(info, "CGO_ENABLED"), err)
+	}
+	var refusal bytes.Buffer
+	cfg := exec.Command(configure)
+	cfg.Stdin, cfg.Stderr = strings.NewReader(""), &refusal
+	if err := cfg.Run(); cfg.ProcessState == nil || cfg.ProcessState.ExitCode() != 2 ||
+		!strings.HasPrefix(refusal.String(), "Error: goose-acp configure needs an interactive terminal") {
+		t.Errorf("goose-acp-configure without a terminal: %v, stderr %q; want exit 2 and the refusal", err, refusal.String())
+	}
 	helper := extract(t, data, "goose-acp-analyze")
 	info, err := buildinfo.ReadFile(helper)
 	if err != nil {

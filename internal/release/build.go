@@ -15,11 +15,12 @@ import (
 // tree-sitter cgo bindings.
 var parserModules = []string{"github.com/tree-sitter/go-tree-sitter"}
 
-// binary is one target's built goose-acp and its analyze helper, and what
-// the helper carries.
+// binary is one target's built goose-acp and its helpers, and what the
+// analyze helper carries.
 type binary struct {
-	path   string // goose-acp, always built without cgo
-	helper string // goose-acp-analyze
+	path      string // goose-acp, always built without cgo
+	configure string // goose-acp-configure, always built without cgo
+	helper    string // goose-acp-analyze
 	// cgo and analyze are the helper's: built with cgo, links a parser.
 	cgo     bool
 	analyze bool
@@ -59,13 +60,18 @@ func goBuild(ctx context.Context, root, dir, version string, t Target, cc, pkg, 
 	return out, nil
 }
 
-// build makes t's binaries: goose-acp without cgo (no C library to start
-// in every editor process), and goose-acp-analyze with cgo when a compiler
+// build makes t's binaries: goose-acp and goose-acp-configure (the
+// interactive configure) without cgo (no C library to start in every
+// editor process), and goose-acp-analyze with cgo when a compiler
 // for t exists and cgo is wanted, falling back to a pure-Go helper (which
 // answers how to get analyze) when that fails, so every platform ships
 // and the notes say which lack analyze and why.
 func build(ctx context.Context, o *Options, dir string, t Target) (binary, error) {
 	agent, err := goBuild(ctx, o.Root, dir, o.Version, t, "", "./cmd/goose-acp", t.Exe())
+	if err != nil {
+		return binary{}, err
+	}
+	configure, err := goBuild(ctx, o.Root, dir, o.Version, t, "", "./cmd/goose-acp-configure", t.ConfigureExe())
 	if err != nil {
 		return binary{}, err
 	}
@@ -91,7 +97,7 @@ func build(ctx context.Context, o *Options, dir string, t Target) (binary, error
 	if err != nil {
 		return binary{}, err
 	}
-	b := binary{path: agent, helper: helper, note: note}
+	b := binary{path: agent, configure: configure, helper: helper, note: note}
 	b.cgo, b.analyze, err = inspect(helper)
 	return b, err
 }

@@ -1,7 +1,7 @@
 // Package release builds goose-acp's release artifacts: one versioned
 // archive per registry platform (linux, darwin and windows, amd64/arm64)
-// holding goose-acp (built without cgo) and its analyze helper
-// goose-acp-analyze, built with -trimpath and the version stamped into
+// holding goose-acp and its interactive configure goose-acp-configure
+// (both built without cgo) and its analyze helper goose-acp-analyze, built with -trimpath and the version stamped into
 // internal/buildinfo's version, SHA256SUMS, the agentclientprotocol
 // registry's agent.json computed from the real archives, and NOTES.md
 // saying which builds carry `analyze` (the helper needs cgo, so only

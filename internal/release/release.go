@@ -49,8 +49,8 @@ func NormalizeVersion(v string) (string, error) {
 	return v, nil
 }
 
-// Run builds every target, archives goose-acp and goose-acp-analyze with
-// README.md, and writes
+// Run builds every target, archives goose-acp, goose-acp-configure and
+// goose-acp-analyze with README.md, and writes
 // SHA256SUMS, agent.json, icon.svg and NOTES.md into o.Out.
 func Run(ctx context.Context, o Options) ([]Artifact, error) {
 	v, err := NormalizeVersion(o.Version)
@@ -114,6 +114,7 @@ func buildTarget(ctx context.Context, o *Options, work string, t Target) (Artifa
 	path := filepath.Join(o.Out, name)
 	entries := []entry{
 		{name: t.Exe(), src: bin.path, mode: 0o755},
+		{name: t.ConfigureExe(), src: bin.configure, mode: 0o755},
 		{name: t.HelperExe(), src: bin.helper, mode: 0o755},
 		{name: "README.md", src: filepath.Join(o.Root, "README.md"), mode: 0o644},
 		{name: "LICENSE", src: filepath.Join(o.Root, "LICENSE"), mode: 0o644},

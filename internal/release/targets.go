@@ -43,6 +43,15 @@ func (t Target) HelperExe() string {
 	return "goose-acp-analyze"
 }
 
+// ConfigureExe is the interactive configure helper's name inside the
+// archive, beside Exe.
+func (t Target) ConfigureExe() string {
+	if t.GOOS == "windows" {
+		return "goose-acp-configure.exe"
+	}
+	return "goose-acp-configure"
+}
+
 // ArchiveName is the archive's file name for version.
 func (t Target) ArchiveName(version string) string {
 	ext := ".tar.gz"
