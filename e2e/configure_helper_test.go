@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/goose-acp/goose-acp/core/provider/providertest"
@@ -116,6 +117,27 @@ func TestConfigureHelperFromTheEnvironment(t *testing.T) {
 	p.expect("Cancelled; nothing was saved.")
 	if code := p.wait(); code != 130 {
 		t.Fatalf("exit %d; screen:\n%s", code, p.screen())
+	}
+	if got := readConfigFile(t, root, "config.yaml"); got != userConfig {
+		t.Fatalf("config.yaml changed:\n%s", got)
+	}
+}
+
+// In a plain terminal huh reads lines, so Ctrl-C is the terminal's SIGINT:
+// the first cancels, the second ends configure by that signal, as before
+// the helper — goose-acp adds no text and ends by SIGINT too.
+func TestConfigureSecondCtrlCInAPlainTerminal(t *testing.T) {
+	root, env := configureHome(t)
+	p := startPTY(t, append(env, "TERM=dumb"), "configure")
+	p.expect("Enter a number between 1 and")
+	p.send(keyCtrlC, keyCtrlC)
+	p.wait()
+	ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Fatalf("ended with %v, want by SIGINT; screen:\n%s", p.cmd.ProcessState, p.screen())
+	}
+	if s := p.screen(); strings.Contains(s, "Error") || strings.Contains(s, "Cancelled") {
+		t.Fatalf("extra text:\n%s", s)
 	}
 	if got := readConfigFile(t, root, "config.yaml"); got != userConfig {
 		t.Fatalf("config.yaml changed:\n%s", got)

@@ -66,14 +66,16 @@ func runConfigureHelper(env *environment) int {
 	return helperExit(cmd.ProcessState, err, helper, env)
 }
 
-// helperExit is the helper's exit status as this process's: its code, or
-// 128+N when signal N ended it.
+// helperExit is the helper's exit status as this process's: its code;
+// when signal N ended it (a second Ctrl-C), this process ends by N too
+// (unix), else returns 128+N.
 func helperExit(ps *os.ProcessState, err error, helper string, env *environment) int {
 	if ps == nil {
 		fmt.Fprintf(env.stderr, "Error: %s: %v\n", helper, err)
 		return exitFailed
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		endBySignal(ws.Signal())
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
