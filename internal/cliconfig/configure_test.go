@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func envOf(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
 
 // OpenSetup's failures: a bad log level is a usage error (2), a broken
 // config.yaml a failure (1); each is said once on stderr.
