@@ -29,8 +29,12 @@ Flags (any flag makes the run non-interactive):
   --set KEY=VALUE        any other setting of the provider (repeatable)
   --skip-test            save without the test completion
 
-Exit status: 0 saved; 1 the test or the save failed (nothing saved); 2 usage
-errors, or no flags and stdin is not a terminal; 130 cancelled.
+Without flags, configure runs its terminal UI, goose-acp-configure, found
+through GOOSE_ACP_CONFIGURE, beside goose-acp, or on PATH.
+
+Exit status: 0 saved; 1 the test or the save failed (nothing saved), or no
+goose-acp-configure was found; 2 usage errors, or no flags and stdin is not a
+terminal; 130 cancelled.
 `
 
 // configureFlags are the parsed `goose-acp configure` flags.
