@@ -87,8 +87,8 @@ func TestOpenPreparesTheNewSessionInsert(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.stmts.mu.Lock()
-		_, ok := s.stmts.stmts[s.insertSQL]
-		ran := s.stmts.ran[s.insertSQL]
+		_, ok := s.stmts.stmts[insertSessionSQL]
+		ran := s.stmts.ran[insertSessionSQL]
 		s.stmts.mu.Unlock()
 		if !ok {
 			t.Fatal("the new session's INSERT is not prepared after Open")
@@ -97,7 +97,7 @@ func TestOpenPreparesTheNewSessionInsert(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.stmts.mu.Lock()
-		ranAfter := s.stmts.ran[s.insertSQL]
+		ranAfter := s.stmts.ran[insertSessionSQL]
 		s.stmts.mu.Unlock()
 		if ran || ranAfter {
 			t.Error("Create ran the INSERT unprepared")

@@ -38,9 +38,8 @@ type Store struct {
 	stmts *stmtCache
 	now   func() time.Time
 	log   *slog.Logger
-	// cols is sessionColumns for this file (with or without thread_id);
-	// insertSQL is insertSessionSQL returning them.
-	cols, insertSQL string
+	// cols is sessionColumns for this file (with or without thread_id).
+	cols string
 	// revs counts each session's message writes (revision.go).
 	revs session.Revisions
 	// maxConns is the pool's size (releaseMemory restores it).
@@ -99,7 +98,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	// A new session's INSERT is the statement an editor's first request
 	// after the open most likely runs: parsed here (0.2-0.3 ms of a
 	// sandboxed SQLite), not in its session/new.
-	if err := s.stmts.prepareNow(ctx, s.insertSQL); err != nil {
+	if err := s.stmts.prepareNow(ctx, insertSessionSQL); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sessions db %s: %w", abs, err)
 	}
@@ -205,7 +204,6 @@ func (s *Store) setColumns(thread bool) {
 		col = "s.thread_id"
 	}
 	s.cols = fmt.Sprintf(sessionColumns, col)
-	s.insertSQL = fmt.Sprintf(insertSessionSQL, strings.ReplaceAll(s.cols, "s.", ""))
 }
 
 // SetLogger replaces Options.Logger; call it before the store is shared
