@@ -92,11 +92,10 @@ func (s *Store) insertSession(ctx context.Context, q querier, now time.Time, ns 
 // to a read of the row).
 func insertedRow(workingDir, name, typ, stamp, mode string, provider, modelConfig any) sessionRow {
 	str := func(v string) sql.NullString { return sql.NullString{String: v, Valid: true} }
+	// UpdateColumns gives these as a string or nil (NULL).
 	opt := func(v any) sql.NullString {
-		if v == nil {
-			return sql.NullString{}
-		}
-		return str(v.(string))
+		text, _ := v.(string)
+		return sql.NullString{String: text, Valid: v != nil}
 	}
 	return sessionRow{workingDir: str(workingDir), name: str(name), description: str(""),
 		userSetName: sql.NullBool{Valid: true}, sessionType: str(typ), createdAt: str(stamp), updatedAt: str(stamp),
