@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,6 +133,15 @@ func (c *Conn) read(ctx context.Context) error {
 		err := c.stream.ReadObject(m)
 		if err == nil {
 			c.dispatch(ctx, m)
+			// The next read is a system call that blocks (an editor's stdin
+			// is a blocking pipe, outside the netpoller), and a goroutine
+			// blocked in one keeps its P: the handler just started, or the
+			// caller a response woke, sits in that P's queue until the
+			// runtime's monitor takes the P back, 20 µs to well over 0.2 ms
+			// when the other core is busy (a fresh process's first
+			// session/new, BenchmarkRequestOverBlockingPipe). Yielding runs
+			// it now; this goroutine reads on when a P is free.
+			runtime.Gosched()
 			continue
 		}
 		if me := messageError(err); me != nil {
