@@ -134,7 +134,7 @@ func (c *Conn) read(ctx context.Context) error {
 		if err == nil {
 			c.dispatch(ctx, m)
 			// The next read is a system call that blocks (an editor's stdin
-			// is a blocking pipe, outside the netpoller), and a goroutine
+			// is a blocking pipe or socket pair, outside the netpoller), and a goroutine
 			// blocked in one keeps its P: the handler just started, or the
 			// caller a response woke, sits in that P's queue until the
 			// runtime's monitor takes the P back, 20 µs to well over 0.2 ms
