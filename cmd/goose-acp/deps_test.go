@@ -71,21 +71,25 @@ func TestAgentLinksNoParser(t *testing.T) {
 }
 
 // isTerminalUI reports the interactive configure's terminal UI: huh, the
-// bubbletea runtime and its widgets, and the clipboard they pull in. Their
-// package init (a terminal background query, a PATH search for clipboard
-// tools) ran before every editor's initialize was answered.
+// bubbletea runtime and its widgets, and the clipboard they pull in, and
+// the styling packages of charmbracelet/log (lipgloss, termenv, the ANSI
+// parser and its width tables). Their package init (a terminal background
+// query, a PATH search for clipboard tools, the parser's tables) ran
+// before every editor's initialize was answered.
 func isTerminalUI(p string) bool {
 	return p == "github.com/charmbracelet/huh" || strings.HasPrefix(p, "github.com/charmbracelet/huh/") ||
 		p == "github.com/charmbracelet/bubbletea" || strings.HasPrefix(p, "github.com/charmbracelet/bubbles/") ||
-		p == "github.com/atotto/clipboard"
+		p == "github.com/atotto/clipboard" || p == "github.com/charmbracelet/log" ||
+		p == "github.com/charmbracelet/lipgloss" || p == "github.com/muesli/termenv" ||
+		p == "github.com/charmbracelet/x/ansi" || p == "github.com/mattn/go-runewidth"
 }
 
 // goose-acp links no terminal UI: `goose-acp configure` without flags runs
-// goose-acp-configure, which does (charmbracelet/log, the logger, stays).
+// goose-acp-configure, which does; the logger is log/slog's.
 func TestAgentLinksNoTerminalUI(t *testing.T) {
 	deps := listDeps(t, ".")
-	if !deps["github.com/charmbracelet/log"] {
-		t.Error("go list output does not look like goose-acp's dependencies (no charmbracelet/log)")
+	if !deps["github.com/ncruces/go-sqlite3"] {
+		t.Error("go list output does not look like goose-acp's dependencies (no ncruces/go-sqlite3)")
 	}
 	for p := range deps {
 		if isTerminalUI(p) {

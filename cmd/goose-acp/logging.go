@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	charmlog "github.com/charmbracelet/log"
 	"github.com/goose-acp/goose-acp/internal/cliconfig"
 )
 
@@ -46,26 +43,15 @@ func newQuietLogger(env *environment) (*slog.Logger, func() error, error) {
 	if level == "" {
 		level = "info"
 	}
-	lvl, err := charmlog.ParseLevel(strings.ToLower(level))
+	lvl, err := cliconfig.ParseLogLevel(level)
 	if err != nil {
-		return nil, nil, fmt.Errorf("invalid log level %q (want debug, info, warn or error)", level)
+		return nil, nil, err
 	}
-	// Both handlers are built when they first write (lazyHandler): the
-	// stderr one usually never does.
-	stderrLevel := max(lvl, charmlog.WarnLevel)
-	handlers := []slog.Handler{newLazyHandler(slog.Level(stderrLevel), func() slog.Handler {
-		return charmlog.NewWithOptions(env.stderr, charmlog.Options{
-			Level: stderrLevel, ReportTimestamp: true, Prefix: "goose-acp",
-		})
-	})}
+	handlers := []slog.Handler{cliconfig.TextLogHandler(env.stderr, max(lvl, slog.LevelWarn))}
 	closeFn := func() error { return nil }
 	if f, err := openRunLogFile(env); err == nil {
 		closeFn = f.Close
-		handlers = append(handlers, newLazyHandler(slog.Level(lvl), func() slog.Handler {
-			return charmlog.NewWithOptions(f, charmlog.Options{
-				Level: lvl, ReportTimestamp: true, Prefix: "goose-acp", Formatter: charmlog.JSONFormatter,
-			})
-		}))
+		handlers = append(handlers, cliconfig.JSONLogHandler(f, lvl))
 	}
 	logger := slog.New(slog.NewMultiHandler(handlers...))
 	slog.SetDefault(logger)
