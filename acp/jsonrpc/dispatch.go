@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -122,7 +123,7 @@ func (c *Conn) cancelRequest(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil || validID(p.RequestID) == nil {
+	if err := json.Unmarshal(params, &p); err != nil || wire.ValidID(p.RequestID) == nil {
 		c.log.Warn("bad $/cancel_request", "params", string(params))
 		return
 	}

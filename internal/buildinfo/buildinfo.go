@@ -3,21 +3,24 @@ package buildinfo
 import (
 	"runtime/debug"
 	"sync"
-)
 
-// version is set by the linker (-X); empty in a plain `go build`.
-var version = ""
+	"github.com/goose-acp/goose-acp/internal/earlyinfo"
+)
 
 // Version is the version goose-acp reports (--version, initialize's
 // agentInfo, the goosed API's /status). Worked out once: without -X (a dev
 // build) each call parsed the embedded build info, several times as ACP
 // starts.
 var Version = sync.OnceValue(func() string {
-	if version != "" {
-		return version
+	if v := earlyinfo.Stamped(); v != "" {
+		return v
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return "dev"
 })
+
+// The first-frame responder reads the version through earlyinfo, which it
+// can import without runtime/debug (earlyinfo's doc says why).
+func init() { earlyinfo.SetVersion(Version) }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/goose-acp/goose-acp/internal/earlyinfo"
 )
 
 // parserModules mean the helper carries `analyze`: the official
@@ -35,7 +37,7 @@ type binary struct {
 // so `go version -m` still lists the modules).
 func goBuild(ctx context.Context, root, dir, version string, t Target, cc, pkg, name string) (string, error) {
 	out := filepath.Join(dir, t.Platform, name)
-	ldflags := "-s -w -X github.com/goose-acp/goose-acp/internal/buildinfo.version=" + version
+	ldflags := "-s -w -X " + earlyinfo.StampVar + "=" + version
 	args := []string{"build", "-trimpath", "-o", out}
 	env := append(os.Environ(), "GOOS="+t.GOOS, "GOARCH="+t.GOARCH, "CGO_ENABLED=0")
 	if cc != "" {

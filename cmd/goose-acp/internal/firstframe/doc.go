@@ -3,8 +3,11 @@
 // and sends initialize at once; the binary's package initialisation (~3 ms
 // of a fresh process: the MCP SDK, the TUI libraries of `configure`, the
 // providers) and main's set-up come before the ACP server could read it.
-// This package imports only the handshake's types (acp/handshake) and the
-// JSON-RPC framing (acp/jsonrpc), so its init runs early: for the
+// This package imports only the handshake's types (acp/handshake), the
+// JSON-RPC framing (acp/jsonrpc/wire) and internal/earlyinfo for the
+// version, none of which waits for a package Go initialises late, so its
+// init runs right after encoding/json's (the answer waits for the version
+// only when it is written): for the
 // invocations that serve ACP on stdio it starts a goroutine that reads
 // stdin's first frame and, when it is a v1 initialize, writes
 // handshake.Answer's response — the bytes the ACP server writes for it.

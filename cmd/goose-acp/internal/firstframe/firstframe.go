@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/goose-acp/goose-acp/acp/handshake"
-	"github.com/goose-acp/goose-acp/acp/jsonrpc"
-	"github.com/goose-acp/goose-acp/internal/buildinfo"
+	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
+	"github.com/goose-acp/goose-acp/internal/earlyinfo"
 )
 
 // Result is what the first frame left for the ACP server.
@@ -33,7 +33,7 @@ func init() {
 	if !ServesACPOnStdio(os.Args[1:]) {
 		return
 	}
-	pending = start(os.Stdin, os.Stdout, handshake.Agent{Version: buildinfo.Version(), Command: executable()})
+	pending = start(os.Stdin, os.Stdout, agent)
 }
 
 // Take waits for the responder init started and hands its result over
@@ -79,6 +79,13 @@ func Answered() (Result, bool) {
 	return r.res, true
 }
 
+// agent is who answers: the build's version, read once the package that
+// knows it is initialised (the answer waits for it; the request was read
+// and decoded meanwhile), and this executable.
+func agent() handshake.Agent {
+	return handshake.Agent{Version: earlyinfo.Version(), Command: executable()}
+}
+
 // executable is the terminal auth method's command: this binary's path,
 // as cmd/goose-acp's auth options name it.
 func executable() string {
@@ -100,7 +107,7 @@ type responder struct {
 
 // start reads in's first frame on its own goroutine and answers it on out
 // when it is a v1 initialize.
-func start(in io.Reader, out io.Writer, a handshake.Agent) *responder {
+func start(in io.Reader, out io.Writer, a func() handshake.Agent) *responder {
 	r := &responder{done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
@@ -122,7 +129,7 @@ func (r *responder) claim() bool {
 // well under 1 KiB); a longer first line is handed over as read.
 const maxFirstFrame = 64 << 10
 
-func answerFirst(in io.Reader, out io.Writer, a handshake.Agent, claim func() bool) Result {
+func answerFirst(in io.Reader, out io.Writer, a func() handshake.Agent, claim func() bool) Result {
 	br := bufio.NewReaderSize(in, maxFirstFrame)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -144,24 +151,33 @@ func answerFirst(in io.Reader, out io.Writer, a handshake.Agent, claim func() bo
 
 // answer is the response frame (with its newline) to line when it is a v1
 // initialize request the ACP server would answer with handshake.Answer:
-// a valid JSON-RPC request (jsonrpc.Message's rules) with an id, method
-// "initialize", protocolVersion below 2 (the v2 draft is negotiated by
-// the server) and params that decode. Anything else is the server's.
-func answer(line []byte, a handshake.Agent) (*handshake.InitializeRequest, []byte, bool) {
-	var m jsonrpc.Message
-	if json.Unmarshal(line, &m) != nil || m.Method != "initialize" || m.ID == nil {
+// valid JSON, a JSON-RPC request by the connection's rules (wire.Decode,
+// Envelope.Request: what jsonrpc.Message's decoding applies) with an id,
+// method "initialize", protocolVersion below 2 (the v2 draft is
+// negotiated by the server) and params that decode. Anything else is the
+// server's. a is called only for a request answered here.
+func answer(line []byte, a func() handshake.Agent) (*handshake.InitializeRequest, []byte, bool) {
+	if !json.Valid(line) {
+		return nil, nil, false
+	}
+	env, echo, err := wire.Decode(line)
+	if err != nil || env.Method == nil {
+		return nil, nil, false
+	}
+	id, method, err := env.Request(echo)
+	if err != nil || method != "initialize" || id == nil {
 		return nil, nil, false
 	}
 	var req handshake.InitializeRequest
-	if len(m.Params) > 0 && string(m.Params) != "null" {
-		if json.Unmarshal(m.Params, &req) != nil {
+	if len(env.Params) > 0 && string(env.Params) != "null" {
+		if json.Unmarshal(env.Params, &req) != nil {
 			return nil, nil, false // the server answers what is wrong
 		}
 	}
 	if req.ProtocolVersion > handshake.ProtocolVersion {
 		return nil, nil, false
 	}
-	frame, err := jsonrpc.ResponseFrame(m.ID, handshake.Answer(req, a))
+	frame, err := wire.ResponseFrame(id, handshake.Answer(req, a()))
 	if err != nil {
 		return nil, nil, false
 	}

@@ -15,6 +15,8 @@ import (
 
 var testAgent = handshake.Agent{Version: "1.2.3-test", Command: "/opt/goose-acp/bin/goose-acp"}
 
+func agentForTest() handshake.Agent { return testAgent }
+
 // The initialize requests editors send (e2e/editors_clients_test.go has
 // where each comes from) and the edges of v1's negotiation.
 var answeredHere = map[string]string{
@@ -33,7 +35,7 @@ var answeredHere = map[string]string{
 func TestAnswerIsTheServersAnswer(t *testing.T) {
 	for name, line := range answeredHere {
 		t.Run(name, func(t *testing.T) {
-			req, frame, ok := answer([]byte(line), testAgent)
+			req, frame, ok := answer([]byte(line), agentForTest)
 			if !ok || req == nil {
 				t.Fatalf("not answered: %s", line)
 			}
@@ -60,11 +62,33 @@ func TestAnswerLeavesEverythingElseToTheServer(t *testing.T) {
 		"jsonrpc 1.0":       `{"jsonrpc":"1.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`,
 		"batch":             `[{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}]`,
 		"not JSON":          `initialize please`,
+		"truncated":         `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}`,
+		"trailing text":     `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}} x`,
 		"response":          `{"jsonrpc":"2.0","id":0,"result":{}}`,
 	} {
-		if _, _, ok := answer([]byte(line), testAgent); ok {
+		if _, _, ok := answer([]byte(line), agentForTest); ok {
 			t.Errorf("%s: answered here, want it left to the server: %s", name, line)
 		}
+	}
+}
+
+// Only an initialize answered here asks who answers: the version is read
+// once internal/buildinfo is initialised (earlyinfo), and a frame left to
+// the server must not wait for it.
+func TestAgentReadOnlyForAnAnswer(t *testing.T) {
+	asked := 0
+	count := func() handshake.Agent { asked++; return testAgent }
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":0,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}`,
+	} {
+		if _, _, ok := answer([]byte(line), count); ok || asked != 0 {
+			t.Fatalf("%s: answered %v, agent asked %d times", line, ok, asked)
+		}
+	}
+	if _, _, ok := answer([]byte(answeredHere["zed"]), count); !ok || asked != 1 {
+		t.Fatalf("zed's initialize: answered %v, agent asked %d times, want once", ok, asked)
 	}
 }
 
@@ -75,7 +99,7 @@ func TestAnswerLeavesEverythingElseToTheServer(t *testing.T) {
 func TestAnsweredFirstFrameHandsOverTheRest(t *testing.T) {
 	in := "\n  \r\n" + answeredHere["zed"] + "\n" + `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}` + "\n"
 	var out bytes.Buffer
-	res := answerFirst(strings.NewReader(in), &out, testAgent, func() bool { return true })
+	res := answerFirst(strings.NewReader(in), &out, agentForTest, func() bool { return true })
 	if res.Initialized == nil || res.Initialized.ClientInfo == nil || res.Initialized.ClientInfo.Name != "zed" {
 		t.Fatalf("initialize not handed over: %+v", res.Initialized)
 	}
@@ -104,7 +128,7 @@ func TestUnansweredFirstFrameReachesTheServerIntact(t *testing.T) {
 		"garbage":    "\x00\x01 not json\n",
 	} {
 		var out bytes.Buffer
-		res := answerFirst(strings.NewReader(in), &out, testAgent, func() bool { return true })
+		res := answerFirst(strings.NewReader(in), &out, agentForTest, func() bool { return true })
 		if res.Initialized != nil || out.Len() != 0 {
 			t.Errorf("%s: answered (stdout %q)", name, out.String())
 		}
@@ -120,7 +144,7 @@ func TestUnansweredFirstFrameReachesTheServerIntact(t *testing.T) {
 func TestTakeEndsWithItsContext(t *testing.T) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	pending = start(inR, io.Discard, testAgent)
+	pending = start(inR, io.Discard, agentForTest)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, ok := Take(ctx)
@@ -168,7 +192,7 @@ func serverAnswer(t *testing.T, line string) string {
 func TestAnsweredGivesUpOnAFrameNotYetRead(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	pending = start(inR, outW, testAgent)
+	pending = start(inR, outW, agentForTest)
 	if _, ok := Answered(); ok {
 		t.Fatal("Answered before any frame")
 	}
@@ -187,7 +211,7 @@ func TestAnsweredGivesUpOnAFrameNotYetRead(t *testing.T) {
 	}
 	pending = nil
 
-	pending = start(strings.NewReader(answeredHere["zed"]+"\n"), io.Discard, testAgent)
+	pending = start(strings.NewReader(answeredHere["zed"]+"\n"), io.Discard, agentForTest)
 	<-pending.done
 	if res, ok := Answered(); !ok || res.Initialized == nil {
 		t.Fatalf("Answered = %+v, %v after an answered frame", res, ok)
