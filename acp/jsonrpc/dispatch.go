@@ -3,11 +3,11 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
-	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
 	"github.com/goose-acp/goose-acp/internal/deepstack"
 )
 

@@ -16,6 +16,8 @@
 // withdrawn from the client with $/cancel_request.
 //
 // Frames keep jsonrpc2's layout ({"id":…,"result":…,"jsonrpc":"2.0"}),
-// so clients see the bytes they always saw. It imports nothing of
-// goose-acp.
+// so clients see the bytes they always saw; how a frame is read and a
+// response framed is acp/jsonrpc/wire's, which cmd/goose-acp's
+// first-frame responder uses too. Of goose-acp it imports only wire and
+// internal/deepstack.
 package jsonrpc

@@ -3,10 +3,11 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
 	"strconv"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/goose-acp/goose-acp/acp/jsonrpc/wire"
 )
 
 // Message is one JSON-RPC 2.0 message read from a stream. Params and
