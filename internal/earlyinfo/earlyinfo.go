@@ -23,7 +23,8 @@ func SetVersion(f func() string) {
 }
 
 // Version is the version: a stamped one at once, else internal/buildinfo's
-// once SetVersion has been called (it waits until then).
+// once SetVersion has been called (it waits until then: only a binary that
+// links internal/buildinfo, as cmd/goose-acp does, may call it unstamped).
 func Version() string {
 	if stamped != "" {
 		return stamped
