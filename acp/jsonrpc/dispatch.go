@@ -95,7 +95,7 @@ func (c *Conn) serve(connCtx, ctx context.Context, key inflightKey, h RequestHan
 	if f, ok := result.(FollowUp); ok {
 		result, then = f.Response()
 	}
-	frame, err := ResponseFrame(id, result)
+	frame, err := wire.ResponseFrame(id, result)
 	if err != nil {
 		c.log.Error("response not encodable", "method", method, "err", err)
 		frame = errorFrame(id, internalError(err))

@@ -74,12 +74,6 @@ func (m *Message) response(env *wire.Envelope) error {
 // skips; the stream goes on (wire.MessageError).
 type MessageError = wire.MessageError
 
-// ResponseFrame is the response to request id with result (nil: {}),
-// as the connection writes it (wire.ResponseFrame).
-func ResponseFrame(id json.RawMessage, result any) ([]byte, error) {
-	return wire.ResponseFrame(id, result)
-}
-
 // Frames the connection writes. Their layout is jsonrpc2's (a response
 // ends with "jsonrpc", a request's members are sorted), so clients see the
 // bytes they always saw.
